@@ -329,3 +329,23 @@ def test_p3_a_startup_function_a_used_one_calls_by_another_spelling_is_judged(
     _home(where, f"cp() {{{{ {calling}; }}}}\nmycp() {{{{ {HARM}; }}}}\n")
 
     assert _refusing(where, f"cp note.md {COPY}") == LOGIN
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        f". <(printf 'c%s ' p note.md {COPY})",
+        f"source /dev/stdin <<< \"$(printf 'c%s' p) note.md {COPY}\"",
+        f'source "$(echo /dev/stdin)" <<< "$(printf \'c%s\' p) note.md {COPY}"',
+    ],
+    ids=["process-substitution", "stdin", "named-at-run-time"],
+)
+def test_p3_code_built_at_run_time_and_sourced_may_call_any_startup_function(
+    where: Layout, command: str
+) -> None:
+    """review58d 3d: code the command builds and sources (``. <(printf 'c%s' p …)``,
+    ``source /dev/stdin <<< …``, one named by a substitution) may call any name: every startup
+    definition is judged with it."""
+    _home(where, f"cp() {{{{ {HARM}; }}}}\n")
+
+    assert _refusing(where, command) == LOGIN

@@ -23,6 +23,9 @@ _PLAIN_RE = re.compile(r"(?:[^\s;&|()\n{$`*?\[+@!]|[+@!](?!\())+")
 """Characters of a word read as written (not an extended glob's ``+(``, ``@(``, ``!(``)."""
 _BRACKET_RE = re.compile(r"\[[!^]?\]?(?:\[:\w+:\]|\[=[^\]]=\]|\[\.[^\]]+\.\]|[^\]])*\]")
 """A glob's bracket expression, its classes (``[[:lower:]]``) inside it: one character."""
+_SOURCED_CODE_RE = r"(?:^|[\s;&|(])(?:\.|source)\s+(?:<\(|/dev/|/proc/|[^\s;&|()]*(?:\$\(|`))"
+"""Code built at run time and sourced (``. <(printf …)``, ``source /dev/stdin <<< …``, a file
+named by a substitution): it may call any name (review58d 3d)."""
 _NOCASE_RE = r"nocaseglob|nocasematch"
 """The options making a glob match names of either case (``shopt -s nocaseglob``)."""
 _WORD_END_RE = r"[\s;&|()]"
@@ -72,20 +75,21 @@ def called_patterns(
     (:func:`_values`: ``CC=gcc; $CC`` as ``gcc``, ``${PYTHON:-python3}`` as ``PYTHON``'s value
     in ``environ``, the harness's environment the shell inherits, else ``python3``) unless
     the ``startup`` files' texts (None: unread) or the command may set it otherwise; without
-    ``environ``, any. A literal word is no pattern (the caller matches those as they are).
+    ``environ``, any. Code sourced from a substitution or a stream (:data:`_SOURCED_CODE_RE`)
+    may call any name. A literal word is no pattern (the caller matches those as they are).
     Reading is linear in the text's length (each substitution's text read twice); each
     pattern holds one ``.*`` per run of globs and expansions and matches a part between two
     of them where it first fits (:func:`_joined`), so matching a name is linear in its
     length for a word without braces or variables of several values (review58d 1: ``ls
     **********%`` backtracked exponentially)."""
     patterns: dict[str, re.Pattern[str]] = {}
-    any_name = False
     lookups: set[str] = set()
     values = _values(plain, environ, startup)
     texts = [plain, *startup]  # an option set there: names of either case (review58d 3a)
     flags = (
         re.IGNORECASE if any(text is None or re.search(_NOCASE_RE, text) for text in texts) else 0
     )
+    any_name = re.search(_SOURCED_CODE_RE, plain) is not None
     for pattern, literal, named in _words(plain, values):
         if literal:
             continue
