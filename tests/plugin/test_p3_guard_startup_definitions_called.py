@@ -349,3 +349,17 @@ def test_p3_code_built_at_run_time_and_sourced_may_call_any_startup_function(
     _home(where, f"cp() {{{{ {HARM}; }}}}\n")
 
     assert _refusing(where, command) == LOGIN
+
+
+def test_p3_a_command_named_by_a_lookup_program_on_the_profile_s_path_is_judged(
+    where: Layout,
+) -> None:
+    """review58d 3c: a ``which`` program in a folder the profile puts first on ``PATH``
+    (``~/bin/which`` printing ``cp``) is a redefined lookup too: ``$(which x) …`` may call
+    the files' ``cp`` function."""
+    _home(where, f'PATH="$HOME/bin:$PATH"\ncp() {{{{ {HARM}; }}}}\n')
+    (where.data / "bin").mkdir()
+    (where.data / "bin" / "which").write_text("#!/bin/sh\necho cp\n", encoding="utf-8")
+    (where.data / "bin" / "which").chmod(0o755)
+
+    assert _refusing(where, f"$(which x) note.md {COPY}") == LOGIN

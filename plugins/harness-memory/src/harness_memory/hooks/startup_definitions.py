@@ -379,16 +379,30 @@ def _names_called(plain: str, texts: list[str], read: StartupTexts) -> frozenset
     """The names ``plain`` (a command's or the kept definitions' plain text) may call: its
     words (:data:`_USED_NAME_RE`) and each name the files define that a word spelt otherwise
     may be (:func:`~harness_memory.hooks.called_names.called_patterns`; every one for a name
-    wholly built at run time or printed by a lookup the files define). Definitions are read
-    as the command is: ``cp() { {my,}cp "$@"; }`` calls ``mycp`` (review58d 3b)."""
+    wholly built at run time or printed by a lookup the files define or put on ``PATH``).
+    Definitions are read as the command is: ``cp() { {my,}cp "$@"; }`` calls ``mycp``
+    (review58d 3b)."""
     used = frozenset(re.findall(_USED_NAME_RE, plain))
     called = called_patterns(plain, read.environ, read.texts)
     if not (called.any or called.patterns or called.lookups):
         return used
     defined = _defined_names(texts)
-    if called.any or called.lookups & defined:  # a lookup redefined may print any name
-        return used | defined
+    if called.any or called.lookups & (defined | _held(texts, called.lookups, read)):
+        return used | defined  # a lookup redefined (or put first on PATH) may print any name
     return used | {name for name in defined if any(p.fullmatch(name) for p in called.patterns)}
+
+
+def _held(texts: list[str], names: frozenset[str], read: StartupTexts) -> frozenset[str]:
+    """The ``names`` held as programs in a ``PATH`` folder ``texts`` add that the agent may
+    write (:func:`_path_folders`): ``~/bin/which`` printing any name (review58d 3c)."""
+    return frozenset(
+        name
+        for text in texts
+        if "PATH" in text
+        for folder, _ in _path_folders(plain_text(text), read.home, read.base)
+        for name in names
+        if os.path.lexists(os.path.join(folder, name))  # noqa: PTH118
+    )
 
 
 _CALLS_DEPTH = 8
