@@ -45,12 +45,19 @@ COMMANDS = [
     'cp note.md "{root}/{own}/notes-$(date +%F).md"',
     "bash -lc 'echo done >> \"{root}/{own}/log-$(date +%F).md\"'",
     "git log --format='%h %s' -5",
+    "$PYTHON -m pytest -q",
+    "${{PYTHON:-python3}} -m pytest -q",
+    '"$EDITOR" note.md',
+    "$SHELL -c 'ls'",
+    "CC=gcc; $CC -o x x.c",
 ]
 """Everyday commands starting a login or interactive shell (Codex's own form first), and
 writes into the Session's own scope named by ``$(date +%F)``: what the startup files define
 (aliases ``ls --color=auto``, nvm's, conda's functions) makes no such program untrusted
 (round 57), each harness's own shell's files read; a ``%s`` word (bash_completion's message
-``function %s not found`` was read as a definition of ``%s``: everyday57)."""
+``function %s not found`` was read as a definition of ``%s``: everyday57); a program named by
+a variable the harness's environment or the command sets (``$PYTHON``, ``$CC``: review58d 2,
+once read as any name, every definition of bash-completion judged and refused)."""
 
 
 def _home(where: Layout, monkeypatch: pytest.MonkeyPatch, setup: str) -> None:
@@ -116,3 +123,15 @@ def test_p3_a_login_shell_of_these_homes_runs_their_big_scripts(
     )
 
     assert ran.stdout.split() == [shown]
+
+
+@pytest.mark.parametrize("command", ["ls " + "*" * 30 + "%", "echo " + "$a" * 30 + "%"])
+def test_p3_a_run_of_globs_is_judged_at_once_in_a_home_of_many_definitions(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """review58d 1: thirty stars (or expansions) then a character no name ends with, matched
+    against each of bash-completion's names, are one ``.*`` (they backtracked exponentially:
+    44 s for ten stars), and the command is allowed."""
+    _home(where, monkeypatch, "debian-root-bash-completion")
+
+    assert refusal(answer(where, "codex", SHELL["codex"][1], {"command": command})) is None

@@ -20,6 +20,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from harness_memory.hooks.called_names import called_patterns
 
 from tests.support.guard_cases import (
     Layout,
@@ -232,3 +233,133 @@ def test_p3_a_script_run_through_a_link_the_command_makes_stays_refused(where: L
     ]
 
     assert_each_refused_by_every_harness(where, commands, "in a command of its own")
+
+
+def test_p3_a_run_of_globs_and_expansions_is_one_any_part() -> None:
+    """review58d 1: a run of ``*``, ``?`` and expansions is one part (``.*`` once, not 30
+    nested ones whose ``fullmatch`` against a defined name backtracked exponentially: ``ls
+    ******…%`` took 44 s), and a part between two stars is matched where it first fits."""
+    stars = called_patterns("ls " + "*" * 30 + "%").patterns
+    mixed = called_patterns("echo ?*$(x)?${y}*%").patterns
+
+    assert [p.pattern.count(".*") for p in stars] == [1]
+    assert [p.fullmatch("ab%") is not None for p in mixed] == [True]
+    assert [p.fullmatch("a%") is not None for p in mixed] == [False]
+    assert called_patterns("ls " + "*a" * 40 + "%").patterns[0].fullmatch("a" * 60) is None
+
+
+@pytest.mark.parametrize(
+    ("command", "names", "environ"),
+    [
+        ("CC=gcc; $CC -o x x.c", {"gcc"}, {}),
+        ("${PYTHON:-python3} -m pytest -q", {"python3"}, {}),
+        ("${PYTHON:-python3} -m pytest -q", {"python3.12"}, {"PYTHON": "python3.12"}),
+        ("$PYTHON -m pytest -q", set(), {}),
+        ("$SHELL -c 'ls'", set(), {"SHELL": "/bin/bash"}),
+        ("$EDITOR note.md", {"vi"}, {"EDITOR": "vi"}),
+        ("$EDITOR note.md", set(), {}),
+    ],
+)
+def test_p3_a_variable_the_command_or_the_harness_sets_is_read_as_its_value(
+    command: str, names: set[str], environ: dict[str, str]
+) -> None:
+    """review58d 2: a command's name held by a variable the command assigns (``CC=gcc; $CC``),
+    or the harness's environment sets (unset: empty), is its value (a default when unset), not
+    any name: ``$PYTHON -m pytest`` reads no definition but ``PYTHON``'s."""
+    defined = ["gcc", "python3", "python3.12", "vi", "cp", "ls"]
+    called = called_patterns(command, environ, [""])
+
+    assert not called.any
+    assert {n for n in defined if any(p.fullmatch(n) for p in called.patterns)} == names
+
+
+@pytest.mark.parametrize(
+    ("command", "startup"),
+    [
+        ("$C note.md", "export C=cp\n"),
+        ("read C; $C note.md", ""),
+        ("C=$(cat f); $C note.md", ""),
+        ("$1 note.md", ""),
+        ("${C/x/c}p note.md", ""),
+    ],
+)
+def test_p3_a_variable_a_startup_file_or_input_sets_may_be_any_name(
+    command: str, startup: str
+) -> None:
+    """review58d 2: a variable a startup file sets (``export C=cp``), the command reads
+    (``read C``) or builds at run time, a positional one or an edited one may be any name."""
+    called = called_patterns(command, {"C": "vi"}, [startup])
+
+    assert called.any or any(p.fullmatch("cp") for p in called.patterns)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        f"[[:lower:]]p note.md {COPY}",
+        f"c[[:alpha:]] note.md {COPY}",
+        f"shopt -s extglob\nc@(p|x) note.md {COPY}",
+        f"shopt -s extglob\n+(c)p note.md {COPY}",
+        f"shopt -s nocaseglob\nC? note.md {COPY}",
+    ],
+    ids=["class-first", "class-last", "extglob-at", "extglob-plus", "nocaseglob"],
+)
+def test_p3_a_startup_function_called_by_a_class_or_extended_glob_is_judged(
+    where: Layout, command: str
+) -> None:
+    """review58d 3a: a bracket expression holding a class (``[[:lower:]]``, ending at its
+    own ``]``) is one character, an extended glob's group (``@(p|x)``, ``+(c)``) any text,
+    and a glob under ``nocaseglob`` matches names of either case."""
+    _home(where, f"cp() {{{{ {HARM}; }}}}\n")
+
+    assert _refusing(where, command) == LOGIN
+
+
+@pytest.mark.parametrize(
+    "calling",
+    ['{{my,}}cp "$@"', "$'\\x6dycp' \"$@\"", 'my?? "$@"', 'c=mycp; $c "$@"'],
+    ids=["brace", "ansi-c", "glob", "variable"],
+)
+def test_p3_a_startup_function_a_used_one_calls_by_another_spelling_is_judged(
+    where: Layout, calling: str
+) -> None:
+    """review58d 3b: a used definition calling another by a spelling other than its name
+    (``cp() { {my,}cp "$@"; }``, ``$'\\x6dycp'``, ``my??``) is read as the command's words
+    are (F1 with F2)."""
+    _home(where, f"cp() {{{{ {calling}; }}}}\nmycp() {{{{ {HARM}; }}}}\n")
+
+    assert _refusing(where, f"cp note.md {COPY}") == LOGIN
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        f". <(printf 'c%s ' p note.md {COPY})",
+        f"source /dev/stdin <<< \"$(printf 'c%s' p) note.md {COPY}\"",
+        f'source "$(echo /dev/stdin)" <<< "$(printf \'c%s\' p) note.md {COPY}"',
+    ],
+    ids=["process-substitution", "stdin", "named-at-run-time"],
+)
+def test_p3_code_built_at_run_time_and_sourced_may_call_any_startup_function(
+    where: Layout, command: str
+) -> None:
+    """review58d 3d: code the command builds and sources (``. <(printf 'c%s' p …)``,
+    ``source /dev/stdin <<< …``, one named by a substitution) may call any name: every startup
+    definition is judged with it."""
+    _home(where, f"cp() {{{{ {HARM}; }}}}\n")
+
+    assert _refusing(where, command) == LOGIN
+
+
+def test_p3_a_command_named_by_a_lookup_program_on_the_profile_s_path_is_judged(
+    where: Layout,
+) -> None:
+    """review58d 3c: a ``which`` program in a folder the profile puts first on ``PATH``
+    (``~/bin/which`` printing ``cp``) is a redefined lookup too: ``$(which x) …`` may call
+    the files' ``cp`` function."""
+    _home(where, f'PATH="$HOME/bin:$PATH"\ncp() {{{{ {HARM}; }}}}\n')
+    (where.data / "bin").mkdir()
+    (where.data / "bin" / "which").write_text("#!/bin/sh\necho cp\n", encoding="utf-8")
+    (where.data / "bin" / "which").chmod(0o755)
+
+    assert _refusing(where, f"$(which x) note.md {COPY}") == LOGIN

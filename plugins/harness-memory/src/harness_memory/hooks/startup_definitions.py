@@ -71,13 +71,15 @@ class StartupTexts(NamedTuple):
     (:func:`startup_texts`): each file's text (comments dropped) in the order a shell runs
     them, None for one that may define any name; the command's plain text; the home; the
     folder the shell starts in; the names the command may run
-    (:func:`~harness_memory.hooks.run_names.names_run`, None: every word)."""
+    (:func:`~harness_memory.hooks.run_names.names_run`, None: every word); the harness's
+    environment the shell inherits (None: unknown, every variable may hold any name)."""
 
     texts: list[str | None]
     command: str
     home: str
     base: str = ""
     run: frozenset[str] | None = None
+    environ: Mapping[str, str] | None = None
 
 
 def startup_texts(
@@ -101,7 +103,8 @@ def startup_texts(
     files, starts = run
     reading = _Reading(base, environ, plain, written_first=starts)
     texts = [text for file in files for text in reading.texts(file, 0)]
-    return StartupTexts(texts, plain, environ.get("HOME", ""), base, names_run(command))
+    home = environ.get("HOME", "")
+    return StartupTexts(texts, plain, home, base, names_run(command), environ)
 
 
 def startup_redefines(read: StartupTexts, names: Collection[str]) -> bool:
@@ -356,24 +359,50 @@ def startup_definitions_text(read: StartupTexts) -> str:
     called_names.called_patterns`) uses each defined name it may be, one wholly built at run
     time as a command's name (``$x a b``; ``$(which cp) a b`` when the files define
     ``which``) every one; the names those definitions use are used
-    too (``cp() { mycp "$@"; }`` pulls ``mycp``'s), up to :data:`_CALLS_DEPTH` calls deep,
+    too (``cp() { mycp "$@"; }`` pulls ``mycp``'s), a variable as its value in the command
+    or the harness's environment unless the files or the command may set it otherwise
+    (``$PYTHON -m pytest``: review58d 2), up to :data:`_CALLS_DEPTH` calls deep,
     past it every definition of the files (round 58, F1/F2). Empty when none."""
     texts = [text for text in read.texts if text is not None]
-    used = frozenset(re.findall(_USED_NAME_RE, read.command))
-    called = called_patterns(read.command)
-    if called.any or called.patterns or called.lookups:
-        defined = _defined_names(texts)
-        if called.any or called.lookups & defined:  # a lookup redefined may print any name
-            used |= defined
-        used |= {name for name in defined if any(p.fullmatch(name) for p in called.patterns)}
+    used = _names_called(read.command, texts, read)
     kept = _kept_definitions(texts, used, read)
     for _ in range(_CALLS_DEPTH):
-        calls = used | frozenset(re.findall(_USED_NAME_RE, plain_text("".join(kept))))
+        calls = used | _names_called(plain_text(bash_quoting("".join(kept))), texts, read)
         if calls == used:
             return "".join(kept)
         used = calls
         kept = _kept_definitions(texts, used, read)
     return "".join(_kept_definitions(texts, used | _defined_names(texts), read))
+
+
+def _names_called(plain: str, texts: list[str], read: StartupTexts) -> frozenset[str]:
+    """The names ``plain`` (a command's or the kept definitions' plain text) may call: its
+    words (:data:`_USED_NAME_RE`) and each name the files define that a word spelt otherwise
+    may be (:func:`~harness_memory.hooks.called_names.called_patterns`; every one for a name
+    wholly built at run time or printed by a lookup the files define or put on ``PATH``).
+    Definitions are read as the command is: ``cp() { {my,}cp "$@"; }`` calls ``mycp``
+    (review58d 3b)."""
+    used = frozenset(re.findall(_USED_NAME_RE, plain))
+    called = called_patterns(plain, read.environ, read.texts)
+    if not (called.any or called.patterns or called.lookups):
+        return used
+    defined = _defined_names(texts)
+    if called.any or called.lookups & (defined | _held(texts, called.lookups, read)):
+        return used | defined  # a lookup redefined (or put first on PATH) may print any name
+    return used | {name for name in defined if any(p.fullmatch(name) for p in called.patterns)}
+
+
+def _held(texts: list[str], names: frozenset[str], read: StartupTexts) -> frozenset[str]:
+    """The ``names`` held as programs in a ``PATH`` folder ``texts`` add that the agent may
+    write (:func:`_path_folders`): ``~/bin/which`` printing any name (review58d 3c)."""
+    return frozenset(
+        name
+        for text in texts
+        if "PATH" in text
+        for folder, _ in _path_folders(plain_text(text), read.home, read.base)
+        for name in names
+        if os.path.lexists(os.path.join(folder, name))  # noqa: PTH118
+    )
 
 
 _CALLS_DEPTH = 8
