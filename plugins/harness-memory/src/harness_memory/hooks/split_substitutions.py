@@ -19,12 +19,13 @@ python3)``, ``$(command -v node)``, ``$(npm bin)``, ``$(go env GOPATH)``, ``$(br
 --prefix)``, ``$(git rev-parse --show-toplevel)``, ``$(dirname "$0")``, ``$(pwd)``, ``$(pyenv
 which python)``, ``$(poetry env info -p)``) carries no argument the agent chose, unless the
 program printing it is redefined (by the command, the environment or a startup file: the
-caller's ``trusted``), and is not named. A variable is named only when the command itself
-sets it otherwise than to a literal (``read x < f; $x``, ``x=$(cat f); $x``, ``for x in …``):
-one it sets to a literal (``PY=python3; $PY -m pytest``) is read by the guard's own rules,
-one it never sets comes from the environment (``$CC``, ``$EDITOR``). Arithmetic (``$((…))``)
-prints a number and is never named. Linear in the text's length but for the substitutions
-read again inside (each once per level of nesting).
+caller's ``trusted``), and is not named. A variable is named only as a command's name, and
+only when the command itself sets it otherwise than to a literal (``read x < f; $x``,
+``x=$(cat f); $x``, ``for x in …``): one it sets to a literal (``PY=python3; $PY -m
+pytest``) is read by the guard's own rules, one it never sets comes from the environment
+(``$CC``, ``$EDITOR``), and one as an argument (``mkdir -p $out``) is judged as before.
+Arithmetic (``$((…))``) prints a number and is never named. Linear in the text's length
+but for the substitutions read again inside (each once per level, at most 8 levels).
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ PRINTER_PROGRAMS = frozenset(
 """The programs :data:`_PRINTER_RES` run: one the command, the environment or a startup file
 may redefine prints what its definition prints (the caller's ``trusted`` says)."""
 _OPTION_READERS = frozenset(
-    {"find", "tar", "sed", "perl", "awk", "gawk", "xargs", "eval", "source", ".", "env"}
+    {"find", "tar", "sed", "perl", "awk", "gawk", "xargs", "eval", "env"}
     | {"sudo", "doas", "command", "builtin", "exec", "nohup", "nice", "time", "timeout"}
     | {"stdbuf", "setsid", "ionice", "taskset", "flock", "chrt", "unbuffer", "nocache"}
     | {"eatmydata", "fakeroot", "chronic", "busybox", "toybox", "unzip", "dd", "curl", "wget"}
@@ -179,8 +180,9 @@ class _Scan:
     def _untrusted(self, expansion: str, *, argument: bool) -> bool:
         """Whether the unquoted ``expansion`` may split into words the agent chose: a
         substitution other than a printer (:func:`_printer`), a name-only one or, as an
-        argument, a list of files (:data:`_LISTER_RE`); or a variable the command sets
-        otherwise than to a literal (:func:`_set_at_run_time`)."""
+        argument, a list of files (:data:`_LISTER_RE`); or, as a command's name, a variable
+        the command sets otherwise than to a literal (:func:`_set_at_run_time`: as an
+        argument, its value is read by the guard's own rules, ``mkdir -p $out``)."""
         if expansion.startswith("$((") and expansion.endswith("))"):
             return False  # arithmetic: a number
         if expansion.startswith(("$(", "`")):
@@ -190,7 +192,9 @@ class _Scan:
             return not self.named(inner) and not _printer(inner, self.trusted)
         variable = re.match(_VARIABLE_RE, expansion)
         if variable is None:
-            return True
+            return False  # ``$1``, ``$@``: the positional words, read by the guard's own rules
+        if argument:
+            return False  # a variable's words as arguments: judged by the guard's own rules
         name = variable.group("braced") or variable.group("plain")
         if name not in self.set_at_run_time:
             self.set_at_run_time[name] = _set_at_run_time(name, self.command)
