@@ -9,7 +9,7 @@ in ``f`` writes ``../other/note.md`` (a substitution at the start of a longer wo
 too: ``$(cat f)/x``). The guard read such a word as one program named at run time and judged
 only the words it saw. Where such a word is an argument of a program whose options decide
 where it writes or what it runs (``find . $(cat f)`` with ``-exec cp {} ../other ;``, ``tar
-$(cat f)``, ``sed $(cat f)``, ``env $(cat f)``, ``eval $(cat f)``), the pieces are options
+$(cat f)``, ``sed $(cat f)``, ``env $(cat f)``), the pieces are options
 the guard never read either.
 
 :func:`split_words_run` names each such expansion in a command's text, read as bash quotes
@@ -67,7 +67,7 @@ PRINTER_PROGRAMS = frozenset(
 """The programs :data:`_PRINTER_RES` run: one the command, the environment or a startup file
 may redefine prints what its definition prints (the caller's ``trusted`` says)."""
 _OPTION_READERS = frozenset(
-    {"find", "tar", "sed", "perl", "awk", "gawk", "xargs", "eval", "env"}
+    {"find", "tar", "sed", "perl", "awk", "gawk", "xargs", "env"}
     | {"sudo", "doas", "command", "builtin", "exec", "nohup", "nice", "time", "timeout"}
     | {"stdbuf", "setsid", "ionice", "taskset", "flock", "chrt", "unbuffer", "nocache"}
     | {"eatmydata", "fakeroot", "chronic", "busybox", "toybox", "unzip", "dd", "curl", "wget"}
