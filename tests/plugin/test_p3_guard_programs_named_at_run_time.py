@@ -102,11 +102,11 @@ def test_p3_a_program_named_at_run_time_writing_a_place_built_at_run_time_is_ref
 @pytest.mark.parametrize(
     ("command", "place"),
     [
-        ("$(echo cp) note.md {root}/{own}/a.md", "{root}/{own}/a.md"),
-        ("$(echo cp) note.md copy.md", "copy.md"),
-        ("`echo cp` note.md {root}/user/a.md", "{root}/user/a.md"),
-        ('d=$(echo cp); $d note.md "out.md"', "out.md"),
-        ("$(echo mkdir) -p build/nightly", "build"),
+        ('"$(echo cp)" note.md {root}/{own}/a.md', "{root}/{own}/a.md"),
+        ('"$(echo cp)" note.md copy.md', "copy.md"),
+        ('"`echo cp`" note.md {root}/user/a.md', "{root}/user/a.md"),
+        ('d=$(echo cp); "$d" note.md "out.md"', "out.md"),
+        ('"$(echo mkdir)" -p build/nightly', "build"),
         ("./tool note.md copy.md", "copy.md"),
         ("bin/t {root}/{own}/t.md < note.md", "{root}/{own}/t.md"),
     ],
@@ -115,8 +115,9 @@ def test_p3_a_program_named_at_run_time_writing_literal_places_passes(
     where: Layout, command: str, place: str
 ) -> None:
     """Its words known here are judged as paths: the Session's own scope, the user scope and
-    the Workspace pass, and bash writes there. A program named at run time may be ``eval`` or
-    ``alias``: the command's ``$(date +%F)`` is then no name (review56j)."""
+    the Workspace pass, and bash writes there. Its name is quoted: unquoted, the shell splits
+    it into words the guard never sees (round 58: refused). A program named at run time may
+    be ``eval`` or ``alias``: the command's ``$(date +%F)`` is then no name (review56j)."""
     _prepared(where)
     assert_allowed_by_every_harness_and_bash_writes_there(where, command, place)
 

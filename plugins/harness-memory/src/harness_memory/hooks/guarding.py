@@ -1085,6 +1085,14 @@ def _run_time_refusal(
                 "memory files by their literal path inside the user scope or this Session's "
                 "Workspace scope"
             )
+    for word in found.split:
+        return (
+            f"{REFUSAL_PREFIX}an unquoted {word} is split by the shell into words that may be "
+            "a program and its arguments the guard never sees (the output of a command or a "
+            'variable read at run time); quote it so it is one word ("$(…)"), put -- before '
+            "a list of file names (cp -- $(ls *.c) build/), or write the program and its "
+            "options in the command itself"
+        )
     return None
 
 

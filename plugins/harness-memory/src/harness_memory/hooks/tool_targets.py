@@ -164,6 +164,7 @@ from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, startup_files
 from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes, read_names
 from harness_memory.hooks.shell_words import PUNCTUATION, split_words
+from harness_memory.hooks.split_substitutions import split_words_run, without_printers
 from harness_memory.hooks.startup_definitions import (
     StartupTexts,
     startup_definitions_text,
@@ -253,6 +254,9 @@ class ShellPaths:
     read before it runs (:meth:`_Writes.note_fed_patch`), the literal start of the places it
     may write (its folder, a file line's path before what is built at run time) and how the
     patch reaches it.
+    ``split`` holds each unquoted expansion bash splits into words of a command's name or
+    of options the guard never read (:func:`~harness_memory.hooks.split_substitutions.
+    split_words_run`: ``$(cat f)``, ``find . $(cat f)``), as written.
     ``over_scan`` is True when a glob read more folder entries than :data:`GLOB_SCAN_CAP`, or
     a name printed at run time matched past what the guard reads (:func:`_add_existing_names`).
     ``moved`` holds the absolute paths a command renaming what it names takes as operands
@@ -355,6 +359,7 @@ class ShellPaths:
         "settings_moved",
         "settings_readers",
         "sifted",
+        "split",
         "swept",
         "textless",
         "unanchored",
@@ -401,6 +406,7 @@ class ShellPaths:
         self.linker: tuple[str, str] | None = None
         self.replaced_unknown = False
         self.over_scan = False
+        self.split: list[str] = []
         self.budget = _ScanBudget()
 
     def take(self, inner: ShellPaths) -> None:
@@ -440,6 +446,7 @@ class ShellPaths:
         self.linker = self.linker or inner.linker
         self.replaced_unknown = self.replaced_unknown or inner.replaced_unknown
         self.over_scan = self.over_scan or inner.over_scan
+        self.split.extend(inner.split)
 
 
 def new_text_words(
@@ -515,6 +522,8 @@ def shell_paths(
     )
     spellings = _name_spellings(command)
     found, tails = _found_for(spellings[0], _budget, _links)
+    if _outer is None:
+        found.split.extend(_split_words(own, command, environ, (startup, names)))
     read = (_cat_read(definitions, environ, _outer), names)
     for spelling in spellings:
         reading = _Reading(spelling, here.texts, cwd, environ, tails, _depth, _lost, _outer, read)
@@ -523,6 +532,38 @@ def shell_paths(
     if _outer is None:  # the places of the commands inside it are in ``found`` too
         _add_existing_names(found)
     return found
+
+
+def _split_words(
+    command: str,
+    defining: str,
+    environ: Mapping[str, str],
+    read: tuple[StartupTexts | None, _NamesRead],
+) -> list[str]:
+    """The unquoted expansions of the top-level ``command`` (here-documents' bodies left
+    out) bash splits into words of a command's name or of options the guard never read
+    (:func:`~harness_memory.hooks.split_substitutions.split_words_run`), a printer trusted
+    when neither the command with the startup definitions it uses (``defining``), the
+    environment nor a startup file run around it (``read``: the startup files' texts) may
+    redefine its program, a name-only substitution when the guard reads it as one name
+    (``read``: :func:`_names_read`)."""
+    if "$" not in command and "`" not in command:
+        return []
+    startup, names = read
+    definitions = read_definitions(without_printers(defining))
+    redefined = _environment_redefines(environ)
+
+    def trusted(program: str) -> bool:
+        if redefined or definitions.redefines(program):
+            return False
+        return startup is None or not startup_redefines(startup, (program,))
+
+    def named(inner: str) -> bool:
+        if names is _NamesRead.NONE or (re.match(_DATE_NAME_RE, inner) and "+" not in inner):
+            return False  # a bare ``date`` prints its zone's name, which may be any text
+        return any(re.match(each, inner) for each in (_NAME_ONLY_RE, _DATE_NAME_RE, _MKTEMP_RE))
+
+    return split_words_run(here_data(command).command, trusted, named)
 
 
 def _add_existing_names(found: ShellPaths) -> None:

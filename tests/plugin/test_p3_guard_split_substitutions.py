@@ -1,0 +1,129 @@
+"""P-3: an unquoted expansion bash splits into a program's name and arguments the guard never
+saw is refused; the everyday printers of a path are not (round 58, guard58).
+
+Bash splits the output of an unquoted ``$(…)`` (or backquotes, ``$(<f)``, a variable read at
+run time) at white space. As a command's name, the pieces after the first are that program's
+arguments: with ``~/w`` holding ``cp note.md <other scope>/x.md``, ``$(cat ~/w)`` runs that
+copy, and every harness let it through. As an argument of a program whose options decide where
+it writes or what it runs (``find``, ``tar``, ``sed``, ``env``), the pieces are
+options the guard never read. Both are refused, by every harness, with a detail saying to
+quote the substitution or name the program; a substitution printing a path from a literal
+name (``$(which python3)``, ``$(npm bin)``, ``$(dirname "$0")`` …) is allowed unless a startup
+file or the command redefines its program. One bash run proves the split writes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.guard_cases import (
+    Layout,
+    assert_each_refused_by_every_harness,
+    assert_refused_by_every_harness_and_bash_writes,
+    fill,
+    guarded_layout,
+    refusals_by_every_harness,
+)
+
+SAYS = ("unquoted", 'quote it so it is one word ("$(…)")')
+"""What every refusal of a split word tells the agent."""
+
+
+@pytest.fixture
+def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    """The guard's layout with ``note.md`` in the Workspace, ``~/w`` holding a copy into the
+    other scope and ``~/t`` a copy's options naming that scope as its target folder."""
+    found = guarded_layout(tmp_path, monkeypatch)
+    (found.workspace / "note.md").write_text("n\n", encoding="utf-8")
+    (found.data / "w").write_text(fill("cp note.md {root}/{other}/x.md\n", found), "utf-8")
+    (found.data / "t").write_text(fill("cp -t {root}/{other}\n", found), "utf-8")
+    (found.data / "find").write_text(fill("-exec cp {{}} {root}/{other}/ ;\n", found), "utf-8")
+    return found
+
+
+def test_a_program_named_by_an_unquoted_substitution_is_refused(where: Layout) -> None:
+    commands = [
+        "$(cat ~/w)",
+        "`cat ~/w`",
+        "$(<~/w)",
+        "$(cat ~/t) note.md",
+        "$(cat ~/w)/x",
+        "read x < ~/w; ${x}",
+        "read x < ~/w; $x",
+        "x=$(cat ~/w); $x",
+        "ls && $(cat ~/w)",
+        "if true; then $(cat ~/w); fi",
+        "FOO=1 $(cat ~/w)",
+        "bash -c '$(cat ~/t) note.md'",
+        "sudo -u root sh -ec '`cat ~/w`'",
+        "eval '$(cat ~/w)'",
+    ]
+
+    assert_each_refused_by_every_harness(where, commands, *SAYS)
+
+
+def test_options_split_from_an_unquoted_substitution_are_refused(where: Layout) -> None:
+    commands = [
+        "find . -name note.md $(cat ~/find)",
+        "tar $(cat ~/w)",
+        "sed $(cat ~/w)",
+        "env $(cat ~/w)",
+        "sudo $(cat ~/w)",
+        "command $(cat ~/w)",
+        "exec $(cat ~/w)",
+        "nice $(cat ~/w)",
+        "cp $(cat ~/t) note.md",
+        "cp $(cat ~/w) build/",
+        "sudo -- $(cat ~/w)",
+    ]
+
+    assert_each_refused_by_every_harness(where, commands, *SAYS)
+
+
+def test_the_split_writes_where_the_guard_did_not_look(where: Layout) -> None:
+    assert_refused_by_every_harness_and_bash_writes(where, "$(cat ~/t) note.md")
+
+
+def test_path_printers_quoted_words_and_file_lists_are_allowed(where: Layout) -> None:
+    commands = [
+        "$(which python3) -m pytest -q",
+        "$(command -v node) x.js",
+        '"$(git rev-parse --show-toplevel)"/scripts/x.sh',
+        "$(git rev-parse --show-toplevel)/scripts/x.sh",
+        "$(npm bin)/eslint .",
+        "$(go env GOPATH)/bin/tool",
+        "$(brew --prefix)/bin/x",
+        "$(pyenv which python) -V",
+        '$(dirname "$0")/run.sh',
+        '$(dirname "$(realpath "$0")")/run.sh',
+        "`which node` x.js",
+        "$(poetry env info -p)/bin/python -V",
+        '"$(cat ~/w)"',
+        "PY=python3; $PY -m pytest -q",
+        "$PYTHON -m pytest -q",
+        'eval "$(pyenv init -)"',
+        "bash -c 'echo $(cat ~/w)'",
+        "echo $(cat ~/w) && kill $(pgrep -f no-such-server)",
+        "cp -- $(ls *.md) build/",
+        "make -j$(nproc) && echo $((1 + 2))",
+        'for f in $(ls *.md); do wc -l "$f"; done',
+        "cat <<EOF > out.txt\n$(cat ~/w)\nEOF",
+    ]
+
+    allowed = {command: refusals_by_every_harness(where, command) for command in commands}
+
+    assert {c: seen for c, seen in allowed.items() if any(seen.values())} == {}
+
+
+def test_a_redefined_printer_prints_what_its_definition_prints(where: Layout) -> None:
+    (where.data / ".profile").write_text("which() { cat ~/w; }\n", encoding="utf-8")
+
+    by_profile = refusals_by_every_harness(where, "$(which python3) -m pytest -q")
+    assert_each_refused_by_every_harness(where, ["which() { cat ~/w; }; $(which python3)"], *SAYS)
+
+    assert {harness for harness, reason in by_profile.items() if reason} == {
+        "codex",
+        "claude-code",
+    }  # Gemini CLI's bash -c runs no ~/.profile
