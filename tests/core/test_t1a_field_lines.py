@@ -276,3 +276,19 @@ def test_t1a_a_block_of_plain_field_lines_is_not_scanned(monkeypatch: pytest.Mon
     topic = _topic('name: a-note\n"description": Deploys', "x:\ty", "updated_at: 2026-11-20")
     assert topic.description == "Deploys"
     assert scans == []
+
+
+@pytest.mark.parametrize("line_break", ["\x85", "\u2028", "\u2029"], ids=["NEL", "LS", "PS"])
+def test_t1a_a_line_break_yaml_counts_keeps_the_lines_in_step(line_break: str) -> None:
+    """YAML's scanner counts NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR as line breaks; the
+    block's lines are split at ``\\n`` only: a comment holding one shifted every later line
+    by one (review58h), the lookalike line was missed and a quoted value's line read."""
+    lookalike = f"---\nname: a\n# note{line_break}more\ndescription\uff1areal\n---\nbody\n"
+    topic = parse_topic(lookalike.encode(), "f.md")
+    assert topic.description == "real"
+    quoted = (
+        f'---\nname: a\n# moved{line_break}\nnotes: "quoted\nDescription\uff1ainside"\n'
+        "description: real\n---\nbody\n"
+    )
+    topic = parse_topic(quoted.encode(), "f.md")
+    assert (topic.description, topic.problems) == ("real", [])

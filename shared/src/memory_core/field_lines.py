@@ -197,7 +197,9 @@ def _scan_heads(lines: list[str]) -> _Heads:
     before the refusal are all there is. Either change only ends a value early, so a line read
     as a head is one YAML starts a token on.
     """
-    scanned = [_UNREADABLE_RE.sub(" ", line) for line in lines]  # no reader error, same marks
+    scanned = [  # no reader error, same marks; no line break but ``\n`` (the lines' own split)
+        _UNREADABLE_RE.sub(" ", line).translate(_YAML_LINE_BREAKS) for line in lines
+    ]
     lookalikes: set[int] = set()
     for number, line in enumerate(scanned):
         key = _as_key(line)
@@ -230,6 +232,9 @@ def _scan_heads(lines: list[str]) -> _Heads:
 _NO_COLON = "could not find expected ':'"
 _UNREADABLE_RE: re.Pattern[str] = yaml.reader.Reader.NON_PRINTABLE
 """The characters YAML's reader refuses (a control character): scanned as a space."""
+_YAML_LINE_BREAKS = {0x85: " ", 0x2028: " ", 0x2029: " "}
+"""The characters YAML's scanner counts as line breaks besides ``\n`` (NEL, LINE SEPARATOR,
+PARAGRAPH SEPARATOR): scanned as a space, so its line numbers are the block's ``\n`` lines."""
 
 
 def _as_key(line: str) -> str | None:
