@@ -362,6 +362,10 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
         "python3 -c \"import os; os.system('cp note.md {root}/{own}/a.md')\"",
         'printf -v c cp; $c note.md "{root}/{own}/a.md"',
         'echo x; command cp note.md "{root}/{own}/a.md"',
+        'echo x # \\\ncp note.md "{root}/{own}/a.md"',
+        'echo cp note.md "{root}/{own}/a.md" > f; xargs env < f',
+        'echo cp > f; xargs -a f -I{{}} env {{}} note.md "{root}/{own}/a.md"',
+        'echo cp > f; read -r c < f; $c note.md "{root}/{own}/a.md"',
     ],
     ids=[
         "echo-piped",
@@ -372,6 +376,10 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
         "code",
         "printf-v",
         "command",
+        "after-a-comment-ending-in-a-backslash",
+        "xargs-reading-a-file",
+        "xargs-a-file",
+        "read-from-a-file",
     ],
 )
 def test_p3_a_path_folder_s_program_named_beside_data_words_is_still_judged(
@@ -379,8 +387,9 @@ def test_p3_a_path_folder_s_program_named_beside_data_words_is_still_judged(
 ) -> None:
     """Where a data word's program may run after all (its text piped into a shell, or a
     command's name made of it or of the variable ``printf -v`` sets; on the next line; through
-    a keyword, ``command``, ``xargs``, Python's ``os.system``), ``~/bin/cp`` is judged and
-    refused as before."""
+    a keyword, ``command``, ``xargs``, Python's ``os.system``; after a comment ending in a
+    backslash, which continues no line; printed into a file ``xargs`` or ``read`` reads back:
+    review58f), ``~/bin/cp`` is judged and refused as before."""
     _user_tools(where)
     starts_a_shell = command.endswith("| bash")  # its startup files read for every harness
 
