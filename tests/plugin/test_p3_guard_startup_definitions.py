@@ -336,8 +336,16 @@ def _user_tools(where: Layout) -> None:
         'echo cp > "{root}/{own}/a.md"',
         'git commit -m "fix cp" && echo done >> "{root}/{own}/a.md"',
         "printf '%s\\n' pytest black ruff >> \"{root}/{own}/tools.md\"",
+        "find ./src -name '*.py' | xargs grep -l pytest > \"{root}/{own}/hits.md\"",
     ],
-    ids=["python-m-pytest", "python-m-pip", "echo-cp", "git-commit-message", "printf-names"],
+    ids=[
+        "python-m-pytest",
+        "python-m-pip",
+        "echo-cp",
+        "git-commit-message",
+        "printf-names",
+        "find-folder-dot",
+    ],
 )
 def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
     where: Layout, command: str
@@ -345,7 +353,8 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
     """A word that only names data (a module, a printed word, a commit message) runs no
     program of its name: ``~/.local/bin/pytest`` or ``~/bin/cp`` is not judged for it, and
     every harness allows the command (overref58: Codex and Claude Code refused each, the
-    module saying the script ``~/.local/bin/pytest`` was written by the same command)."""
+    module saying the script ``~/.local/bin/pytest`` was written by the same command; nor is
+    the folder ``.`` ``find`` searches the builtin ``.``: review58f)."""
     _user_tools(where)
 
     assert _refusing(where, command) == set()
@@ -366,6 +375,7 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
         'echo cp note.md "{root}/{own}/a.md" > f; xargs env < f',
         'echo cp > f; xargs -a f -I{{}} env {{}} note.md "{root}/{own}/a.md"',
         'echo cp > f; read -r c < f; $c note.md "{root}/{own}/a.md"',
+        "python3 -m pylint --init-hook=\"import os; os.system('cp note.md {root}/{own}/a.md')\" x",
     ],
     ids=[
         "echo-piped",
@@ -380,6 +390,7 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
         "xargs-reading-a-file",
         "xargs-a-file",
         "read-from-a-file",
+        "pylint-init-hook",
     ],
 )
 def test_p3_a_path_folder_s_program_named_beside_data_words_is_still_judged(
@@ -388,8 +399,9 @@ def test_p3_a_path_folder_s_program_named_beside_data_words_is_still_judged(
     """Where a data word's program may run after all (its text piped into a shell, or a
     command's name made of it or of the variable ``printf -v`` sets; on the next line; through
     a keyword, ``command``, ``xargs``, Python's ``os.system``; after a comment ending in a
-    backslash, which continues no line; printed into a file ``xargs`` or ``read`` reads back:
-    review58f), ``~/bin/cp`` is judged and refused as before."""
+    backslash, which continues no line; printed into a file ``xargs`` or ``read`` reads back;
+    in ``pylint``'s ``--init-hook`` code: review58f), ``~/bin/cp`` is judged and refused as
+    before."""
     _user_tools(where)
     starts_a_shell = command.endswith("| bash")  # its startup files read for every harness
 

@@ -64,7 +64,6 @@ _QUIET_MODULES = frozenset(
         "ruff",
         "isort",
         "flake8",
-        "pylint",
         "build",
         "ensurepip",
         "compileall",
@@ -75,7 +74,7 @@ _QUIET_MODULES = frozenset(
 )
 """Modules ``python3 -m`` runs whose words name packages, files or options, no program the
 module runs by name but by an option (:data:`_RUNNING_OPTION_RE`): its other words are data
-(``python3 -m pip install black``)."""
+(``python3 -m pip install black``). Not ``pylint``: its ``--init-hook`` is Python code."""
 _SKIPPED_RE = r"(?:!|\{|\}|if|then|else|elif|do|while|until|time|[A-Za-z_]\w*=.*)"
 """A word before a simple command's name: a reserved word or an assignment (``X=1 echo``)."""
 _TOKEN_RES = (r"[^\s;&|(){}<>`$=/'\"\\]+", r"[\w.+-]+")
@@ -175,13 +174,15 @@ def _simple_names(simple: list[str], *, printed: bool) -> set[str]:
     """The names one simple command's words (``simple``) may run: the parts of each word but
     its data words (:func:`_data_words`); for ``xargs`` and ``find``, those of the commands
     they run (:func:`~harness_memory.hooks.run_texts.commands_run`, each read so) and of
-    their own words. ``printed``: whether what a printer prints is only printed (no pipe
-    into a program that may run it, no substitution or coprocess): else no word is data."""
+    their own words (but ``.``: a folder's, ``find .``). ``printed``: whether what a printer
+    prints is only printed (no pipe into a program that may run it, no substitution or
+    coprocess, no file read back as commands): else no word is data."""
     program = _program(simple)
     at = simple.index(program) if program else len(simple)
     if program in ("xargs", "find") and printed:
         run = commands_run(program, simple[at + 1 :])
         own = Counter(_parts(simple)) - Counter(p for each in run for p in _parts(each))
+        del own["."]  # of a folder (``find ./src``), never the builtin: its own words run none
         return set(own) | {name for each in run for name in _simple_names(each, printed=True)}
     data = _data_words(simple, at, printed=printed)
     return {
