@@ -376,6 +376,10 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
         'echo cp > f; xargs -a f -I{{}} env {{}} note.md "{root}/{own}/a.md"',
         'echo cp > f; read -r c < f; $c note.md "{root}/{own}/a.md"',
         "python3 -m pylint --init-hook=\"import os; os.system('cp note.md {root}/{own}/a.md')\" x",
+        'shopt -s expand_aliases\nalias echo=""\necho cp note.md "{root}/{own}/a.md"',
+        'shopt -s expand_aliases\nalias grep="env"\ngrep cp note.md "{root}/{own}/a.md"',
+        'echo() {{ "$@"; }}; echo cp note.md "{root}/{own}/a.md"',
+        'grep() {{ env "$@"; }}; grep cp note.md "{root}/{own}/a.md"',
     ],
     ids=[
         "echo-piped",
@@ -391,6 +395,10 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
         "xargs-a-file",
         "read-from-a-file",
         "pylint-init-hook",
+        "echo-aliased-away",
+        "grep-aliased-to-env",
+        "echo-a-function-running-its-words",
+        "grep-a-function-running-env",
     ],
 )
 def test_p3_a_path_folder_s_program_named_beside_data_words_is_still_judged(
@@ -400,7 +408,8 @@ def test_p3_a_path_folder_s_program_named_beside_data_words_is_still_judged(
     command's name made of it or of the variable ``printf -v`` sets; on the next line; through
     a keyword, ``command``, ``xargs``, Python's ``os.system``; after a comment ending in a
     backslash, which continues no line; printed into a file ``xargs`` or ``read`` reads back;
-    in ``pylint``'s ``--init-hook`` code: review58f), ``~/bin/cp`` is judged and refused as
+    in ``pylint``'s ``--init-hook`` code; the words of an ``echo`` or ``grep`` the command makes
+    an alias or a function running them: review58f), ``~/bin/cp`` is judged and refused as
     before."""
     _user_tools(where)
     starts_a_shell = command.endswith("| bash")  # its startup files read for every harness
