@@ -336,8 +336,16 @@ def _user_tools(where: Layout) -> None:
         'echo cp > "{root}/{own}/a.md"',
         'git commit -m "fix cp" && echo done >> "{root}/{own}/a.md"',
         "printf '%s\\n' pytest black ruff >> \"{root}/{own}/tools.md\"",
+        "find ./src -name '*.py' | xargs grep -l pytest > \"{root}/{own}/hits.md\"",
     ],
-    ids=["python-m-pytest", "python-m-pip", "echo-cp", "git-commit-message", "printf-names"],
+    ids=[
+        "python-m-pytest",
+        "python-m-pip",
+        "echo-cp",
+        "git-commit-message",
+        "printf-names",
+        "find-folder-dot",
+    ],
 )
 def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
     where: Layout, command: str
@@ -345,7 +353,8 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
     """A word that only names data (a module, a printed word, a commit message) runs no
     program of its name: ``~/.local/bin/pytest`` or ``~/bin/cp`` is not judged for it, and
     every harness allows the command (overref58: Codex and Claude Code refused each, the
-    module saying the script ``~/.local/bin/pytest`` was written by the same command)."""
+    module saying the script ``~/.local/bin/pytest`` was written by the same command; nor is
+    the folder ``.`` ``find`` searches the builtin ``.``: review58f)."""
     _user_tools(where)
 
     assert _refusing(where, command) == set()
@@ -362,6 +371,15 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
         "python3 -c \"import os; os.system('cp note.md {root}/{own}/a.md')\"",
         'printf -v c cp; $c note.md "{root}/{own}/a.md"',
         'echo x; command cp note.md "{root}/{own}/a.md"',
+        'echo x # \\\ncp note.md "{root}/{own}/a.md"',
+        'echo cp note.md "{root}/{own}/a.md" > f; xargs env < f',
+        'echo cp > f; xargs -a f -I{{}} env {{}} note.md "{root}/{own}/a.md"',
+        'echo cp > f; read -r c < f; $c note.md "{root}/{own}/a.md"',
+        "python3 -m pylint --init-hook=\"import os; os.system('cp note.md {root}/{own}/a.md')\" x",
+        'shopt -s expand_aliases\nalias echo=""\necho cp note.md "{root}/{own}/a.md"',
+        'shopt -s expand_aliases\nalias grep="env"\ngrep cp note.md "{root}/{own}/a.md"',
+        'echo() {{ "$@"; }}; echo cp note.md "{root}/{own}/a.md"',
+        'grep() {{ env "$@"; }}; grep cp note.md "{root}/{own}/a.md"',
     ],
     ids=[
         "echo-piped",
@@ -372,6 +390,15 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
         "code",
         "printf-v",
         "command",
+        "after-a-comment-ending-in-a-backslash",
+        "xargs-reading-a-file",
+        "xargs-a-file",
+        "read-from-a-file",
+        "pylint-init-hook",
+        "echo-aliased-away",
+        "grep-aliased-to-env",
+        "echo-a-function-running-its-words",
+        "grep-a-function-running-env",
     ],
 )
 def test_p3_a_path_folder_s_program_named_beside_data_words_is_still_judged(
@@ -379,8 +406,11 @@ def test_p3_a_path_folder_s_program_named_beside_data_words_is_still_judged(
 ) -> None:
     """Where a data word's program may run after all (its text piped into a shell, or a
     command's name made of it or of the variable ``printf -v`` sets; on the next line; through
-    a keyword, ``command``, ``xargs``, Python's ``os.system``), ``~/bin/cp`` is judged and
-    refused as before."""
+    a keyword, ``command``, ``xargs``, Python's ``os.system``; after a comment ending in a
+    backslash, which continues no line; printed into a file ``xargs`` or ``read`` reads back;
+    in ``pylint``'s ``--init-hook`` code; the words of an ``echo`` or ``grep`` the command makes
+    an alias or a function running them: review58f), ``~/bin/cp`` is judged and refused as
+    before."""
     _user_tools(where)
     starts_a_shell = command.endswith("| bash")  # its startup files read for every harness
 

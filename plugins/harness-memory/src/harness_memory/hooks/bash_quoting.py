@@ -21,21 +21,34 @@ def bash_quoting(command: str) -> str:
     """``command`` with the quoting bash has and ``shlex`` lacks spelt in quotes ``shlex``
     reads: ``$'…'`` (ANSI-C quoting: ``\x2f``, ``\057``, ``\u002f``, ``\n`` …) decoded into
     a single-quoted word, ``$"…"`` (locale quoting) as ``"…"``, and a backslash-newline (a line
-    continuation, outside single quotes) removed. Bash reads ``echo x > $'/m/other/x.md'`` as
-    the plain path; left to ``shlex``, the word would start with ``$`` and anchor nothing."""
+    continuation, outside single quotes and comments) removed. Bash reads ``echo x >
+    $'/m/other/x.md'`` as the plain path; left to ``shlex``, the word would start with ``$``
+    and anchor nothing. A comment (a ``#`` starting a word outside quotes, to the end of its
+    line: not ``a#b``, ``${#x}``, ``$#``, ``a\\ #b``) is kept as written: bash ends it at the
+    newline, a backslash before it continuing nothing (``true # \\`` then a write on the next
+    line: the write runs, review58f), and a quote in it opens none."""
     if "$'" not in command and '$"' not in command and "\\\n" not in command:
         return command
     out: list[str] = []
     quote: str | None = None  # the quote the scan is inside, if any
+    starts_word = True  # whether a ``#`` here starts a word: a comment
     at = 0
     while at < len(command):
         char = command[at]
         pair = command[at : at + 2]
+        if quote is None and char == "#" and starts_word:
+            end = command.find("\n", at)  # a comment: as written, its last backslash too
+            end = len(command) if end == -1 else end
+            out.append(command[at:end])
+            at = end
+            continue
+        starts_word = quote is None and char in _WORD_ENDS
         if quote == "'":
             out.append(char)
             quote = None if char == "'" else quote
         elif pair == "\\\n":
             at += 1  # a line continuation: both characters go
+            starts_word = bool(out) and out[-1] in _WORD_ENDS
         elif char == "\\":
             out.append(pair)
             at += 1
@@ -56,6 +69,9 @@ def bash_quoting(command: str) -> str:
         at += 1
     return "".join(out)
 
+
+_WORD_ENDS = frozenset(" \t\n;&|()<>")
+"""The characters after which a ``#`` starts a comment for bash (its metacharacters)."""
 
 _ANSI_C_RE = (
     r"(?s)\\(?:x(?P<x>[0-9A-Fa-f]{1,2})|u(?P<u>[0-9A-Fa-f]{1,4})|U(?P<U>[0-9A-Fa-f]{1,8})"

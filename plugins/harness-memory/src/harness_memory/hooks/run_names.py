@@ -16,7 +16,8 @@ them, failing closed. ``xargs``, ``find -exec``, ``env``, an ``alias`` line, ``b
 - every word of ``echo`` and ``printf`` (they print it) and of a few readers (``grep``,
   ``cat``, ``ls``), unless their output may be read as code or as a name: the command holds
   a pipe into a program that may run it (``echo cp x y | bash``; not ``| grep``), a
-  command substitution (``$(echo cp) x y``) or a coprocess;
+  command substitution (``$(echo cp) x y``), a coprocess, or a write to a file beside a
+  program that may run what it reads (``echo cp x y > f; xargs env < f``);
 - the message after ``git commit``'s ``-m``/``--message`` (``-am``);
 - the module of ``python3 -m`` and, for modules that run no program named in their words
   (:data:`_QUIET_MODULES`: ``pip``, ``pytest`` …), the words after it.
@@ -29,6 +30,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from harness_memory.hooks.bash_quoting import bash_quoting
 from harness_memory.hooks.option_words import PYTHON_RE
 from harness_memory.hooks.run_texts import commands_run
 from harness_memory.hooks.shell_words import PUNCTUATION, split_words
@@ -43,6 +45,14 @@ _READERS = frozenset({"grep", "egrep", "fgrep", "cat", "head", "tail", "wc", "ls
 output may be code: read so only where a printer's is)."""
 _PIPE_READERS = _PRINTERS | _READERS | {"sort", "uniq", "cut", "tr", "tee", "less", "more", "nl"}
 """Programs reading a pipe that never run what they read (not ``sed``: its ``e`` command)."""
+_CODE_READERS = frozenset(
+    {"xargs", "parallel", "sh", "bash", "dash", "zsh", "ksh", "mksh", "source", "eval", "read"}
+    | {"mapfile", "readarray"}
+)
+"""Programs (and builtins) that may run the words they read from a file or their input: as
+commands (``xargs``, ``parallel``, a shell, ``source``, ``eval``) or into variables a
+command may be named by (``read``, ``mapfile``). Beside a write to a file, no printed word is data:
+the file may be read back as commands (review58f)."""
 _QUIET_MODULES = frozenset(
     {
         "pip",
@@ -54,7 +64,6 @@ _QUIET_MODULES = frozenset(
         "ruff",
         "isort",
         "flake8",
-        "pylint",
         "build",
         "ensurepip",
         "compileall",
@@ -65,7 +74,7 @@ _QUIET_MODULES = frozenset(
 )
 """Modules ``python3 -m`` runs whose words name packages, files or options, no program the
 module runs by name but by an option (:data:`_RUNNING_OPTION_RE`): its other words are data
-(``python3 -m pip install black``)."""
+(``python3 -m pip install black``). Not ``pylint``: its ``--init-hook`` is Python code."""
 _SKIPPED_RE = r"(?:!|\{|\}|if|then|else|elif|do|while|until|time|[A-Za-z_]\w*=.*)"
 """A word before a simple command's name: a reserved word or an assignment (``X=1 echo``)."""
 _TOKEN_RES = (r"[^\s;&|(){}<>`$=/'\"\\]+", r"[\w.+-]+")
@@ -86,9 +95,9 @@ def names_run(command: str) -> frozenset[str] | None:
     but the data words (:func:`_simple_names`); None when the command cannot be split line by
     line (a quote open across lines) or holds ANSI-C or locale quoting (``$'c\\x70'``, whose
     name the splitting does not decode): then every word may run."""
-    command = command.replace("\\\n", "")
     if "$'" in command or '$"' in command:
         return None
+    command = bash_quoting(command)  # its line continuations removed, none ending a comment
     simple: list[tuple[list[str], bool]] = []  # each simple command, and whether piped into
     for line in command.split("\n"):
         try:
@@ -101,10 +110,13 @@ def names_run(command: str) -> frozenset[str] | None:
                 continue  # a word or a redirection (``> a.md``: its target the command's word)
             simple.append((words[start:at], start > 0 and words[start - 1] in ("|", "|&")))
             start = at + 1
-    # what a printer prints may be code or a name: substituted, written to a coprocess, or
-    # piped anywhere into a program that may run it (``(echo cp x) | bash``)
-    printed = re.search(r"\$\(|[<>]\(|`|\bcoproc\b", command) is None and all(
-        _reads_only(words) for words, piped in simple if piped
+    # what a printer prints may be code or a name: substituted, written to a coprocess, piped
+    # anywhere into a program that may run it (``(echo cp x) | bash``), or written to a file
+    # that one reads back (``echo cp x y > f; xargs env < f``)
+    printed = (
+        re.search(r"\$\(|[<>]\(|`|\bcoproc\b", command) is None
+        and all(_reads_only(words) for words, piped in simple if piped)
+        and not (_writes_a_file(simple) and any(_runs_what_it_reads(w) for w, _ in simple))
     )
     return frozenset(name for words, _ in simple for name in _simple_names(words, printed=printed))
 
@@ -117,6 +129,26 @@ def _reads_only(words: list[str]) -> bool:
         run = commands_run("xargs", words[words.index("xargs") + 1 :])
         return all(_program(each) in _PIPE_READERS for each in run)
     return program in _PIPE_READERS
+
+
+def _writes_a_file(simple: list[tuple[list[str], bool]]) -> bool:
+    """Whether a simple command of ``simple`` writes what it prints to a file: a redirection
+    of its output (``>``, ``>>``, ``&>``, ``>|``, ``>&`` to a name, not ``2>&1``) or ``tee``."""
+    return any(
+        word == "tee"
+        or (">" in word and not (word.endswith(">&") and re.fullmatch(r"\d*-?", after)))
+        for words, _ in simple
+        for word, after in zip(words, [*words[1:], ""][: len(words)], strict=True)
+    )
+
+
+def _runs_what_it_reads(words: list[str]) -> bool:
+    """Whether a simple command (``words``) may run what it reads from a file or its input
+    (``xargs env < f``, ``xargs -a f env``, ``sh f``, ``read -r c < f``): one of
+    :data:`_CODE_READERS` among its words or ``.`` its program, unless it never runs what it
+    reads (:func:`_reads_only`: ``xargs grep x < f``, ``echo read``)."""
+    named = _program(words) == "." or any(w.rsplit("/", 1)[-1] in _CODE_READERS for w in words)
+    return named and not _reads_only(words)
 
 
 def _program(words: list[str]) -> str:
@@ -142,13 +174,15 @@ def _simple_names(simple: list[str], *, printed: bool) -> set[str]:
     """The names one simple command's words (``simple``) may run: the parts of each word but
     its data words (:func:`_data_words`); for ``xargs`` and ``find``, those of the commands
     they run (:func:`~harness_memory.hooks.run_texts.commands_run`, each read so) and of
-    their own words. ``printed``: whether what a printer prints is only printed (no pipe
-    into a program that may run it, no substitution or coprocess): else no word is data."""
+    their own words (but ``.``: a folder's, ``find .``). ``printed``: whether what a printer
+    prints is only printed (no pipe into a program that may run it, no substitution or
+    coprocess, no file read back as commands): else no word is data."""
     program = _program(simple)
     at = simple.index(program) if program else len(simple)
     if program in ("xargs", "find") and printed:
         run = commands_run(program, simple[at + 1 :])
         own = Counter(_parts(simple)) - Counter(p for each in run for p in _parts(each))
+        del own["."]  # of a folder (``find ./src``), never the builtin: its own words run none
         return set(own) | {name for each in run for name in _simple_names(each, printed=True)}
     data = _data_words(simple, at, printed=printed)
     return {
