@@ -26,7 +26,6 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from memory_core.decoding import line_of
 from memory_core.hidden_text import HIDDEN_CANDIDATES, ZWSP_WORD_LETTERS, describe_hidden
 from memory_core.placeholder_typos import (
     MEMORY_OWN,
@@ -575,6 +574,9 @@ def _unclosed_placeholders(template: str) -> tuple[list[str], int]:
     >>> _unclosed_placeholders("Be kind.\\r{{MEMORY\\r{{CWD\\r{{user\\r{{MEMORY}}")
     (["'{{MEMORY' on line 2 (meant for {{MEMORY}}?)"], 0)
     """
+    # only here: decoding imports dataclasses (and inspect), which no guard process pays (H-5)
+    from memory_core.decoding import line_of
+
     judged: dict[str, bool] = {}
     named: list[str] = []
     more = 0
