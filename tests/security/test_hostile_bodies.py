@@ -415,14 +415,14 @@ async def test_k1_workspace_through_a_symlink_that_cannot_be_read_is_400_naming_
 
 
 @pytest.mark.parametrize("kind", ["file", "device"])
-async def test_a9_workspace_that_is_no_directory_is_400(
+async def test_a9_workspace_that_is_no_directory_is_409(
     client: Client, agent: AgentHome, kind: str
 ) -> None:
     path = agent.tmp / "notes.txt"
     path.write_text("x")
     workspace = str(path) if kind == "file" else os.devnull
     url = f"{memory_url()}/session-start"
-    await expect_problem(await client.post(url, json={"workspace": workspace}), 400, "directory")
+    await expect_problem(await client.post(url, json={"workspace": workspace}), 409, "directory")
     assert names(agent.root) == ["user"]
 
 
