@@ -169,6 +169,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.http.auth import BindRefused, bind_decision
     from memory_api.http.bind_address import bound_sockets, resolve_bind
     from memory_api.http.logs import configure_logging
+    from memory_api.open_folders import open_folders_warning
     from memory_api.stores import build_stores
 
     if args.workers is not None:
@@ -212,6 +213,8 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         return 1
     logger.info("%s", decision)
     logger.info("data dir: %s", settings.data_dir)  # the web page once it listens (serve_banner)
+    if (open_ones := open_folders_warning(settings.data_dir)) is not None:
+        logger.warning("%s", open_ones)  # a token keeps the API closed, not these
     _run_app(settings, bind, sockets)
     return 0
 
@@ -493,6 +496,8 @@ def _token_create_here(settings: Settings) -> str:
 
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_api.open_folders import open_folders_warning
+
     store = _token_store(settings, args, writes=True)
     projects = tuple(args.project) if args.project else None
     entry, secret, was_open = store.create_closing(args.name, projects)
@@ -504,6 +509,8 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
     )
     if was_open:
         print(now_closed_notice(beside_as_typed("harness-memory")), file=sys.stderr)
+    if (open_ones := open_folders_warning(settings.data_dir)) is not None:
+        print(f"memory-api: WARNING: {open_ones}", file=sys.stderr)  # the token closes no file
     print(secret)
     if _went_nowhere():
         import shlex
