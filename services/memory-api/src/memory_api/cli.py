@@ -516,6 +516,7 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
         import shlex
 
         revoke = ["token", "revoke", "--name", entry.name, "--data-dir", str(settings.data_dir)]
+        revoke += ["--reopen"] if was_open else []  # open before it: so again, as it was
         _refuse(
             "memory-api: the secret was not delivered (standard output's reader left or was "
             f"closed), so nobody holds it: revoke the token (`memory-api {shlex.join(revoke)}`) "
@@ -530,6 +531,20 @@ def _went_nowhere() -> bool:
     from memory_core.closed_reader import ReaderMayLeave
 
     return isinstance(sys.stdout, ReaderMayLeave) and sys.stdout.went_nowhere
+
+
+def last_token_refusal(name: str) -> str:
+    """Why ``token revoke`` of the data dir's last token did nothing (A-10, A-10a: access is
+    never widened by a side effect): the service would answer local callers without a token
+    again. Names the way on as the user can run it (:func:`beside_as_typed`)."""
+    program = beside_as_typed("memory-api")
+    return (
+        f"memory-api: {name!r} is the data dir's last token: revoking it reopens the service to "
+        "local callers without a token (on loopback; a service bound beyond loopback refuses "
+        f"every API request instead). Create the next token first (`{program} token create "
+        f"--name NAME`), then revoke this one; or run again with --reopen to reopen it. "
+        "Nothing was revoked"
+    )
 
 
 def _token_list(settings: Settings, args: argparse.Namespace) -> int:
@@ -558,6 +573,9 @@ def _token_list(settings: Settings, args: argparse.Namespace) -> int:
 
 def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
     tokens = _token_store(settings, args, writes=True)
+    if not args.reopen and tokens.last_token(args.name):
+        print(last_token_refusal(args.name), file=sys.stderr)
+        return 2
     removed = tokens.revoke(args.name)
     files = ", ".join(f"tokens/{name}" for name in removed)
     print(f"revoked token {args.name!r} in the data dir {settings.data_dir} (deleted {files})")
@@ -946,6 +964,11 @@ def _add_token_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
         "list", parents=[_data_dir_option()], help="list token names and reach"
     ).set_defaults(func=_token_list)
     revoke = token.add_parser("revoke", parents=[_data_dir_option()], help="delete a token file")
+    revoke.add_argument(
+        "--reopen",
+        action="store_true",
+        help="revoke the last token all the same, reopening the service to local callers",
+    )
     _token_name(revoke, "the token's name, as token list shows it")
     revoke.set_defaults(func=_token_revoke)
 
