@@ -31,7 +31,7 @@ def test_a10_revoking_the_last_token_revokes_nothing_and_says_the_service_would_
     said = capsys.readouterr().err
     assert "'me' is the data dir's last token" in said
     assert "reopens the service to local callers without a token" in said
-    assert "token create --name NAME" in said and "--reopen" in said
+    assert f"token create --data-dir {data_dir} --name NAME`" in said and "--reopen" in said
     assert "Nothing was revoked" in said
     assert (data_dir / "tokens" / "me.json").is_file()
 

@@ -533,16 +533,21 @@ def _went_nowhere() -> bool:
     return isinstance(sys.stdout, ReaderMayLeave) and sys.stdout.went_nowhere
 
 
-def last_token_refusal(name: str) -> str:
-    """Why ``token revoke`` of the data dir's last token did nothing (A-10, A-10a: access is
-    never widened by a side effect): the service would answer local callers without a token
-    again. Names the way on as the user can run it (:func:`beside_as_typed`)."""
-    program = beside_as_typed("memory-api")
+def last_token_refusal(name: str, data_dir: Path) -> str:
+    """Why ``token revoke`` of the last token of ``data_dir`` did nothing (A-10, A-10a: access
+    is never widened by a side effect): the service would answer local callers without a token
+    again. Names the way on as the user can run it (:func:`beside_as_typed`, the data dir
+    named: beside ``make run`` a ``token create`` naming none is refused)."""
+    import shlex
+
+    program = (
+        f"{beside_as_typed('memory-api')} token create --data-dir {shlex.quote(str(data_dir))}"
+    )
     return (
         f"memory-api: {name!r} is the data dir's last token: revoking it reopens the service to "
         "local callers without a token (on loopback; a service bound beyond loopback refuses "
-        f"every API request instead). Create the next token first (`{program} token create "
-        f"--name NAME`), then revoke this one; or run again with --reopen to reopen it. "
+        f"every API request instead). Create the next token first (`{program} --name NAME`), "
+        "then revoke this one; or run again with --reopen to reopen it. "
         "Nothing was revoked"
     )
 
@@ -574,7 +579,7 @@ def _token_list(settings: Settings, args: argparse.Namespace) -> int:
 def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
     tokens = _token_store(settings, args, writes=True)
     if not args.reopen and tokens.last_token(args.name):
-        print(last_token_refusal(args.name), file=sys.stderr)
+        print(last_token_refusal(args.name, settings.data_dir), file=sys.stderr)
         return 2
     removed = tokens.revoke(args.name)
     files = ", ".join(f"tokens/{name}" for name in removed)
