@@ -7,7 +7,7 @@
     memory-api agent list [--project P]
     memory-api token create --name N [--project P ...]     # prints the secret once
     memory-api token list
-    memory-api token revoke --name N
+    memory-api token revoke --name N [--reopen]           # the last one only with --reopen
     memory-api demo seed --corpus DIR
     memory-api memory import SOURCE --project P --agent A (--workspace PATH | --user) [--dry-run]
     memory-api memory import --from HARNESS (--workspace PATH | --user) --project P --agent A
