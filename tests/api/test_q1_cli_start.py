@@ -46,7 +46,7 @@ def test_q1_commands_but_serve_never_load_the_web_application(tmp_path: Path) ->
         ["agent", "list", *named],
         ["token", "create", *named, "--name", "ci"],
         ["token", "list", *named],
-        ["token", "revoke", *named, "--name", "ci"],
+        ["token", "revoke", *named, "--name", "ci", "--reopen"],
         ["demo", "seed", *named, "--corpus", str(CORPUS)],
         ["memory", "import", str(CORPUS / "user-scope"), *named, *coder, "--user", "--dry-run"],
         ["memory", "export", *named, *coder, "-o", str(tmp_path / "coder.tar.gz")],

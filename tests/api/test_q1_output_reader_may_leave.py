@@ -128,7 +128,7 @@ def test_q1_commands_that_change_things_finish_their_change_when_the_reader_left
     assert (layout.memory_root(data_dir, "piped") / "user").is_dir()
     change("token", "create", "--name", "ci", "--project", "acme")
     assert tokens() == ["ci"]
-    change("token", "revoke", "--name", "ci")
+    change("token", "revoke", "--name", "ci", "--reopen")
     assert "ci" not in tokens()
     change("demo", "seed", "--corpus", str(CORPUS))
     assert (layout.memory_root(data_dir, "demo") / "user" / "MEMORY.md").is_file()
@@ -183,7 +183,8 @@ def test_q1_a_command_started_with_its_output_closed_does_its_work_and_keeps_its
     assert done.returncode == 0, done.stderr
     assert quiet(done.stderr), done.stderr
     assert "the secret was not delivered" in done.stderr, done.stderr
-    assert main(["token", "revoke", "--name", "closed", "--data-dir", str(data_dir)]) == 0  # made
+    revoke = ["token", "revoke", "--name", "closed", "--reopen", "--data-dir", str(data_dir)]
+    assert main(revoke) == 0  # made
 
 
 def test_q1_a_secret_or_archive_whose_reader_left_is_said_not_delivered(
@@ -230,5 +231,6 @@ def test_q1_the_revoke_of_a_secret_not_delivered_names_memory_api_as_it_was_star
 
     assert main(["token", "create", "--name", "lost"]) == 0
 
-    revoke = f"(`{bin_dir / 'memory-api'} token revoke --name lost --data-dir {tmp_path / 'data'}`)"
+    data = tmp_path / "data"
+    revoke = f"(`{bin_dir / 'memory-api'} token revoke --name lost --data-dir {data} --reopen`)"
     assert revoke in capsys.readouterr().err

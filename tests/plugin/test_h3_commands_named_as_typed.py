@@ -141,3 +141,23 @@ def test_h3_session_start_by_hand_names_the_program_in_its_warning(
     assert (status, read) == (1, 0)
     assert note in prompt.getvalue(), prompt.getvalue()  # the Session's prompt: never rewritten
     assert "run `.venv/bin/harness-memory install` again with a token it takes" in stream.getvalue()
+
+
+def test_h3_the_token_create_hint_names_memory_api_as_the_user_can_run_it(tmp_path: Path) -> None:
+    """An install without a token said to run `(umask 077; memory-api token create …)`;
+    beside ``make run`` that ``memory-api`` is ``.venv/bin/memory-api``, on no ``PATH``. The
+    hint names it as it sits beside the program (inside the ``umask`` subshell, which keeps
+    FILE owner-only); a remote install's service runs elsewhere: the bare name stays there."""
+    from harness_memory.installers.checks import no_token
+
+    bin_dir = tmp_path / "checkout" / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name in ("harness-memory", "memory-api"):
+        (bin_dir / name).write_text("#!/bin/sh\n", "utf-8")
+    program = str(bin_dir / "harness-memory")
+    url = "http://127.0.0.1:8000"
+
+    local = as_typed(no_token(url, "acme", "no token", remote=False).text, program)
+    assert f"`(umask 077; {bin_dir / 'memory-api'} token create --data-dir DIR" in local
+    remote = as_typed(no_token(url, "acme", "no token", remote=True).text, program)
+    assert "where the service runs: `(umask 077; memory-api token create --data-dir DIR" in remote

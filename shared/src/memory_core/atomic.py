@@ -22,6 +22,8 @@ __all__ = [
     "DEFAULT_MODE",
     "atomic_write_bytes",
     "create_new_bytes",
+    "current_umask",
+    "data_folder_mode",
     "fsync_directory",
     "make_dirs",
     "no_files_for_others_to_write",
@@ -47,6 +49,29 @@ def make_dirs(folder: Path, mode: int = 0o700) -> None:
             path.mkdir(mode=mode)
     if not folder.is_dir():
         raise NotADirectoryError(f"not a folder: {folder}")
+
+
+def current_umask() -> int:
+    """This process's umask, read from ``/proc/self/status`` (``Umask:``, Linux 4.7+) so no
+    thread's file is ever made under a umask set only to read it; ``0o022`` where that line
+    is not there (a guess that grants the group nothing it would write)."""
+    try:
+        with Path("/proc/self/status").open(encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
+
+
+def data_folder_mode() -> int:
+    """The mode of a folder the memory service makes on the way to the notes (A-10, I-8):
+    ``0o700``, owner-only whatever the umask (``022`` would give ``0755``, every account
+    reading the notes below), so a note the agent writes ``0644`` with its own tools is still
+    out of others' reach; ``0o770`` when the umask lets the group write (``002``: a data dir a
+    group shares on purpose, Kubernetes' ``fsGroup``), which keeps the group's access."""
+    return 0o770 if not current_umask() & 0o020 else 0o700
 
 
 def no_files_for_others_to_write() -> None:

@@ -65,17 +65,21 @@ def as_typed(text: str, program: str) -> str:
     that starts with ``memory-api`` with the ``memory-api`` beside ``program`` when there is one
     (beside ``make run``: ``.venv/bin/memory-api``, on no ``PATH`` either; the plugin's wheel
     alone has none, and the bare name stays; ``./harness-memory``'s is ``./memory-api``), but
-    one said to run :data:`WHERE_THE_SERVICE_RUNS`."""
+    one said to run :data:`WHERE_THE_SERVICE_RUNS`. A command run in a subshell under a umask
+    (`` `(umask 077; memory-api token create …)` ``, which keeps its output file private)
+    counts as starting with the program it runs."""
     if program == NAME:
         return text
     import shlex
 
     text = text.replace(f"`{NAME} ", f"`{shlex.quote(program)} ")
     beside = program[: program.rfind(os.sep) + 1] + SERVICE  # as written: a ./ kept
-    if f"`{SERVICE} " in text and Path(beside).is_file():
-        here = re.compile(f"(?<!{re.escape(WHERE_THE_SERVICE_RUNS)})`{re.escape(SERVICE)} ")
-        typed = f"`{shlex.quote(beside)} "
-        text = here.sub(lambda _: typed, text)
+    if f"{SERVICE} " in text and Path(beside).is_file():
+        here = re.compile(
+            f"(?<!{re.escape(WHERE_THE_SERVICE_RUNS)})`(\\(umask [0-7]+; )?{re.escape(SERVICE)} "
+        )
+        typed = shlex.quote(beside)
+        text = here.sub(lambda found: f"`{found.group(1) or ''}{typed} ", text)
     return text
 
 

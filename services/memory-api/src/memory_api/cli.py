@@ -7,7 +7,7 @@
     memory-api agent list [--project P]
     memory-api token create --name N [--project P ...]     # prints the secret once
     memory-api token list
-    memory-api token revoke --name N
+    memory-api token revoke --name N [--reopen]           # the last one only with --reopen
     memory-api demo seed --corpus DIR
     memory-api memory import SOURCE --project P --agent A (--workspace PATH | --user) [--dry-run]
     memory-api memory import --from HARNESS (--workspace PATH | --user) --project P --agent A
@@ -169,6 +169,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.http.auth import BindRefused, bind_decision
     from memory_api.http.bind_address import bound_sockets, resolve_bind
     from memory_api.http.logs import configure_logging
+    from memory_api.open_folders import open_folders_warning
     from memory_api.stores import build_stores
 
     if args.workers is not None:
@@ -212,6 +213,8 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         return 1
     logger.info("%s", decision)
     logger.info("data dir: %s", settings.data_dir)  # the web page once it listens (serve_banner)
+    if (open_ones := open_folders_warning(settings.data_dir)) is not None:
+        logger.warning("%s", open_ones)  # a token keeps the API closed, not these (A-10)
     _run_app(settings, bind, sockets)
     return 0
 
@@ -493,6 +496,8 @@ def _token_create_here(settings: Settings) -> str:
 
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_api.open_folders import open_folders_warning
+
     store = _token_store(settings, args, writes=True)
     projects = tuple(args.project) if args.project else None
     entry, secret, was_open = store.create_closing(args.name, projects)
@@ -504,11 +509,14 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
     )
     if was_open:
         print(now_closed_notice(beside_as_typed("harness-memory")), file=sys.stderr)
+    if (open_ones := open_folders_warning(settings.data_dir)) is not None:
+        print(f"memory-api: WARNING: {open_ones}", file=sys.stderr)  # the token closes no file
     print(secret)
     if _went_nowhere():
         import shlex
 
         revoke = ["token", "revoke", "--name", entry.name, "--data-dir", str(settings.data_dir)]
+        revoke += ["--reopen"] if was_open else []  # open before it: so again, as it was
         _refuse(
             "memory-api: the secret was not delivered (standard output's reader left or was "
             f"closed), so nobody holds it: revoke the token (`memory-api {shlex.join(revoke)}`) "
@@ -523,6 +531,25 @@ def _went_nowhere() -> bool:
     from memory_core.closed_reader import ReaderMayLeave
 
     return isinstance(sys.stdout, ReaderMayLeave) and sys.stdout.went_nowhere
+
+
+def last_token_refusal(name: str, data_dir: Path) -> str:
+    """Why ``token revoke`` of the last token of ``data_dir`` did nothing (A-10, A-10a: access
+    is never widened by a side effect): the service would answer local callers without a token
+    again. Names the way on as the user can run it (:func:`beside_as_typed`, the data dir
+    named: beside ``make run`` a ``token create`` naming none is refused)."""
+    import shlex
+
+    program = (
+        f"{beside_as_typed('memory-api')} token create --data-dir {shlex.quote(str(data_dir))}"
+    )
+    return (
+        f"memory-api: {name!r} is the data dir's last token: revoking it reopens the service to "
+        "local callers without a token (on loopback; a service bound beyond loopback refuses "
+        f"every API request instead). Create the next token first (`{program} --name NAME`), "
+        "then revoke this one; or run again with --reopen to reopen it. "
+        "Nothing was revoked"
+    )
 
 
 def _token_list(settings: Settings, args: argparse.Namespace) -> int:
@@ -551,6 +578,9 @@ def _token_list(settings: Settings, args: argparse.Namespace) -> int:
 
 def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
     tokens = _token_store(settings, args, writes=True)
+    if not args.reopen and tokens.last_token(args.name):
+        print(last_token_refusal(args.name, settings.data_dir), file=sys.stderr)
+        return 2
     removed = tokens.revoke(args.name)
     files = ", ".join(f"tokens/{name}" for name in removed)
     print(f"revoked token {args.name!r} in the data dir {settings.data_dir} (deleted {files})")
@@ -939,6 +969,11 @@ def _add_token_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
         "list", parents=[_data_dir_option()], help="list token names and reach"
     ).set_defaults(func=_token_list)
     revoke = token.add_parser("revoke", parents=[_data_dir_option()], help="delete a token file")
+    revoke.add_argument(
+        "--reopen",
+        action="store_true",
+        help="revoke the last token all the same, reopening the service to local callers",
+    )
     _token_name(revoke, "the token's name, as token list shows it")
     revoke.set_defaults(func=_token_revoke)
 

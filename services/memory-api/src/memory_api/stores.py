@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memory_core.atomic import data_folder_mode, make_dirs
+
 from memory_api.settings import Settings
 from memory_api.store.agents import AgentStore
 from memory_api.store.drafts import DRAFTS_DIR, DraftStore
@@ -84,6 +86,9 @@ def build_stores(settings: Settings) -> Stores:
 
 
 def prepare_data_dir(data_dir: Path) -> None:
-    """Create the data dir and its top folders if missing; raises ``OSError`` when it cannot."""
+    """Create the data dir and its top folders if missing, owner-only whatever the umask
+    (:func:`memory_core.atomic.data_folder_mode`, A-10); folders there are left as they are
+    (:mod:`memory_api.open_folders` names open ones). Raises ``OSError`` when it cannot."""
+    mode = data_folder_mode()
     for name in DATA_FOLDERS:
-        (data_dir / name).mkdir(parents=True, exist_ok=True)
+        make_dirs(data_dir / name, mode)

@@ -217,7 +217,7 @@ def _asked(
                 )
             ]
         if token is None and error.status == 401:
-            return [_no_token(url, project, error.detail)]
+            return [no_token(url, project, error.detail, remote=remote)]
         if error.status == 404:
             said = explain_missing_agent(
                 client, project, agent, memory_root=memory_root, remote=remote
@@ -406,13 +406,17 @@ _WAYS_TO_GIVE_ONE = (
 """The ways ``install`` takes a bearer token, as its messages say them."""
 
 
-def _no_token(url: str, project: str, detail: str) -> Finding:
+def no_token(url: str, project: str, detail: str, *, remote: bool) -> Finding:
     """The error for a service that asks for a token when the install was given none, with the
-    command that makes one as it works: ``token create`` names its data dir or does nothing."""
+    command that makes one as it works: ``token create`` names its data dir or does nothing.
+    Its ``memory-api`` is this machine's (named as it sits beside the program,
+    :func:`~harness_memory.as_typed.as_typed`), but a ``remote`` install's, to be run
+    :data:`~harness_memory.as_typed.WHERE_THE_SERVICE_RUNS`, named bare."""
+    made = "A token is made " + (WHERE_THE_SERVICE_RUNS if remote else "in its data dir by ")
     return Finding(
         True,
         f"the service at {url} needs a bearer token and none was given (401: {detail}); "
-        f"give it {_WAYS_TO_GIVE_ONE}. A token is made where the service runs: `(umask 077; "
+        f"give it {_WAYS_TO_GIVE_ONE}. {made}`(umask 077; "
         f"memory-api token create --data-dir DIR --name NAME --project {project} > FILE)` "
         "writes one to FILE (DIR: the data dir the service logs as `data dir: …` when it "
         "starts; beside `make run`, .data in its checkout)",

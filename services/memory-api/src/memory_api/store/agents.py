@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 from memory_core import json_text
-from memory_core.atomic import atomic_write_bytes
+from memory_core.atomic import atomic_write_bytes, data_folder_mode, make_dirs
 from memory_core.byte_order import decode_marked, marked_codec, not_text
 from memory_core.errors import InvalidId
 from memory_core.file_edit import edit_file
@@ -472,8 +472,10 @@ class AgentStore:
         """Write agent ``record`` (its id checked free) with its user scope and
         ``workspaces/``."""
         # K-6: the user scope comes with the agent; workspaces/ holds temporary Workspaces (K-4).
-        scope_dir(self.data_dir, record.id, USER_SCOPE).mkdir(parents=True, exist_ok=True)
-        workspaces_dir(self.data_dir, record.id).mkdir(parents=True, exist_ok=True)
+        # owner-only whatever the umask: the agent's notes below are its own (A-10, I-8)
+        mode = data_folder_mode()
+        make_dirs(scope_dir(self.data_dir, record.id, USER_SCOPE), mode)
+        make_dirs(workspaces_dir(self.data_dir, record.id), mode)
         return self._write(record)
 
     def _create_within(self, record: AgentRecord, cap: int) -> AgentRecord:

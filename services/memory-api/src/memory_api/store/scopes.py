@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from memory_core import layout
+from memory_core.atomic import data_folder_mode, make_dirs
 from memory_core.byte_order import decode_marked, marked_codec, not_text
 from memory_core.caps import folder_unlisted, folder_unreadable
 from memory_core.decoding import not_decoded_why
@@ -278,7 +279,10 @@ def scope_dir_refusal(root: Path, key: str) -> str | None:
 def scope_dir_error(root: Path, key: str) -> OSError | None:
     """:func:`create_scope_dir`, returning the operating system's refusal (logged) or None."""
     try:
-        (root / check_scope_key(key)).mkdir(parents=True, exist_ok=True)
+        folder = root / check_scope_key(key)
+        mode = data_folder_mode()  # owner-only whatever the umask: the notes below (A-10)
+        make_dirs(root, mode)
+        folder.mkdir(mode=mode)
     except FileExistsError:
         pass
     except OSError as error:

@@ -588,6 +588,18 @@ class TokenStore:
         ]
         return held, secrets
 
+    def last_token(self, name: str) -> bool:
+        """Whether revoking the token ``name`` (:meth:`revoke`) would leave the data dir with
+        no token, reopening the service to local callers without one (A-10, A-10a). False when
+        no file holds it (the revoke says so) or a token file cannot be read (it counts as a
+        token: a read error never opens the API)."""
+        check_token_name(name)
+        held, secrets = self._holding(name)
+        known = self.known()
+        if not held or known.unreadable is not None:
+            return False
+        return not any(e.name != name and e.sha256 not in secrets for e in known.entries)
+
     def revoke(self, name: str) -> tuple[str, ...]:
         """Delete every token file holding the token ``name`` (:meth:`_files_of`: a copy left
         behind kept the token passing after a revoke that said it was done); return their
