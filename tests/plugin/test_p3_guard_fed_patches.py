@@ -82,8 +82,9 @@ REFUSED = [
     ("apply_patch < /dev/stdin", "read from /dev/stdin"),
     ("exec 3< other.diff; apply_patch < /dev/fd/3", "read from /dev/fd/3"),
     ("apply_patch < self.diff", "read from self.diff"),
-    ("for ap in apply_patch; do $ap < other.diff; done", "another Workspace"),
-    ("for ap in apply_patch; do cat note.diff | $ap; done", "read from"),
+    # a program word a ``for`` sets: refused as split at run time (subst58) before the patch
+    ("for ap in apply_patch; do $ap < other.diff; done", "unquoted $ap is split"),
+    ("for ap in apply_patch; do cat note.diff | $ap; done", "unquoted $ap is split"),
     ("git diff | $UNSET_PAGER", "may run apply_patch with a patch"),
     ('echo hi | "$@"', "named at run time, so it may be apply_patch; read from a pipe"),
     ("cat() {{ command cat other.diff; }}; cat note.diff | apply_patch", "a pipe"),

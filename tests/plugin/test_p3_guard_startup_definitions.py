@@ -414,7 +414,10 @@ def test_p3_a_path_folder_s_program_named_beside_data_words_is_still_judged(
     _user_tools(where)
     starts_a_shell = command.endswith("| bash")  # its startup files read for every harness
 
-    assert _refusing(where, command) == (EVERY if starts_a_shell else {"codex", "claude-code"})
+    refusing = _refusing(where, command)
+    # a command name made at run time (``$(echo cp)``, ``printf -v c``, ``read c``) is refused
+    # by Gemini too, for being split at run time (subst58)
+    assert refusing == EVERY if starts_a_shell else refusing >= {"codex", "claude-code"}
 
 
 def test_p3_a_path_folder_s_program_a_program_the_guard_cannot_read_is_given_is_said_so(

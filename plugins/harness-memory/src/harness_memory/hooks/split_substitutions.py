@@ -103,14 +103,17 @@ _ENDS = ";&|\n()"
 _SPACE = " \t"
 
 
+_QUIET_RE = r"(?:\s*2>\s*/dev/null\s*)?"
+"""A listing's error output thrown away (``2>/dev/null``): no word of it reaches the list."""
 _LISTER_RE = (
     r"(?:git\s+ls-files|git\s+diff\s+--name-only|ls|find|grep\s+-\w*l\w*)(?:\s[^|;&<>`$()]*)?"
-    r"(?:\|\s*(?:head|tail|sort|uniq|grep)(?:\s[^|;&<>`$()]*)?)*"
+    rf"{_QUIET_RE}(?:\|\s*(?:head|tail|sort|uniq|grep)(?:\s[^|;&<>`$()]*)?{_QUIET_RE})*"
 )
 """A substitution listing file names (``$(git ls-files '*.md')``, ``$(ls src/*.c)``, ``$(find
-. -name '*.pyc')``, ``$(grep -rl foo src)``, ``| head -1``): trusted as an argument, where its
-words are names of files already there (a file named like an option, ``-t``, is the known
-limit: ``--`` before the list closes it), never as a command's name."""
+. -name '*.pyc')``, ``$(grep -rl foo src)``, ``| head -1``, ``2>/dev/null`` after each):
+trusted as an argument, where its words are names of files already there (a file named like an
+option, ``-t``, is the known limit: ``--`` before the list closes it), never as a command's
+name."""
 _DEEPEST = 8
 """How many substitutions deep the text is read; one nested deeper is taken as split (no
 everyday command nests so deep, and the reading stays linear in the text's length)."""
