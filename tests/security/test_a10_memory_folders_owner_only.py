@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import socket
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,16 +23,6 @@ from memory_api.store.scopes import create_scope_dir
 from memory_core.layout import memory_root
 
 CREATE = ["agent", "create", "--project", "acme", "--id", "coder", "--name", "Coder"]
-
-
-@pytest.fixture
-def umask_022() -> Iterator[None]:
-    """The umask most accounts run under: ``mkdir`` alone makes ``0755`` folders."""
-    before = os.umask(0o022)
-    try:
-        yield
-    finally:
-        os.umask(before)
 
 
 def modes(data_dir: Path) -> dict[str, str]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,16 +18,6 @@ from memory_api.store.history.recorder import Attribution, ScopeHistories
 from memory_core import layout
 
 from tests.api.conftest import write_topic
-
-
-@pytest.fixture
-def umask_022() -> Iterator[None]:
-    """The umask a data dir is often made under (``022``): git alone would make 0755/0644."""
-    before = os.umask(0o022)
-    try:
-        yield
-    finally:
-        os.umask(before)
 
 
 def modes_open_to_others(folder: Path) -> list[str]:
