@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from memory_api.errors import READ_ACCESS_FIX
+from memory_api.errors import READ_ACCESS_FIX_FIRST
 from memory_api.store.history import snapshot
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url
@@ -42,7 +42,7 @@ async def test_r1_a_fetch_of_a_scope_holding_a_file_it_cannot_read_is_503_naming
 
     body = await expect_problem(await client.get(REFS), 503, repr(unreadable))
     assert f"{unreadable!r} cannot be read (Permission denied)" in body["detail"]
-    assert READ_ACCESS_FIX in body["detail"] and "not fetched" in body["detail"]
+    assert body["detail"].startswith(f"{READ_ACCESS_FIX_FIRST}: scope 'user' was not fetched")
 
 
 async def test_r1_a_fetch_is_taken_again_once_the_file_can_be_read(
@@ -63,7 +63,8 @@ async def test_r1_a_fetch_refused_for_many_files_names_the_fix_first_and_a_few_f
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """300 files the service cannot read: the detail says what to do first (a machine keeps
-    the first 500 characters of it), then names the first three by name and counts the rest,
+    the first 500 characters of it), about "the files named after this" (not "it", said
+    before what it is), then names the first three by name and counts the rest,
     so it stays short; before, all 300 were named in the order found (15,873 characters)."""
     files = {f"topic-{n:03d}.md": "t\n" for n in range(300, 0, -1)}
     scope_holds(agent.user, {"MEMORY.md": "# Memory\n", **files})
@@ -72,7 +73,8 @@ async def test_r1_a_fetch_refused_for_many_files_names_the_fix_first_and_a_few_f
     body = await expect_problem(await client.get(REFS), 503, "not fetched")
 
     detail = body["detail"]
-    assert READ_ACCESS_FIX in detail[:500], detail[:500]
+    assert detail.startswith(f"{READ_ACCESS_FIX_FIRST}: scope 'user' was not fetched"), detail
+    assert "read access to it" not in detail  # "it" said before what it is
     assert detail.endswith(
         "'topic-001.md' cannot be read (Permission denied), 'topic-002.md' cannot be read "
         "(Permission denied), 'topic-003.md' cannot be read (Permission denied) and 297 more"

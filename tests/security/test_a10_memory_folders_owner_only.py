@@ -1,6 +1,7 @@
 """A-10, I-8: the live notes are owner-only like their history and search index. Every folder
 the service makes on the way to them (the data dir, ``agents/``, an agent's folder, its
-``agent_state/``, the memory root and each scope folder) is ``0700`` whatever the umask (``022``
+``agent_state/``, the memory root and each scope folder, and beside them the drafts and machines
+folders) is ``0700`` whatever the umask (``022``
 would give ``0755``), so a note the agent writes ``0644`` with its own tools is still out of
 other accounts' reach; a umask that lets the group write (``002``: a data dir a group shares on
 purpose, ``fsGroup``) keeps the group's access, never others'. A data dir made before that rule
@@ -10,6 +11,7 @@ operator's back.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import stat
@@ -19,8 +21,11 @@ import pytest
 from memory_api import cli
 from memory_api.cli import main
 from memory_api.open_folders import open_folders_warning
+from memory_api.store.drafts import DraftStore
 from memory_api.store.scopes import create_scope_dir
+from memory_api.store.sync.machines import Machine, MachineLog
 from memory_core.layout import memory_root
+from memory_core.wire import DraftCreate
 
 CREATE = ["agent", "create", "--project", "acme", "--id", "coder", "--name", "Coder"]
 
@@ -54,6 +59,28 @@ def test_a10_every_folder_on_the_way_to_a_note_is_owner_only_under_umask_022(
         "agents/coder/agent_state/memory",
         "agents/coder/agent_state/memory/user",
         "agents/coder/agent_state/memory/repo-0123abcd",
+    ):
+        assert seen[folder] == "700", (folder, seen)
+    assert [name for name, mode in seen.items() if int(mode, 8) & 0o077] == []
+
+
+def test_a10_the_drafts_and_machines_folders_are_owner_only_under_umask_022(
+    tmp_path: Path, umask_022: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data_dir = tmp_path / "data"
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    assert main([*CREATE, "--data-dir", str(data_dir)]) == 0
+
+    draft = DraftCreate(prompt="Deploy?")
+    asyncio.run(DraftStore(data_dir, ttl=60).create("acme", "coder", draft))
+    MachineLog(data_dir).seen("coder", "user", Machine("laptop-1", "laptop"), "me")
+
+    seen = modes(data_dir)
+    for folder in (
+        "drafts",
+        "drafts/acme",
+        "drafts/acme/coder",
+        "agents/coder/agent_state/machines",
     ):
         assert seen[folder] == "700", (folder, seen)
     assert [name for name, mode in seen.items() if int(mode, 8) & 0o077] == []

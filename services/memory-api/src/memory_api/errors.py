@@ -187,7 +187,13 @@ READ_ACCESS_FIX = (
     "an operator must give the account the service runs as read access to it (its owner and "
     "mode; for an I/O error, repair the disk), then try again"
 )
-"""What an operator does about a file or folder the service cannot read (Q-2b)."""
+"""What an operator does about a file or folder the service cannot read (Q-2b), said after it."""
+
+READ_ACCESS_FIX_FIRST = (
+    "an operator must give the account the service runs as read access to the files named "
+    "after this (their owner and mode; for an I/O error, repair the disk), then try again"
+)
+""":data:`READ_ACCESS_FIX` said before the files it is about (``CannotRead(fix_first=True)``)."""
 
 
 def write_fix(error: OSError, access: str) -> str:
@@ -224,7 +230,9 @@ class CannotRead(ServiceError):
 
     ``what`` names the file (never its path) and why it cannot be read; the ``detail`` adds
     :data:`READ_ACCESS_FIX`: ``"topic file 'a.md' in scope 'user' is there, but the service
-    cannot read it (Permission denied): an operator must …"``."""
+    cannot read it (Permission denied): an operator must …"``; with ``fix_first`` (a long list
+    of files) :data:`READ_ACCESS_FIX_FIRST` comes first, so a client keeping the detail's start
+    keeps what to do."""
 
     status = 503
 
@@ -232,7 +240,7 @@ class CannotRead(ServiceError):
         # fix_first: the fix, then what (a long list of files), so a client that keeps the
         # detail's start (the plugin: 500 characters) keeps what to do
         super().__init__(
-            f"{READ_ACCESS_FIX}: {what}" if fix_first else f"{what}: {READ_ACCESS_FIX}"
+            f"{READ_ACCESS_FIX_FIRST}: {what}" if fix_first else f"{what}: {READ_ACCESS_FIX}"
         )
         self.what = what
         """What cannot be read and why, without what an operator must do."""

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import msgspec
 from memory_core import json_text, keys
-from memory_core.atomic import atomic_write_bytes
+from memory_core.atomic import atomic_write_bytes, data_folder_mode, make_dirs
 from memory_core.draft_rules import DRAFT_TEXT_RULE
 from memory_core.errors import InvalidId, NotRegularFileError
 from memory_core.wire import Draft, DraftCreate, utc_timestamp
@@ -226,7 +226,7 @@ class DraftStore:
         "the data dir could not be used", and which part of it an operator had to guess."""
         path = self._path(draft.project, draft.agent, draft.id)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            make_dirs(path.parent, data_folder_mode())
             self._make_room(path.parent)
             atomic_write_bytes(path, _encoder.encode(draft), mode=0o600)
         except OSError as error:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core import json_text
-from memory_core.atomic import atomic_write_bytes
+from memory_core.atomic import atomic_write_bytes, data_folder_mode, make_dirs
 from memory_core.keys import SCOPE_KEY_RULE, check_scope_key
 from memory_core.rules import MACHINE_ID_RULE, MACHINE_NAME_RULE
 from memory_core.wire import MachineSync, ScopeMachines, utc_timestamp
@@ -136,7 +136,7 @@ class MachineLog:
         machines[machine.machine_id] = entry
         kept = dict(list(machines.items())[-MACHINES_KEPT:])
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            make_dirs(folder, data_folder_mode())
             data = json.dumps({"machines": kept}, ensure_ascii=False, indent=1).encode()
             atomic_write_bytes(path, data, durable=False)
         except OSError as error:
