@@ -14,7 +14,10 @@ after a record, or the CLI).
 from the middle of a history without rewriting what follows, so the operator's limits cut its
 *old end*. A scope keeps its versions that are both younger than the age limit and among the
 newest N; everything older is squashed into one base version holding the scope as it was just
-before the oldest kept version (source ``squash``). The kept versions are written again on top
+before the oldest kept version (source ``squash``). Every version counts, not only one line:
+where two lines (two machines' histories joined by a merge, brought in by an import) cross the
+cut, each has a base of its own holding its files, so a kept version of either reads as the
+same change, and the merge still joins them. The kept versions are written again on top
 of it with their own files, authors, times and messages, so they read exactly as before but get
 new ids (a page or client that remembered an id of a kept version asks by time instead, or
 reloads). What only the squashed versions held (a file deleted and never brought back before the
@@ -119,14 +122,44 @@ def _remove_temp_packs(repository: Path) -> None:
                 continue
 
 
-def _commits(repository: Path) -> list[tuple[str, int, str]]:
-    """``(version, commit time, tree)`` of every version, newest first."""
-    out = git(repository, "log", "--first-parent", "--format=%H %ct %T", BRANCH)
+@dataclass(frozen=True, slots=True)
+class _Logged:
+    """A version as retention reads it: its id, commit time (seconds), tree and parents."""
+
+    version: str
+    time: int
+    tree: str
+    parents: tuple[str, ...]
+
+
+def _commits(repository: Path) -> list[_Logged]:
+    """Every version of the branch, newest first (``--date-order``: a version always before
+    the ones below it, the lines joined by a merge interleaved by time)."""
+    out = git(repository, "log", "--date-order", "--format=%H %ct %T %P", BRANCH)
     commits = []
     for line in out.decode("ascii").splitlines():
-        version, when, tree = line.split()
-        commits.append((version, int(when), tree))
+        version, when, tree, *parents = line.split()
+        commits.append(_Logged(version, int(when), tree, tuple(parents)))
     return commits
+
+
+def _kept(commits: list[_Logged], retention: Retention, now: float | None) -> list[_Logged]:
+    """The versions ``retention`` keeps of ``commits`` (newest first), newest first: those
+    younger than the age limit, and every version above one of them (a clock behind never
+    cuts a version out from between kept ones), then the newest ``max_versions`` of those.
+    So every version above a kept one is kept: a kept version stands on kept ones or on the
+    squashed bases only (:func:`_rewritten`)."""
+    kept = commits
+    if retention.max_age_days > 0:
+        limit = (time.time() if now is None else now) - retention.max_age_days * 86400
+        young: set[str] = set()
+        for commit in reversed(commits):  # oldest first: a version's parents are decided
+            if commit.time >= limit or any(parent in young for parent in commit.parents):
+                young.add(commit.version)
+        kept = [commit for commit in commits if commit.version in young]
+    if retention.max_versions > 0:
+        kept = kept[: retention.max_versions]
+    return kept
 
 
 def _raw_commits(repository: Path, versions: list[str]) -> dict[str, bytes]:
@@ -152,23 +185,78 @@ def _data(payload: bytes) -> bytes:
     return b"data %d\n%s\n" % (len(payload), payload)
 
 
-def _replayed(raw: bytes, mark: int) -> bytes:
-    """A kept version written again as ``fast-import`` input, on top of mark ``mark - 1``."""
+def _replayed(raw: bytes, mark: int, parents: list[int]) -> bytes:
+    """A kept version written again as ``fast-import`` input as mark ``mark``, on the marks
+    ``parents`` (the first its first parent, the others merged; none: a first version)."""
     head, _, message = raw.partition(b"\n\n")
     lines = {line.split(b" ", 1)[0]: line for line in head.split(b"\n")}
     tree = lines[b"tree"].split(b" ", 1)[1]
     return b"".join(
         [
+            b"" if parents else b"reset " + _RETENTION_REF.encode() + b"\n",
             b"commit " + _RETENTION_REF.encode() + b"\n",
             b"mark :%d\n" % mark,
             lines[b"author"] + b"\n",
             lines[b"committer"] + b"\n",
             _data(message),
-            b"from :%d\n" % (mark - 1),
+            *(b"%s :%d\n" % (b"merge" if n else b"from", p) for n, p in enumerate(parents)),
             b"deleteall\n",
             b"M 040000 " + tree + b' ""\n',
         ]
     )
+
+
+def _squash(by_id: dict[str, _Logged], boundary: _Logged, mark: int) -> bytes:
+    """The squashed base standing for ``boundary`` (a version not kept, below a kept one) as
+    ``fast-import`` input as mark ``mark``: a first version holding ``boundary``'s files,
+    dated by it, counting the versions it squashes (``boundary`` and those below it);
+    ``by_id`` every version of the branch by its id."""
+    below, waiting = set(), [boundary.version]
+    while waiting:
+        version = waiting.pop()
+        if version not in below:
+            below.add(version)
+            waiting.extend(by_id[version].parents)
+    when = time.strftime("%Y-%m-%d", time.gmtime(boundary.time))
+    message = (
+        f"History up to {when} (squashed by retention)\n\nSource: squash\n"
+        f"Squashed-Versions: {len(below)}\n"
+    ).encode()
+    return b"".join(
+        [
+            b"reset " + _RETENTION_REF.encode() + b"\n",  # a first version: no parent
+            b"commit " + _RETENTION_REF.encode() + b"\n",
+            b"mark :%d\n" % mark,
+            f"author {COMMITTER} {boundary.time} +0000\n".encode(),
+            f"committer {COMMITTER} {boundary.time} +0000\n".encode(),
+            _data(message),
+            b"M 040000 " + boundary.tree.encode() + b' ""\n',
+        ]
+    )
+
+
+def _rewritten(commits: list[_Logged], kept: list[_Logged], raw: dict[str, bytes]) -> bytes:
+    """The ``fast-import`` input of the history cut to ``kept`` (newest first, every version
+    above a kept one kept too): each version not kept that a kept one stands on (its
+    *boundary*: one on a line, one per line where lines are joined by a merge) becomes a
+    squashed base holding its files, so each kept version is written again on the same files
+    it stood on (:func:`_replayed`) and reads as the same change; oldest first, so the newest
+    version, the head, is written last. With none kept, the head is the one base."""
+    kept_ids = {commit.version for commit in kept}
+    by_id = {commit.version: commit for commit in commits}
+    if not kept:
+        return _squash(by_id, commits[0], 1) + b"done\n"
+    marks: dict[str, int] = {}  # version (kept, or a boundary) → its mark
+    stream: list[bytes] = []
+    for commit in reversed(kept):  # oldest first: a version's parents are written before it
+        for parent in commit.parents:
+            if parent not in kept_ids and parent not in marks:
+                marks[parent] = len(marks) + 1
+                stream.append(_squash(by_id, by_id[parent], marks[parent]))
+        marks[commit.version] = len(marks) + 1
+        parents = list(dict.fromkeys(marks[parent] for parent in commit.parents))
+        stream.append(_replayed(raw[commit.version], marks[commit.version], parents))
+    return b"".join([*stream, b"done\n"])
 
 
 def apply_retention(repository: Path, retention: Retention, now: float | None = None) -> Pruned:
@@ -182,37 +270,15 @@ def apply_retention(repository: Path, retention: Retention, now: float | None = 
     if head is None or retention.unlimited:
         return Pruned(0, 0)
     commits = _commits(repository)
-    kept = commits
-    if retention.max_age_days > 0:
-        limit = (time.time() if now is None else now) - retention.max_age_days * 86400
-        kept = [commit for commit in kept if commit[1] >= limit]
-    if retention.max_versions > 0:
-        kept = kept[: retention.max_versions]
+    kept = _kept(commits, retention, now)
     total, count = len(commits), len(kept)
     if count >= total - 1 or total == 1:
         return Pruned(total, 0)  # within the limits, or only the root would go: it is the base
-    base_time, base_tree = commits[count][1:] if count else commits[0][1:]
     squashed = total - count
     remove_stale_locks(repository)
-    when = time.strftime("%Y-%m-%d", time.gmtime(base_time))
-    message = (
-        f"History up to {when} (squashed by retention)\n\nSource: squash\n"
-        f"Squashed-Versions: {squashed}\n"
-    ).encode()
-    stream = [
-        b"commit " + _RETENTION_REF.encode() + b"\n",
-        b"mark :1\n",
-        f"author {COMMITTER} {base_time} +0000\n".encode(),
-        f"committer {COMMITTER} {base_time} +0000\n".encode(),
-        _data(message),
-        b"M 040000 " + base_tree.encode() + b' ""\n',
-    ]
-    replay = [version for version, _, _ in reversed(kept)]
-    raw = _raw_commits(repository, replay)
-    for mark, version in enumerate(replay, start=2):
-        stream.append(_replayed(raw[version], mark))
-    stream.append(b"done\n")
-    git(repository, "fast-import", "--quiet", "--done", "--force", stdin=b"".join(stream))
+    raw = _raw_commits(repository, [commit.version for commit in kept])
+    stream = _rewritten(commits, kept, raw)
+    git(repository, "fast-import", "--quiet", "--done", "--force", stdin=stream)
     new_head = git(repository, "rev-parse", "--verify", _RETENTION_REF).decode().strip()
     git(repository, "update-ref", BRANCH, new_head, head)
     git(repository, "update-ref", "-d", _RETENTION_REF)

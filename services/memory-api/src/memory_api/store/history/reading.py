@@ -216,10 +216,6 @@ def _named(entry: LogEntry, name: str) -> tuple[str, str] | None:
     return None
 
 
-_RENAMES_FOLLOWED = 100
-"""Renames a file's history follows at most (a bound on the walk, never reached by a person)."""
-
-
 def _renames_at(repository: Path, version: str) -> tuple[LogEntry, dict[str, str]]:
     """The version ``version`` logged with all its files, and the topic files it renamed (old
     name → new, :func:`renames_in`)."""
@@ -247,9 +243,10 @@ def _name_below(repository: Path, name: str, version: str) -> str:
     """The name the file called ``name`` on the branch had below ``version`` (one of the
     branch's): ``name`` followed back through the renames made at ``version`` or after it.
     Reads only the versions since ``version`` that added each name (``git log
-    --diff-filter=A`` bounded by ``version``'s parents), never the history below it."""
+    --diff-filter=A`` bounded by ``version``'s parents), never the history below it: one walk
+    per rename crossed, however many (each starts below the last one's version, so it ends)."""
     current, tip = name, BRANCH
-    for _ in range(_RENAMES_FOLLOWED):
+    while True:
         added = git(
             repository, "log", "--format=%H", "--diff-filter=A", tip, "--not", f"{version}^@",
             "--", current,
@@ -257,9 +254,8 @@ def _name_below(repository: Path, name: str, version: str) -> str:
         versions = added.decode("ascii").split()
         found = next(filter(None, (_came_into(repository, v, current) for v in versions)), None)
         if found is None:
-            break
+            return current
         current, tip = found
-    return current
 
 
 def file_history(
@@ -275,14 +271,16 @@ def file_history(
     name's part, and the page goes on under the old name from the version below. So a page
     reads its own versions and the renames it crosses, not the file's whole history; a page
     ``before`` a version also reads the versions since then that added a name the file had
-    (:func:`_name_below`). The branch is a line (every version the recorder makes has one
-    parent)."""
+    (:func:`_name_below`). Any number of renames is followed: each name's part adds its
+    rename to the page, so a page crosses at most ``limit`` of them and never ends short of
+    ``limit`` while older versions remain. The branch is a line (every version the recorder
+    makes has one parent)."""
     start = _start(repository, before)
     if start is None:
         return [], False
     current = name if before is None else _name_below(repository, name, before)
     found: list[tuple[LogEntry, str, str | None]] = []  # (version, its name, renamed from)
-    for _ in range(_RENAMES_FOLLOWED + 1):
+    while True:
         wanted = limit + 2 - len(found)
         entries = log(repository, "-n", str(wanted), start, paths=(current,))
         if entries and entries[0].version == before:
