@@ -4,21 +4,19 @@ A group builds only the rows in view of its scroll area (a few dozen of 2,000), 
 the same height so none moves when others are built, the scroll area says there is more, and
 any row is reached by scrolling, by the keyboard, through the filter and by its address. Groups
 load their rows once near the screen, holding the height those rows will take meanwhile.
-The scope of 2,000 is written once for the module's tests that only read it (``huge_scope``).
+The scope of 2,000 is written once per worker for the tests that only read it (``huge_scope``).
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.browser.axe import axe_violations
-from tests.browser.conftest import CHAT_URL, DESKTOP, MODULE_DATA_DIR, PHONE, SeededDataDirs
+from tests.browser.conftest import DESKTOP, PHONE, PreparedServices
 from tests.browser.pages import (
     MEMORY_TAB,
     PageFactory,
@@ -31,7 +29,7 @@ from tests.browser.pages import (
     wait_groups_settled,
     workspace_group,
 )
-from tests.browser.service import Service, start_service, write_topic
+from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
 
@@ -65,20 +63,13 @@ def _seed_huge_scope(service: Service, title: str = "monorepo", files: int = FIL
     return scope.name
 
 
-@pytest.fixture(scope="module")
-def huge_scope(seeded_data_dirs: SeededDataDirs) -> Iterator[tuple[Service, str]]:
+@pytest.fixture
+def huge_scope(prepared_services: PreparedServices) -> tuple[Service, str]:
     """The demo service with a Workspace scope of 2,000 memories more (``monorepo``) and that
     scope's key, shared by this module's tests that only read it (scrolling, the keyboard, the
     filter, collapsing and addresses change nothing on the service): the 2,000 files are
-    written, and listed by the service, once instead of once per test."""
-    env = {"MEMORY_API_CHAT_URL": CHAT_URL}
-    service = start_service(seeded_data_dirs.fresh(MODULE_DATA_DIR, env), env)
-    try:
-        yield service, _seed_huge_scope(service)
-    finally:
-        service.stop()
-        # its thousands of files go now, on this worker, not after the last test of the run
-        shutil.rmtree(service.data_dir, ignore_errors=True)
+    written, and listed by the service, once per worker (see :class:`PreparedServices`)."""
+    return prepared_services.get("monorepo", _seed_huge_scope)
 
 
 def _at(group: Locator, position: int) -> Locator:
