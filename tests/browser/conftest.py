@@ -246,10 +246,9 @@ class PreparedServices:
 
     Scoped per module, such a service was written, listed cold and removed again each time the
     worker came back to its module: ``--dist worksteal`` hands a module's tests to a worker in
-    several runs, between other modules' (a full run's durations, /tmp/durations.log of round
-    59, show the 3,000-memory scope's setup in four of its module's tests). Each data set's
-    thousands of files are removed at the worker's end, on the worker, not after the last test
-    of the run."""
+    several runs, between other modules' (the durations of a full run before round 59 show the
+    3,000-memory scope's setup in four of its module's tests). Each data set's thousands of
+    files are removed at the worker's end, on the worker, not after the last test of the run."""
 
     def __init__(self, seeded: SeededDataDirs) -> None:
         self._seeded = seeded
