@@ -11,8 +11,9 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar, cast
 
 import pytest
 from playwright.sync_api import (
@@ -27,6 +28,8 @@ from playwright.sync_api import (
 
 from tests.browser.pages import PageFactory, ServiceFactory, Shot
 from tests.browser.service import REPO, Service, relocate_seed, seed, start_service
+
+T = TypeVar("T")
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [
@@ -228,6 +231,63 @@ def read_only_service(shared_services: SharedServices) -> Service:
     """The demo service of :func:`service`, shared by this worker's tests that change nothing
     on it (see :class:`SharedServices`)."""
     return shared_services.get()
+
+
+PREPARED_DATA_DIRS = 3000
+"""The number of the first data dir of :class:`PreparedServices` among the worker's seeded ones
+(after :func:`make_service`'s, :data:`MODULE_DATA_DIR` and :class:`SharedServices`')."""
+
+
+class PreparedServices:
+    """Demo services with a large data set written on top (a scope of thousands of memories, a
+    thousand Workspaces), one per data set, started on a worker's first test that asks for it
+    and kept to the worker's end, for the tests that only read them (they scroll, filter, open
+    and close; what the browser keeps lives in each page's own context).
+
+    Scoped per module, such a service was written, listed cold and removed again each time the
+    worker came back to its module: ``--dist worksteal`` hands a module's tests to a worker in
+    several runs, between other modules' (the durations of a full run before round 59 show the
+    3,000-memory scope's setup in four of its module's tests). Each data set's thousands of
+    files are removed at the worker's end, on the worker, not after the last test of the run."""
+
+    def __init__(self, seeded: SeededDataDirs) -> None:
+        self._seeded = seeded
+        self._started: dict[str, tuple[Service, object]] = {}
+
+    def get(self, name: str, prepare: Callable[[Service], T]) -> tuple[Service, T]:
+        """The worker's service of data set ``name`` and what ``prepare`` (which writes the
+        data set into the demo's data dir of a just-started service) returned for it; started
+        and prepared on first use. Raises what ``prepare`` or :func:`start_service` raise."""
+        if name not in self._started:
+            extra = {"MEMORY_API_CHAT_URL": CHAT_URL}
+            number = PREPARED_DATA_DIRS + len(self._started)
+            service = start_service(self._seeded.fresh(number, extra), extra)
+            try:
+                self._started[name] = (service, prepare(service))
+            except BaseException:
+                _remove(service)
+                raise
+        service, prepared = self._started[name]
+        return service, cast("T", prepared)
+
+    def stop(self) -> None:
+        """Stop every service started and remove its data dir."""
+        for service, _ in self._started.values():
+            _remove(service)
+
+
+def _remove(service: Service) -> None:
+    """Stop ``service`` and remove its data dir (its thousands of files go on this worker)."""
+    service.stop()
+    shutil.rmtree(service.data_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def prepared_services(seeded_data_dirs: SeededDataDirs) -> Iterator[PreparedServices]:
+    """This worker's :class:`PreparedServices`, stopped (their data removed) at its end."""
+    services = PreparedServices(seeded_data_dirs)
+    yield services
+    services.stop()
 
 
 def _console_error(message: ConsoleMessage, errors: list[str]) -> None:

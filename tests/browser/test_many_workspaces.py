@@ -5,7 +5,7 @@ newest activity) with the totals of all of them, and is usable as soon as that p
 the next pages load as the user scrolls to the end of the groups, or from "Show more groups"
 (the keyboard's way); the group finder asks the service for the groups whose name or path holds
 the text, down to the last of them. Any group is reached through the finder and from its
-address. The data (about 4,000 small files) is written once for the module.
+address. The data (about 4,000 small files) is written once per worker.
 
 The browser only ever holds the pages it asked for, so what it does is the same at 1,000
 Workspaces as at 5,000 or 20,000: 1,000 is well past the pages scrolled through here (250
@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.axe import axe_violations
-from tests.browser.conftest import CHAT_URL, DEADLINE_MS, MODULE_DATA_DIR, SeededDataDirs
+from tests.browser.conftest import DEADLINE_MS, PreparedServices
 from tests.browser.pages import (
     MEMORY_TAB,
     PageFactory,
@@ -36,7 +34,7 @@ from tests.browser.pages import (
     wait_groups_settled,
     workspace_group,
 )
-from tests.browser.service import Service, start_service
+from tests.browser.service import Service
 
 CROWDED_DEADLINE_MS = 3 * DEADLINE_MS
 """The deadline of a wait after a page of groups is appended: each page costs the browser more
@@ -91,19 +89,12 @@ def _seed_workspaces(service: Service) -> None:
         os.utime(scope, (when, when))
 
 
-@pytest.fixture(scope="module")
-def crowded(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
+@pytest.fixture
+def crowded(prepared_services: PreparedServices) -> Service:
     """The demo service with 1,000 Workspaces more, shared by this module's tests (none of
-    them changes a memory): the data is written once."""
-    env = {"MEMORY_API_CHAT_URL": CHAT_URL}
-    service = start_service(seeded_data_dirs.fresh(MODULE_DATA_DIR, env), env)
-    try:
-        _seed_workspaces(service)
-        yield service
-    finally:
-        service.stop()
-        # its thousands of files go now, on this worker, not after the last test of the run
-        shutil.rmtree(service.data_dir, ignore_errors=True)
+    them changes a memory): the data is written once per worker (see
+    :class:`PreparedServices`)."""
+    return prepared_services.get("a thousand Workspaces", _seed_workspaces)[0]
 
 
 def _repo(number: int) -> str:
