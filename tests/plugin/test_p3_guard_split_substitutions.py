@@ -82,6 +82,44 @@ def test_options_split_from_an_unquoted_substitution_are_refused(where: Layout) 
     assert_each_refused_by_every_harness(where, commands, *SAYS)
 
 
+def test_a_loop_variable_over_literal_words_is_each_of_them(where: Layout) -> None:
+    """``for x in ls pwd; do $x; done``: unquoted, ``$x`` is each literal word in turn, never
+    split into more (round 59: every loop variable was taken as set at run time and refused);
+    read as those words, a copy into the other scope so named is refused for where it writes.
+    A loop over words built at run time, quoted or holding white space, a variable also read
+    from a file, a command setting ``IFS``, or a loop over a program running other code or a
+    script (a shell, ``source``, ``xargs``, a path) still split."""
+    everyday = [
+        "for x in ls pwd; do $x; done",
+        "for x in ls pwd; do $x -l; done",
+        "for t in unit e2e\ndo make test-$t\ndone",
+        'for f in *.md; do wc -l "$f"; done',
+        "for f in *.md; do wc -l $f; done",
+        'for n in 1 2; do echo "$n" >> {root}/{own}/runs.md; done',
+    ]
+    split = [
+        "for x in $(cat ~/w); do $x; done",
+        "for x in 'cp note.md {root}/{other}/x.md'; do $x; done",
+        "for x in a b; do :; done; read x < ~/w; $x",
+        "IFS=:; for x in cp:note.md:{root}/{other}/x.md; do $x; done",
+        "for x in bash; do $x ~/w; done",
+        "for x in source; do $x ~/w; done",
+        "for x in xargs; do $x cp note.md < ~/t; done",
+        "for x in ./w.sh; do $x; done",
+    ]
+    allowed = {
+        command: refusals_by_every_harness(where, fill(command, where)) for command in everyday
+    }
+
+    assert {c: seen for c, seen in allowed.items() if any(seen.values())} == {}
+    assert_each_refused_by_every_harness(where, [fill(c, where) for c in split], *SAYS)
+    assert_each_refused_by_every_harness(
+        where,
+        [fill("for x in cp; do $x note.md {root}/{other}/x.md; done", where)],
+        "another Workspace's memory scope",
+    )
+
+
 def test_the_split_writes_where_the_guard_did_not_look(where: Layout) -> None:
     assert_refused_by_every_harness_and_bash_writes(where, "$(cat ~/t) note.md")
 

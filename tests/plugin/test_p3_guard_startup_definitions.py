@@ -337,6 +337,12 @@ def _user_tools(where: Layout) -> None:
         'git commit -m "fix cp" && echo done >> "{root}/{own}/a.md"',
         "printf '%s\\n' pytest black ruff >> \"{root}/{own}/tools.md\"",
         "find ./src -name '*.py' | xargs grep -l pytest > \"{root}/{own}/hits.md\"",
+        "git commit -m \"$(cat <<'EOF'\nfix: don't cp the file\nEOF\n)\" && echo ok >> a.md",
+        'git commit -m "$(cat <<EOF\nfix: don\'t cp $(date +%F)\nEOF\n)"',
+        "cat >> \"{root}/{own}/notes.md\" <<'EOF'\nit's the cp tool, don't pytest\nEOF",
+        "sed -i 's/cp/mv/' Makefile",
+        "sed -i -e 's/cp -r/cp -a/g' -e 's/pytest/pytest -q/' Makefile",
+        "sed -i 's/cp/mv/g;s/black/ruff/' Makefile && git diff --stat",
     ],
     ids=[
         "python-m-pytest",
@@ -345,6 +351,12 @@ def _user_tools(where: Layout) -> None:
         "git-commit-message",
         "printf-names",
         "find-folder-dot",
+        "git-commit-here-document",
+        "git-commit-unquoted-here-document",
+        "here-document-with-apostrophes",
+        "sed-script",
+        "sed-scripts",
+        "sed-scripts-joined",
     ],
 )
 def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
@@ -354,7 +366,11 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
     program of its name: ``~/.local/bin/pytest`` or ``~/bin/cp`` is not judged for it, and
     every harness allows the command (overref58: Codex and Claude Code refused each, the
     module saying the script ``~/.local/bin/pytest`` was written by the same command; nor is
-    the folder ``.`` ``find`` searches the builtin ``.``: review58f)."""
+    the folder ``.`` ``find`` searches the builtin ``.``: review58f). Round 59: nor does the
+    body of a here-document a program reads as data (``git commit -m "$(cat <<'EOF' …)"``,
+    ``cat >> notes.md <<'EOF'``; an apostrophe in it made the command unreadable, every word
+    run), nor a ``sed`` script that only substitutes (``s/cp/mv/``): Codex and Claude Code
+    refused each."""
     _user_tools(where)
 
     assert _refusing(where, command) == set()
@@ -380,6 +396,10 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
         'shopt -s expand_aliases\nalias grep="env"\ngrep cp note.md "{root}/{own}/a.md"',
         'echo() {{ "$@"; }}; echo cp note.md "{root}/{own}/a.md"',
         'grep() {{ env "$@"; }}; grep cp note.md "{root}/{own}/a.md"',
+        "bash <<'EOF'\ncp note.md \"{root}/{own}/a.md\"\nEOF",
+        "cat <<'EOF' | sh\ncp note.md \"{root}/{own}/a.md\"\nEOF",
+        "sed -i 's|^|cp note.md {root}/{own}/a.md|e' note.md",
+        "sed -n '1e cp note.md {root}/{own}/a.md' note.md",
     ],
     ids=[
         "echo-piped",
@@ -399,6 +419,10 @@ def test_p3_a_data_word_naming_a_path_folder_s_program_is_no_reason_to_refuse(
         "grep-aliased-to-env",
         "echo-a-function-running-its-words",
         "grep-a-function-running-env",
+        "here-document-a-shell-runs",
+        "here-document-piped-into-a-shell",
+        "sed-substitution-run",
+        "sed-e-command",
     ],
 )
 def test_p3_a_path_folder_s_program_named_beside_data_words_is_still_judged(
@@ -420,21 +444,41 @@ def test_p3_a_path_folder_s_program_named_beside_data_words_is_still_judged(
     assert refusing == EVERY if starts_a_shell else refusing >= {"codex", "claude-code"}
 
 
+def test_p3_a_path_folder_s_reader_named_only_in_data_leaves_the_data_words_data(
+    where: Layout,
+) -> None:
+    """``~/bin/ls`` or ``~/bin/grep`` (a reader whose words are data while it is the system's)
+    named only inside a ``sed`` script or a commit message is not run: the other words stay
+    data, so ``~/bin/cp`` is not judged for ``s/cp/mv/`` (round 59: a held reader anywhere in
+    the command's text made every word count). One the command runs still makes them count."""
+    _user_tools(where)
+    for name in ("ls", "grep"):
+        _write(where, f"bin/{name}", f'#!/bin/sh\nexec /bin/{name} "$@"\n').chmod(0o755)
+
+    assert _refusing(where, "sed -i 's/cp/mv/g;s/ls/ls -l/' Makefile") == set()
+    assert _refusing(where, 'git commit -m "use grep, not cp"') == set()
+    assert _refusing(where, "ls cp") >= {"codex", "claude-code"}
+
+
 def test_p3_a_path_folder_s_program_a_program_the_guard_cannot_read_is_given_is_said_so(
     where: Layout,
 ) -> None:
     """``pytest -q && python3 tools/fmt.py pytest`` runs ``~/.local/bin/pytest``, and Python,
     which the guard does not read, is given its name: refused, saying that it may write it,
-    not that the command writes it (overref58: the detail said it was written)."""
+    not that the command writes it (overref58: the detail said it was written), in one
+    clause after "cannot judge:" (round 59: "it may be written by the same command: a
+    program …" put a second colon in the sentence)."""
     _user_tools(where)
 
     answers = refusals_by_every_harness(where, "pytest -q && python3 tools/fmt.py pytest")
 
     for harness in ("codex", "claude-code"):
-        assert "may be written by the same command: a program the guard does not read is" in (
-            answers[harness] or ""
+        reason = answers[harness] or ""
+        assert "may be written by the same command, as a program the guard does not read" in (
+            reason
         )
-        assert "it is written by the same command" not in (answers[harness] or "")
+        assert "it is written by the same command" not in reason
+        assert reason.partition("cannot judge: ")[2].split(". ")[0].count(":") == 0, reason
 
 
 def test_p3_a_home_s_everyday_aliases_keep_a_plain_write_allowed(where: Layout) -> None:

@@ -67,15 +67,19 @@ _INCLUDE_DEPTH = 10
 class GitSettings:
     """What ``git``'s settings hold for one run: ``commands`` (shell commands they make it
     run, each with the setting that names it), ``text`` (every settings file, value and hook
-    script read, joined) and ``unknown`` (why they cannot all be read, or None).
-    A plain class, like :class:`~harness_memory.hooks.tool_targets.ShellPaths`."""
+    script read, joined), ``unknown`` (why they cannot all be read, or None) and ``folders``
+    (where those commands may run: the folder git is run in, after ``-C``, and the top of
+    its work tree, where git runs an alias's ``!`` command and a command it starts after it
+    entered the top: ``cd sub && git c`` runs ``alias.c``'s ``cp a notes/x.md`` from the
+    top). A plain class, like :class:`~harness_memory.hooks.tool_targets.ShellPaths`."""
 
-    __slots__ = ("commands", "text", "unknown")
+    __slots__ = ("commands", "folders", "text", "unknown")
 
     def __init__(self) -> None:
         self.commands: list[tuple[str, str]] = []
         self.text: list[str] = []
         self.unknown: str | None = None
+        self.folders: list[str] = []
 
 
 def parse_git_config(text: str) -> list[tuple[str, str]]:
@@ -151,7 +155,7 @@ def git_settings(words: Iterable[str], base: str, environ: Mapping[str, str]) ->
     reader = _Reader(settings, environ)
     folder = base
     pairs: list[tuple[str, str]] = []
-    git_dir = environ.get("GIT_DIR")
+    named = {"--git-dir": environ.get("GIT_DIR"), "--work-tree": environ.get("GIT_WORK_TREE")}
     at = 0
     while at < len(words):
         word = words[at]
@@ -164,8 +168,12 @@ def git_settings(words: Iterable[str], base: str, environ: Mapping[str, str]) ->
             folder = os.path.join(folder, value)  # noqa: PTH118
             at += 2
             continue
-        if word.startswith("--git-dir="):
-            git_dir = word.partition("=")[2]
+        if word in ("--git-dir", "--work-tree"):
+            named[word] = value
+            at += 2
+            continue
+        if word.startswith(("--git-dir=", "--work-tree=")):
+            option, _, named[option] = word.partition("=")
         elif word.startswith("--config-env="):
             key, _, name = word.partition("=")[2].partition("=")
             pairs.append((key.lower(), environ.get(name, "")))
@@ -184,7 +192,7 @@ def git_settings(words: Iterable[str], base: str, environ: Mapping[str, str]) ->
         reader.read(environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig", folder)
     for file in _global_files(environ):
         reader.read(file, folder)
-    repository = _git_dir(folder, git_dir)
+    repository = _git_dir(folder, named["--git-dir"])
     if repository is not None:
         reader.read(os.path.join(_common_dir(repository), "config"), folder)  # noqa: PTH118
         reader.read(os.path.join(repository, "config.worktree"), folder)  # noqa: PTH118
@@ -194,7 +202,33 @@ def git_settings(words: Iterable[str], base: str, environ: Mapping[str, str]) ->
     reader.take(pairs, folder, folder)
     if settings.unknown is None and repository is not None:
         reader.read_hooks(repository, folder)
+    top = _work_tree_top(folder, repository, named, reader.work_tree)
+    settings.folders = list(dict.fromkeys([folder, *([top] if top else [])]))
     return settings
+
+
+def _work_tree_top(
+    folder: str,
+    repository: str | None,
+    named: Mapping[str, str | None],
+    work_tree: tuple[str, str] | None,
+) -> str | None:
+    """The top of the work tree ``git`` run in ``folder`` uses, as git finds it: the one
+    ``--work-tree``/``GIT_WORK_TREE`` names (from ``folder``), else ``core.worktree``'s
+    (``work_tree``: its value and the folder it is read from), else the folder holding the
+    ``.git`` git found above ``folder``; ``folder`` itself for a repository named by
+    ``--git-dir``/``GIT_DIR`` alone (git takes the current folder as the top); None outside
+    a repository."""
+    if named.get("--work-tree"):
+        return os.path.normpath(os.path.join(folder, named["--work-tree"] or ""))  # noqa: PTH118
+    if repository is None:
+        return None
+    if work_tree is not None:
+        value, base = work_tree
+        return os.path.normpath(os.path.join(base, value))  # noqa: PTH118
+    if named.get("--git-dir"):
+        return os.path.normpath(folder)
+    return os.path.dirname(os.path.normpath(repository))  # noqa: PTH120
 
 
 _PLACE_KEYS = frozenset({"core.worktree", "core.hookspath", "include.path"})
@@ -312,13 +346,14 @@ def _common_dir(repository: str) -> str:
 class _Reader:
     """Reads settings files into a :class:`GitSettings`, following includes."""
 
-    __slots__ = ("_environ", "_files", "_hooks_path", "_settings")
+    __slots__ = ("_environ", "_files", "_hooks_path", "_settings", "work_tree")
 
     def __init__(self, settings: GitSettings, environ: Mapping[str, str]) -> None:
         self._settings = settings
         self._environ = environ
         self._files = 0
         self._hooks_path: tuple[str, str] | None = None  # (value, folder it is read from)
+        self.work_tree: tuple[str, str] | None = None  # ``core.worktree``: (value, its folder)
 
     def read(self, file: str, folder: str, depth: int = 0) -> None:
         """Take the settings of ``file`` (skipped when it does not exist, as git skips it)."""
@@ -347,6 +382,8 @@ class _Reader:
                 self.read(self._included(value, base), folder, depth + 1)
             elif key == "core.hookspath":
                 self._hooks_path = (value, folder)
+            elif key == "core.worktree":
+                self.work_tree = (value, base)
             elif top == "alias" and value.startswith("!"):
                 self._settings.commands.append((key, value[1:]))
             elif name in GIT_COMMAND_KEYS or top == "pager":

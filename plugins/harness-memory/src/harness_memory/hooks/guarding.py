@@ -565,10 +565,29 @@ def _script_refusal(
             return (
                 f"{REFUSAL_PREFIX}{_runner(depth)} the script {shown_path(spelled)}, which the "
                 f"guard cannot judge: it {cannot}. "
-                + ("Run the program without those settings, or w" if depth else "W")
-                + "rite the script in a command of its own"
+                + ("Run the program without those settings, or " if depth else "")
+                + _unjudged_script_remedy(cannot, capitalized=not depth)
             )
     return None
+
+
+def _unjudged_script_remedy(cannot: str, *, capitalized: bool) -> str:
+    """What to do about a script the guard cannot judge because it ``cannot`` (a reason of
+    :func:`_script_refusal`): one the command writes is read from disk by the next call's
+    guard, so write it in a command of its own; one already there that is no readable
+    regular file within the cap, or past the scripts the guard follows, is not changed by
+    that, so run the commands it holds in the command itself, or make it one the guard
+    reads."""
+    if "written by the same command" in cannot:
+        remedy = "write the script in a command of its own (the next call reads it from disk)"
+    elif cannot.startswith("is past"):
+        remedy = "run the commands it holds in the command itself, or run fewer scripts from it"
+    else:
+        remedy = (
+            f"make it a readable regular file of at most {SCRIPT_CAP} bytes, or run the "
+            "commands it holds in the command itself"
+        )
+    return remedy[0].upper() + remedy[1:] if capitalized else remedy
 
 
 def _runner(depth: int) -> str:
@@ -674,7 +693,7 @@ def _written_how(word: str, sure: Counter[str]) -> str:
         return "is written by the same command"
     shown = word if len(word) <= 80 else word[:77] + "..."
     return (
-        f"may be written by the same command: a program the guard does not read is given "
+        f"may be written by the same command, as a program the guard does not read is given "
         f"its name ({shown}) and may write a file of that name anywhere"
     )
 
@@ -942,8 +961,9 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
                 "remove that file, set a literal place, or run git with "
                 "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null"
             )
-        if reason := _run_setting_refusal(program, settings.commands, judge, base, depth):
-            return reason
+        for folder in settings.folders:  # where git is run, and its work tree's top
+            if reason := _run_setting_refusal(program, settings.commands, judge, folder, depth):
+                return reason
         said = (
             "git's settings or hook scripts name",
             "git may write there (core.worktree, an alias, a hook)",

@@ -493,7 +493,11 @@ def _runs_a_script(command: str) -> bool:
     if words & SHELL_ESCAPES or words & {"eval", "xargs", "parallel"}:
         return True
     for segment in re.split(_SEGMENT_RE, command):
-        names = [word for word in segment.split() if not re.match(_ASSIGNMENT_RE, word)]
+        names = [
+            word
+            for word in segment.split()
+            if not re.match(_ASSIGNMENT_RE, word) and word.strip("\"'")
+        ]  # a quote alone closes a word opened before (``-m "$(cat <<'EOF' … )"``): no name
         while names and (names[0] in _LEADING or names[0].startswith("-") or names[0].isdigit()):
             names.pop(0)
         if names and (names[0] in SCRIPT_RUNNERS or re.search(_UNREAD_NAME_RE, names[0])):

@@ -31,8 +31,10 @@ import re
 from collections import Counter
 
 from harness_memory.hooks.bash_quoting import bash_quoting
+from harness_memory.hooks.here_data import here_data
 from harness_memory.hooks.option_words import PYTHON_RE
 from harness_memory.hooks.run_texts import commands_run
+from harness_memory.hooks.script_writers import substitutions
 from harness_memory.hooks.shell_words import PUNCTUATION, split_words
 
 __all__ = ["is_data_program", "names_run"]
@@ -97,9 +99,10 @@ def names_run(command: str) -> frozenset[str] | None:
     name the splitting does not decode): then every word may run."""
     if "$'" in command or '$"' in command:
         return None
+    command = here_data(command).command  # a body another program reads: data, never split
     command = bash_quoting(command)  # its line continuations removed, none ending a comment
     simple: list[tuple[list[str], bool]] = []  # each simple command, and whether piped into
-    for line in command.split("\n"):
+    for line in _lines(command):
         try:
             words = split_words(line, punctuation=PUNCTUATION)
         except ValueError:
@@ -119,6 +122,31 @@ def names_run(command: str) -> frozenset[str] | None:
         and not (_writes_a_file(simple) and any(_runs_what_it_reads(w) for w, _ in simple))
     )
     return frozenset(name for words, _ in simple for name in _simple_names(words, printed=printed))
+
+
+_JOINED_LINES = 64
+"""The most lines one quoted word may span for :func:`_lines` to join them (past it the
+command is read as one that cannot be split: every word may run), linear in the command."""
+
+
+def _lines(command: str) -> list[str]:
+    """``command``'s lines, each ending its commands, those a quoted word spans joined with a
+    space (``git commit -m "$(cat <<'EOF' … )"`` once its body is cut: the newline is the
+    word's, not a command's end); a line whose quote :data:`_JOINED_LINES` lines do not close
+    is left open (:func:`names_run` then reads every word as run)."""
+    lines: list[str] = []
+    pending: list[str] = []
+    for line in command.split("\n"):
+        pending.append(line)
+        joined = " ".join(pending)
+        if len(pending) < _JOINED_LINES and joined.count("'") % 2 + joined.count('"') % 2:
+            try:
+                split_words(joined, punctuation=PUNCTUATION)
+            except ValueError:
+                continue
+        lines.append(joined)
+        pending = []
+    return [*lines, " ".join(pending)] if pending else lines
 
 
 def _reads_only(words: list[str]) -> bool:
@@ -205,6 +233,8 @@ def _data_words(simple: list[str], at: int, *, printed: bool) -> set[int]:
     program, rest = simple[at], range(at + 1, len(simple))
     if program in _PRINTERS or program in _READERS:  # not ``printf -v c cp``: ``$c`` runs it
         return set() if any(re.match(r"-\w*v", simple[i]) for i in rest) else set(rest)
+    if program == "sed":  # ``sed -i 's/cp/mv/' f``: a program only substituting runs none
+        return {at + 1 + index for index in substitutions("sed", simple[at + 1 :])}
     if program == "git" and simple[at + 1 : at + 2] == ["commit"]:
         return {i + 1 for i in rest if re.fullmatch(_MESSAGE_RE, simple[i]) and i + 1 in rest}
     if _python(program) and simple[at + 1 : at + 2] == ["-m"] and at + 2 in rest:

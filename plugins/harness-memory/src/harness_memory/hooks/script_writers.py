@@ -59,6 +59,7 @@ __all__ = [
     "only_read",
     "patched",
     "python_unpacked",
+    "substitutions",
 ]
 
 ANY_FILE = "*"
@@ -208,7 +209,7 @@ def only_read(command: str, said: Sequence[str]) -> list[str]:
     first (no option) or perl's ``-e``/``-ne`` code that names neither ``ARGV``,
     ``FILENAME`` nor ``shift``/``pop`` (the code may write only what it names; ``perl -i`` is
     a writer read elsewhere); a ``sed`` or ``perl -i`` program that only substitutes
-    (:func:`_substitutions`), whose files are written by the writers' table; the module of
+    (:func:`substitutions`), whose files are written by the writers' table; the module of
     ``python3 -m`` (``pytest``: it names a module to import, never ``~/.local/bin/pytest``).
     A word whose code is not known (``awk -f x.awk``) leaves every word written."""
     words = list(said[::2])
@@ -221,7 +222,7 @@ def only_read(command: str, said: Sequence[str]) -> list[str]:
         code = words[operands[0]]
         kept = [] if re.search(r"ARGV|FILENAME", code) else operands[1:]
     elif command == "sed" or (command == "perl" and any(re.match(r"-[^-]*i", w) for w in words)):
-        kept = _substitutions(command, words)  # ``sed -i 's/a.sh/b.sh/' README.md``: code
+        kept = substitutions(command, words)  # ``sed -i 's/a.sh/b.sh/' README.md``: code
     elif re.match(PYTHON_RE, command) and words[:1] == ["-m"] and len(words) > 1:
         kept = [1]  # ``python3 -m pytest``: a module Python imports, no file it writes
     elif command == "perl" and len(words) > 1 and re.fullmatch(r"-[lnpa]*e", words[0]):
@@ -245,7 +246,7 @@ _PERL_RUN_IN_STRING = re.compile(r"[$@][\w:]*\s*(?:->\s*)?[\[{(]")
 ``$h{…}``, ``$a[…]`` (each subscript an expression)."""
 
 
-def _substitutions(command: str, words: Sequence[str]) -> list[int]:
+def substitutions(command: str, words: Sequence[str]) -> list[int]:
     """The indexes in ``words`` (``sed``'s or ``perl -i``'s words after its name) of its
     programs that only substitute (:data:`_SUBSTITUTES`): each ``-e`` value, else ``sed``'s
     first operand; none when a program comes from a file (``-f``), which may write."""

@@ -289,12 +289,42 @@ def _set_at_run_time(name: str, command: str) -> bool:
         return True
     for mention in re.finditer(rf"(?<![\w$.{{/=-]){re.escape(name)}(?![\w./-])", command):
         after = command[mention.end() :]
+        if _literal_loop(command, mention.start(), after):
+            continue  # ``for x in ls pwd; do $x; done``: each value a literal word
         if not after.startswith(("=", "+=")):
             return True
         value = re.match(r"\+?=(\S*)", after)
         if value is None or re.search(r"[$`'\"\\]", value.group(1)):
             return True
     return False
+
+
+_LITERAL_LOOP_RE = r"[ \t]+in((?:[ \t]+[A-Za-z0-9_.+@%:,/=-]+)+)[ \t]*(?:;|\n)\s*do(?=\s)"
+"""The rest of ``for NAME in WORDS; do`` whose words are literal: no quote, expansion, glob
+or brace, nothing bash splits again or expands into file names."""
+
+
+def _literal_loop(command: str, at: int, after: str) -> bool:
+    """Whether the mention of a name at ``command[at:]`` (``after``: the text after it) is a
+    ``for`` loop's name over literal words (:data:`_LITERAL_LOOP_RE`: ``for x in ls pwd;
+    do``): the variable takes each word as written, and unquoted it splits into that word
+    alone, unless the command sets ``IFS`` (``IFS=:; for x in cp:a:b``), which may split one
+    into a program and its arguments. Not when a word is a program running other code or a
+    script (:data:`_RUNNING`, :data:`_SHELL_NAME_RE`: ``for x in bash; do $x ~/w; done``) or a
+    path (``./s.sh``)."""
+    if "IFS" in command or not re.search(r"(?:^|[\s;&|(])for[ \t]+$", command[:at]):
+        return False
+    loop = re.match(_LITERAL_LOOP_RE, after)
+    return loop is not None and not any(
+        "/" in word or word in _RUNNING or re.fullmatch(_SHELL_NAME_RE, word)
+        for word in loop.group(1).split()
+    )
+
+
+_SHELL_NAME_RE = r"(?:[a-z]*sh|rbash|su|parallel|watch|script|runuser)[-.0-9]*"
+"""A program that may run a script or code its words name (a shell, ``ssh``, ``su``,
+``parallel``…): a loop taking it as a value stays read as split (with :data:`_RUNNING`, and a
+program named by its path), as the guard does not follow such a name through the loop."""
 
 
 def _simple_commands(text: str, inners: list[str]) -> list[list[_Word]]:

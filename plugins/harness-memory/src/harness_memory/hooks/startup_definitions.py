@@ -454,7 +454,7 @@ def _names_run(read: StartupTexts, defined: str, held: list[str]) -> frozenset[s
         return read.run
     names = {os.path.basename(path) for path in held}  # noqa: PTH119
     definitions = read_definitions(defined + read.command)
-    data = [name for name in re.findall(_USED_NAME_RE, read.command) if is_data_program(name)]
+    data = [name for name in read.run if is_data_program(name)]  # run: ``sed 's/ls/x/'`` no
     if any(name in names or definitions.redefines(name) for name in data):
         return None
     return read.run

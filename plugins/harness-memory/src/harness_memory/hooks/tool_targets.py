@@ -672,8 +672,8 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         last = word
         evaluating, inner = _evaluated(evaluating, word, previous, reader=writes)
         shell_code = writes.shell_code(word)
-        if shell_code or (evaluating is not None and evaluating[-1:] == [word]):
-            _note_code_file(found, word, bases[-1], known, environ)
+        code_word = shell_code or (evaluating is not None and evaluating[-1:] == [word])
+        _note_code_file(found, (words, at), (bases[-1], known, environ), code=code_word)
         inner += _code_in(word, code=shell_code, given=(words, at + 1))
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
         data = not (shell_code or evaluating is not None or writes.may_run(word, previous))
@@ -711,22 +711,46 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     _note_fed_patches(found, writes, [(command, True), *texts], bases[-1], fed=fed)
 
 
-_CODE_FILE_RE = r"^\$\(\s*(?:cat\s+(?:--\s+)?|<\s*)([^\s$`*?\[\]{}()|;&<>'\"\\]+)\s*\)$"
-"""Code that is one file's text: ``$(cat FILE)``, ``$(< FILE)`` (a literal name)."""
+_CODE_FILE_RE = r"^(?:\$\(|`)\s*(?:cat\s+(?:--\s+)?|<\s*)([^\s$`*?\[\]{}()|;&<>'\"\\]+)\s*(?:\)|`)$"
+"""Code that is one file's text: ``$(cat FILE)``, ``$(< FILE)``, `` `cat FILE` `` (a literal
+name)."""
+
+
+def _unquoted_code_file(words: list[str], at: int) -> str | None:
+    """``eval``'s first word ``words[at]`` when it is one file's text unquoted, as
+    :data:`_CODE_FILE_RE` reads it: `` `cat s` `` (the lexer gives `` `cat``, ``s` ``) or
+    ``$(cat s)``, ``$(< s)`` (``$``, ``(``, ``cat``, ``s``, ``)``). ``eval $(cat s)`` runs
+    the file's words joined again, as ``eval "$(cat s)"`` runs its text (P-3). None else."""
+    if not at or words[at - 1] != "eval":
+        return None
+    for length in range(2, 7):  # `` `cat s` `` to ``$ ( cat -- s )``
+        joined = " ".join(words[at : at + length])
+        if words[at : at + 2] in (["$", "("], ["$", "(<"]):
+            joined = "$" + " ".join(words[at + 1 : at + length])
+        joined = re.sub(r"(?<=[)`])[;&|]+$", "", joined)  # ``eval $(cat s);``: its end
+        if len(words) >= at + length and re.match(_CODE_FILE_RE, joined):
+            return joined
+    return None
 
 
 def _note_code_file(
     found: ShellPaths,
-    word: str,
-    base: str,
-    known: Mapping[str, str | None],
-    environ: Mapping[str, str],
+    spelt: tuple[list[str], int],
+    where: tuple[str, Mapping[str, str | None], Mapping[str, str]],
+    *,
+    code: bool,
 ) -> None:
-    """Keep the file whose text ``word`` is, when it is a shell's ``-c`` code or ``eval``'s
-    (``bash -c "$(cat s.sh)"``, ``eval "$(< s.sh)"``), as a script fed to a shell
-    (``ShellPaths.scripts``, ``fed``): judged as ``bash < s.sh`` is (P-3)."""
+    """Keep the file whose text the word ``spelt`` (the command's words and its index) is,
+    when it is a shell's ``-c`` code or ``eval``'s (``code``: ``bash -c "$(cat s.sh)"``,
+    ``eval "$(< s.sh)"``) or ``eval``'s first word unquoted (:func:`_unquoted_code_file`:
+    ``eval $(cat s.sh)``), as a script fed to a shell (``ShellPaths.scripts``, ``fed``):
+    judged as ``bash < s.sh`` is, run in ``where`` (its folder, assignments, environment)
+    (P-3)."""
+    words, at = spelt
+    word = _unquoted_code_file(words, at) or (words[at] if code else "")
     if (match := re.match(_CODE_FILE_RE, word)) is None:
         return
+    base, known, environ = where
     expanded = _expand(match.group(1), known, environ)
     path = None if expanded is None else _tilde(expanded, environ)
     found.scripts.append(("fed", base, match.group(1), path, True))
