@@ -214,7 +214,7 @@ def test_h6_claude_code_install_sets_the_variable_that_switches_its_memory_off(
     status, shown = run(home, "install", "claude-code", "--dry-run")
     assert status == 0
     assert f'+    "{AUTO_MEMORY_VARIABLE}": "1"' in shown
-    status, said = run(home, "install", "claude-code")
+    status, said = run(home, "install", "claude-code", "--verbose")  # absent before: a detail
     assert status == 0
     assert load(home, "claude-code")["env"] == {AUTO_MEMORY_VARIABLE: "1"}
     assert f'(env.{AUTO_MEMORY_VARIABLE} = "1"' in said

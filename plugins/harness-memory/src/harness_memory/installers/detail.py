@@ -54,7 +54,10 @@ NEXT_STEP = (
 )
 """The last line of an install that wrote its hooks (``{product}``, ``{command}``: the
 harness's name and command, as ``harness_version.MEASURED`` holds them)."""
-NEXT_STEP_MORE = "; all it did and what the write guard does not cover: --verbose"
+NEXT_STEP_MORE = (
+    "; the rest (all it set, what the write guard does not cover, what a repository can "
+    "switch off): --verbose"
+)
 """What :data:`NEXT_STEP` adds without ``--verbose``, in place of :data:`MORE`."""
 
 

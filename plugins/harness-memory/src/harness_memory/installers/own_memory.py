@@ -57,10 +57,11 @@ class Switch:
     """What the harness does while the key is absent, as the install says it, where
     ``default_on`` does not tell (a variable that, unset, leaves the choice to another key)."""
     detail: bool = False
-    """Whether the install's sentence for it is a :class:`~harness_memory.installers.detail.Detail`
-    (said by ``install --verbose`` only): a second key of a switch already said, or a setting
-    beside the harness's own memory (H-3: the summary says what was written and the one
-    next step)."""
+    """Whether the install's sentence for it, when the key was absent, is a
+    :class:`~harness_memory.installers.detail.Detail` (said by ``install --verbose`` only): a
+    second key of a switch already said, or a setting beside the harness's own memory (H-3:
+    the summary says what was written and the one next step). A value the user had there,
+    changed by the install, is always said."""
 
     @property
     def dotted(self) -> str:
@@ -248,7 +249,7 @@ def switch_off(
         )
     else:
         said = f"{switch.what}: {switch.done} ({setting}; {before})."
-    return Detail(said) if switch.detail else said
+    return Detail(said) if switch.detail and "absent" in was else said  # a value of yours: said
 
 
 def _was(switch: Switch, was: dict[str, Any]) -> str:
