@@ -74,9 +74,10 @@ def write_setting(home: Path, harness: str, value: bool) -> str:
 
 def test_claude_code_own_memory_stays_on(tmp_path: Path) -> None:
     """The case: an install into an empty home turns Claude Code's auto memory off, says so, and
-    uninstall takes the key out again (it was absent)."""
+    uninstall takes the key out again (it was absent); ``--verbose`` adds that its CLAUDE.md
+    files stay loaded."""
     home = tmp_path / "home"
-    status, said = run(home, "install", "claude-code")
+    status, said = run(home, "install", "claude-code", "--verbose")
     assert status == 0
     assert load(home, "claude-code")["autoMemoryEnabled"] is False
     assert "Claude Code's own auto memory: turned off (autoMemoryEnabled = false" in said
@@ -213,7 +214,7 @@ def test_h6_claude_code_install_sets_the_variable_that_switches_its_memory_off(
     status, shown = run(home, "install", "claude-code", "--dry-run")
     assert status == 0
     assert f'+    "{AUTO_MEMORY_VARIABLE}": "1"' in shown
-    status, said = run(home, "install", "claude-code")
+    status, said = run(home, "install", "claude-code", "--verbose")  # absent before: a detail
     assert status == 0
     assert load(home, "claude-code")["env"] == {AUTO_MEMORY_VARIABLE: "1"}
     assert f'(env.{AUTO_MEMORY_VARIABLE} = "1"' in said

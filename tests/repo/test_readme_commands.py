@@ -100,3 +100,80 @@ def test_q1_every_readme_command_of_ours_is_one_its_program_takes(
             except SystemExit:
                 refused.append(f"{program} {shlex.join(arguments)}: {capsys.readouterr().err}")
     assert refused == []
+
+
+SERVICE_ADDRESS = re.compile(r"https?://(?:127\.0\.0\.1|localhost|\[::1\])(:[^/\s'\"]*)?")
+PORT_EXPORTED = re.compile(r"^export MEMORY_API_PORT=\d+\b", re.M)
+
+
+def test_q1_every_readme_command_names_the_port_as_the_user_chose_it() -> None:
+    """``make run MEMORY_API_PORT=9000`` serves on 9000, but the README's commands said
+    ``http://127.0.0.1:8765``: copied, each asked the wrong port (or another program on it).
+    Every service address in README.md's shell blocks names its port as ``$MEMORY_API_PORT``,
+    which a shell block exports before the first of them (and ``memory-api`` reads too)."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = SHELL_BLOCK.findall(text)
+    ports = [match.group(1) for block in blocks for match in SERVICE_ADDRESS.finditer(block)]
+    assert ports and set(ports) == {":$MEMORY_API_PORT"}
+    first_use = next(at for at, block in enumerate(blocks) if SERVICE_ADDRESS.search(block))
+    assert any(PORT_EXPORTED.search(block) for block in blocks[:first_use])
+
+
+HOOK_ROW = re.compile(r"^\| `(\w+)` \| .*? \| `harness-memory hook ([^`]+)`", re.M)
+
+
+def installed_claude_code_hooks(home: Path) -> set[tuple[str, str]]:
+    """``(event, "claude-code EVENT [--part K --parts N]")`` for each hook command
+    ``harness-memory install claude-code`` writes into a new ``home`` (K given as ``K``)."""
+    import io
+    import json
+
+    from harness_memory.cli import main as harness_memory_main
+
+    from tests.plugin.helpers import HARNESS_MEMORY
+
+    root = home.parent / "memory"
+    root.mkdir(parents=True)
+    flags = ["--home", str(home), "--memory-root", str(root), "--url", "http://127.0.0.1:9"]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    said = io.StringIO()
+    assert (
+        harness_memory_main(
+            ["install", "claude-code", *flags, "--no-check"],
+            environ={"HOME": str(home)},
+            stdout=said,
+        )
+        == 0
+    ), said.getvalue()
+    settings = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    found: set[tuple[str, str]] = set()
+    for event, groups in settings["hooks"].items():
+        for group in groups:
+            for hook in group["hooks"]:
+                said_words = shlex.split(hook["command"].split(" || ")[0])
+                at = said_words.index("hook")
+                part = said_words.index("--part") if "--part" in said_words else None
+                shown = " ".join(said_words[at + 1 : at + 3])
+                if part is not None:
+                    shown += f" --part K --parts {said_words[part + 3]}"
+                found.add((event, shown))
+    return found
+
+
+def test_h3_the_readme_wires_claude_code_by_hand_as_the_install_does(tmp_path: Path) -> None:
+    """The README's hand-wiring table names, per Claude Code event, the hook command the
+    install writes (the Session start split over ``--part K --parts 4``), each of which the
+    real parser takes with the flags the README's example gives; the events it names for
+    Codex CLI and Gemini CLI are theirs."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    rows = {(event, command.split(",")[0]) for event, command in HOOK_ROW.findall(text)}
+    assert rows == installed_claude_code_hooks(tmp_path / "home")
+    for _, command in rows:
+        arguments = ["hook", *command.replace("K", "1").split(), "--flags-only"]
+        harness_memory_parser().parse_args([*arguments, "--url", "http://127.0.0.1:8765"])
+    codex = re.search(r"Codex CLI's events are `([\w-]+)`, `([\w-]+)` and `([\w-]+)`", text)
+    gemini = re.search(r"Gemini CLI's `([\w-]+)`, `([\w-]+)` and `([\w-]+)`", text)
+    assert codex is not None and gemini is not None
+    for harness, events in (("codex", codex.groups()), ("gemini", gemini.groups())):
+        for event in events:
+            harness_memory_parser().parse_args(["hook", harness, event, "--flags-only"])

@@ -234,6 +234,8 @@ def run_install(
         _say(out, args.harness, line, True)
     if install:
         _after_install(args, chosen.command, home, environ, managed=managed, out=out)
+    if install and not args.dry_run:
+        _say_next_step(args, out)
     out.flush()  # what was done first, then the warnings: the lines a user reads last
     for warning in warnings:
         _logger().warning("%s %s: %s", args.command, args.harness, warning)
@@ -241,6 +243,17 @@ def run_install(
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
     return 0
+
+
+def _say_next_step(args: argparse.Namespace, out: IO[str]) -> None:
+    """The last line of an install that wrote its hooks: the one next step, and without
+    ``--verbose`` where the rest of what it did is said (H-3)."""
+    from harness_memory.installers.detail import next_step
+    from harness_memory.installers.harness_version import MEASURED
+
+    known = MEASURED[args.harness]
+    said = next_step(known.product, known.command, verbose=args.verbose)
+    out.write(f"{args.harness}: {said}\n")
 
 
 def _left_behind(
@@ -274,6 +287,7 @@ def _written(
     ``harness-memory`` the hooks run first (the short form without ``--verbose``); False,
     the error logged, when a settings file refused it (nothing was changed)."""
     from harness_memory.installers import SettingsFileError, run
+    from harness_memory.installers.detail import MORE
     from harness_memory.installers.executable import isolation_note
 
     install = args.command == "install"
@@ -291,6 +305,7 @@ def _written(
             dry_run=args.dry_run,
             out=out,
             verbose=verbose,
+            more=None if install and not args.dry_run else MORE,  # said by the next step
             **keep,
         )
     except SettingsFileError as error:

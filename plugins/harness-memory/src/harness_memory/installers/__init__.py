@@ -26,7 +26,7 @@ from harness_memory.installers import (
     json_values,
     managed_record,
 )
-from harness_memory.installers.detail import UNINSTALL_MORE, removed_said, shown
+from harness_memory.installers.detail import MORE, UNINSTALL_MORE, removed_said, shown
 from harness_memory.installers.executable import Executable, choose_executable
 from harness_memory.installers.files import (
     FileChange,
@@ -178,10 +178,12 @@ def run(
     out: IO[str],
     keep_backups: bool = False,
     verbose: bool = False,
+    more: str | None = MORE,
 ) -> InstallResult:
     """Install or uninstall ``harness``'s hooks, reporting to ``out``: the plan's notes that are
     :class:`~harness_memory.installers.detail.Detail` only with ``verbose``, else one line
-    saying where they are (:func:`~harness_memory.installers.detail.shown`).
+    saying where they are (:func:`~harness_memory.installers.detail.shown`): ``more``, or
+    nothing when None (the caller says it, as an install's next-step line does).
 
     An uninstall (without ``keep_backups``) then removes the backups installs made of the
     settings files it puts back (:attr:`Plan.backups`): the file holds the user's text
@@ -215,7 +217,7 @@ def run(
         out.write(f"{harness}: {line}\n")
     for leftover in _drop_leftovers(planned.changes) if install else ():
         out.write(f"{harness}: removed {leftover}: left by an install that stopped midway\n")
-    for note in shown(planned.notes, verbose=verbose):
+    for note in shown(planned.notes, verbose=verbose, more=more):
         out.write(f"{harness}: {note}\n")
     for path in gone:
         out.write(f"{harness}: removed {path}: {EARLIER_BACKUP}\n")

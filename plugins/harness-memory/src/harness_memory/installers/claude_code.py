@@ -108,6 +108,7 @@ AUTO_MEMORY_VARIABLE = Switch(
     what="Claude Code's own auto memory, by the variable that wins over autoMemoryEnabled",
     default_on=False,
     when_absent="not set before, which leaves it to autoMemoryEnabled",
+    detail=True,
 )
 """Claude Code reads ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` before ``autoMemoryEnabled``: a true
 value (``1``, ``true``, ``yes``, ``on``) turns its auto memory off, a false one (``0``,
@@ -190,7 +191,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         config = settings_path(options.home, environ).parent
         notes += _own_memory_folders(config, options.home, document)
         notes.append(
-            "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, not memory."
+            Detail(
+                "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, "
+                "not memory."
+            )
         )
         notes += reach_note(
             "Claude Code's permissions: permissions.additionalDirectories and an Edit rule in "

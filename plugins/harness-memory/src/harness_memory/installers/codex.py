@@ -139,6 +139,7 @@ TERMINALS = Switch(
     off=False,
     what="Codex CLI's interactive terminals (exec_command with tty)",
     default_on=True,
+    detail=True,
 )
 """What the model types into a running terminal (``write_stdin``) never reaches Codex's
 PreToolUse hook (measured on 0.171: a file typed into ``bash`` landed in another Workspace's

@@ -3,10 +3,11 @@
 An install said everything it knew, about 17 lines and 4,500 characters per harness: the
 files it wrote and what it turned off drowned in what the write guard does not cover, how the
 hooks' Python is isolated and that bytecode was compiled. A newcomer reads a short summary:
-what was written, what was turned off or stays on, every warning, the two facts a user needs
-most (shell commands are fenced only by the harness's sandbox; a repository can switch the hooks
-off unless installed with ``--managed``) and, last, one line saying that ``--verbose`` has the
-rest (a command: a wheel user has no checkout to read a README path in). A sentence made a
+what it wrote, what it turned off of the harness's own memory or what stays
+on, the settings it widened for the memory root, every warning and, last, the one next step
+with where the rest is (``--verbose``: a command, as a wheel user has no checkout to read a
+README path in); what the write guard does not cover and what a repository can switch off are
+in that rest (round 59: the summary was still 11 lines). A sentence made a
 :class:`Detail` where it is written is one of the rest; every other sentence is always printed.
 
 An uninstall said one line per path it removed, about 11 lines per harness (every state file,
@@ -20,7 +21,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["MORE", "UNINSTALL_MORE", "Detail", "removed_said", "shown"]
+__all__ = ["MORE", "UNINSTALL_MORE", "Detail", "next_step", "removed_said", "shown"]
 
 
 class Detail(str):
@@ -37,13 +38,40 @@ MORE = (
 """The line an install without ``--verbose`` prints in place of the details it leaves out."""
 
 
-def shown(sentences: list[str], *, verbose: bool) -> list[str]:
+def shown(sentences: list[str], *, verbose: bool, more: str | None = MORE) -> list[str]:
     """``sentences`` as printed: all of them with ``verbose``; else those that are no
-    :class:`Detail`, then :data:`MORE` when one was left out."""
+    :class:`Detail`, then ``more`` when one was left out (None: the caller says it, as an
+    install does in its :func:`next_step` line)."""
     if verbose:
         return sentences
     kept = [sentence for sentence in sentences if not isinstance(sentence, Detail)]
-    return kept if len(kept) == len(sentences) else [*kept, MORE]
+    return kept if len(kept) == len(sentences) or more is None else [*kept, MORE]
+
+
+NEXT_STEP = (
+    "next: start {product} (`{command}`) in a project folder, the Session's Workspace; "
+    "`harness-memory status` then names that Session"
+)
+"""The last line of an install that wrote its hooks (``{product}``, ``{command}``: the
+harness's name and command, as ``harness_version.MEASURED`` holds them)."""
+NEXT_STEP_MORE = (
+    "; the rest (all it set, what the write guard does not cover, what a repository can "
+    "switch off): --verbose"
+)
+"""What :data:`NEXT_STEP` adds without ``--verbose``, in place of :data:`MORE`."""
+
+
+def next_step(product: str, command: str, *, verbose: bool) -> str:
+    """The one next step an install ends with (H-3): start the harness in a project folder,
+    then ``harness-memory status``; without ``verbose`` also where the rest of what it did is
+    said (the install's summary is what it wrote, what it turned off, every warning, and this).
+
+    >>> print(next_step("Codex CLI", "codex", verbose=True).replace("; ", ";\\n"))
+    next: start Codex CLI (`codex`) in a project folder, the Session's Workspace;
+    `harness-memory status` then names that Session
+    """
+    said = NEXT_STEP.format(product=product, command=command)
+    return said if verbose else said + NEXT_STEP_MORE
 
 
 UNINSTALL_MORE = "every path it removed, one a line: run the same command with --verbose"

@@ -123,6 +123,7 @@ DIRECTORY_TREE = Switch(
     off=False,
     what="Gemini CLI's directory tree in the model's first request",
     default_on=True,
+    detail=True,
 )
 """Gemini CLI lists the files of every Workspace directory, include directories too, in the
 first request: with the memory root included, every scope's folder and file names (other

@@ -98,14 +98,14 @@ UNFENCED: dict[str, str] = {
     "codex": f"{_READS}, and Codex's sandbox lets the whole memory root be written.",
     "gemini": f"{_READS}, and Gemini CLI runs no sandbox by default.",
 }
-"""Harness name → the one always-printed sentence of :data:`GUARD_GAPS`' gist: what fences
+"""Harness name → the first sentence of :data:`GUARD_GAPS`' gist: what fences
 (or does not) the shell commands the guard cannot judge."""
 
 SWITCHED_OFF = (
     "A repository's own settings can switch these hooks off (no memory, no write guard){also}: "
     "`harness-memory install {harness} --managed` (as root) prevents it."
 )
-"""The always-printed sentence of an install without ``--managed`` (``{harness}``: its name;
+"""The gist's second sentence for an install without ``--managed`` (``{harness}``: its name;
 ``{also}``: :data:`TURNED_BACK_ON`'s clause)."""
 TURNED_BACK_ON = {
     "claude-code": (
@@ -119,11 +119,12 @@ TURNED_BACK_ON = {
 def gap_notes(harness: str, *, managed: bool) -> list[str]:
     """The install notes for ``harness``: :data:`UNFENCED`'s sentence and, unless the install
     is ``managed`` (its hooks in settings no repository overrides), :data:`SWITCHED_OFF` (with
-    :data:`TURNED_BACK_ON`'s clause, H-6), both always printed; then :data:`HEADING` and
+    :data:`TURNED_BACK_ON`'s clause, H-6); then :data:`HEADING` and
     each line of :data:`GUARD_GAPS` as ``"  - …"``, each a
     :class:`~harness_memory.installers.detail.Detail` (printed by ``install --verbose``).
     ``KeyError`` for a harness not in the table."""
-    short = [UNFENCED[harness]]
+    gist = [UNFENCED[harness]]
     if not managed:
-        short.append(SWITCHED_OFF.format(harness=harness, also=TURNED_BACK_ON.get(harness, "")))
-    return [*short, Detail(HEADING), *(Detail(f"  - {line}") for line in GUARD_GAPS[harness])]
+        gist.append(SWITCHED_OFF.format(harness=harness, also=TURNED_BACK_ON.get(harness, "")))
+    lines = [*gist, HEADING, *(f"  - {line}" for line in GUARD_GAPS[harness])]
+    return [Detail(line) for line in lines]

@@ -34,6 +34,7 @@ from memory_core import json_text
 from harness_memory.hooks.claude_code import CLAUDE_CODE_VERSION
 from harness_memory.hooks.codex import CODEX_VERSION
 from harness_memory.hooks.gemini import GEMINI_VERSION
+from harness_memory.installers.detail import Detail
 
 __all__ = ["MEASURED", "PACKAGE_JSON_MAX_BYTES", "Harness", "installed_version", "version_note"]
 
@@ -81,7 +82,9 @@ def version_note(harness: str, environ: Mapping[str, str]) -> str:
     """One line about the ``harness`` (a key of :data:`MEASURED`) found on ``environ``'s
     ``PATH``: not there, its version (:func:`installed_version`) against the measured one, or
     that its version is unknown. Starts with ``WARNING: `` when the version found is older than
-    the measured one. Runs nothing; never raises."""
+    the measured one; the measured version itself is a
+    :class:`~harness_memory.installers.detail.Detail` (nothing to check: ``--verbose`` says it).
+    Runs nothing; never raises."""
     known = MEASURED[harness]
     check = "start a Session and check that `harness-memory status` names it"
     path = environ.get("PATH", "")
@@ -101,7 +104,7 @@ def version_note(harness: str, environ: Mapping[str, str]) -> str:
     said = f"{known.product} {version.text} ({found})"
     measured = _parsed(known.measured)
     if measured is not None and version.order == measured.order:
-        return f"{said}: the version these hooks are measured on"
+        return Detail(f"{said}: the version these hooks are measured on")  # nothing to do
     if measured is not None and version.order < measured.order:
         return (
             f"WARNING: {said} is older than {known.measured}, the version these hooks are "

@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from harness_memory.installers.detail import Detail
+
 __all__ = ["Switch", "give_back_made", "note_made", "switch_off", "switches_back"]
 
 Record = dict[str, Any]
@@ -54,6 +56,12 @@ class Switch:
     when_absent: str | None = None
     """What the harness does while the key is absent, as the install says it, where
     ``default_on`` does not tell (a variable that, unset, leaves the choice to another key)."""
+    detail: bool = False
+    """Whether the install's sentence for it, when the key was absent, is a
+    :class:`~harness_memory.installers.detail.Detail` (said by ``install --verbose`` only): a
+    second key of a switch already said, or a setting beside the harness's own memory (H-3:
+    the summary says what was written and the one next step). A value the user had there,
+    changed by the install, is always said."""
 
     @property
     def dotted(self) -> str:
@@ -235,11 +243,13 @@ def switch_off(
         before = f"{switch.dotted} was {_shown(was['value'])}"
     setting = f"{switch.dotted} = {_shown(switch.off)}"
     if again:
-        return (
+        said = (
             f"{switch.what}: still {switch.done} ({setting}, as the install before left it; "
             f"before that install: {_was(switch, was)})."
         )
-    return f"{switch.what}: {switch.done} ({setting}; {before})."
+    else:
+        said = f"{switch.what}: {switch.done} ({setting}; {before})."
+    return Detail(said) if switch.detail and "absent" in was else said  # a value of yours: said
 
 
 def _was(switch: Switch, was: dict[str, Any]) -> str:
