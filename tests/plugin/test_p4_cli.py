@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -278,10 +280,23 @@ def _parsed(parser: argparse.ArgumentParser, argv: list[str]) -> dict[str, objec
     return read
 
 
+def printed(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[object, str, str]:
+    """What ``parser`` prints reading ``argv`` that it cannot run (a help, a usage error):
+    its exit status, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        pytest.raises(SystemExit) as ended,
+    ):
+        parser.parse_args(argv)
+    return ended.value.code, out.getvalue(), err.getvalue()
+
+
 def test_h5_the_parser_built_for_one_command_reads_it_as_the_whole_parser_does() -> None:
-    """A hook process adds only its own command's arguments to the parser, of its own harness
-    for ``hook`` (H-5): each command line is read to the same values and usage as with every
-    command's, and each help still names every command and harness."""
+    """A hook process builds the parser of its own command only, of its own harness for
+    ``hook`` (H-5): each command line is read to the same values and usage as with every
+    command's, and prints the same help and usage errors, naming every command and harness."""
     lines = [
         ["hook", "claude-code", "pre-tool-use", "--memory-root", "/r", "--state-dir", "/s"],
         ["hook", "codex", "pre-tool-use", "--flags-only", "--url", "http://h:1"],
@@ -294,15 +309,42 @@ def test_h5_the_parser_built_for_one_command_reads_it_as_the_whole_parser_does()
     for argv in lines:
         assert _parsed(build_parser(argv), argv) == _parsed(build_parser(), argv), argv
     whole = list(every_help(build_parser()))
-    for line in (["hook", "codex"], ["hook", "--help"], ["hook"], ["--help"], ["sync"]):
+    for line in ([], ["--help"], ["frob"], ["-h", "hook"]):
         assert build_parser(line).format_help() == whole[0], line
-    hook_and_codex = [
-        text
-        for text in whole
-        if text.startswith(("usage: harness-memory hook [-h]", "usage: harness-memory hook codex"))
+    unrun = [
+        ["hook", "codex", "--help"],
+        ["hook", "codex", "pre-tool-use", "--help"],
+        ["hook", "codex"],
+        ["hook", "codex", "frob"],
+        ["hook", "codex", "pre-tool-use", "--frob"],
+        ["hook", "claude-code", "session-start", "--part", "0"],
+        ["hook", "--help"],
+        ["hook", "frob"],
+        ["session-start", "--help"],
+        ["sync", "--frob"],
+        ["frob"],
+        ["--help"],
     ]
-    assert len(hook_and_codex) == 2
-    assert set(hook_and_codex) <= set(every_help(build_parser(["hook", "codex"])))
+    for argv in unrun:
+        assert printed(build_parser(argv), argv) == printed(build_parser(), argv), argv
+
+
+def test_h5_a_hook_builds_no_parser_of_another_command_nor_harness() -> None:
+    """Each command's parser (argparse looks up the translations of its headings for each)
+    is work a hook process does not need (H-5): the parser built for a hook line holds its
+    command's and its harness's only."""
+    line = ["hook", "codex", "pre-tool-use", "--memory-root", "/r"]
+    commands = _subcommands(build_parser(line))
+    assert list(commands) == ["hook"]
+    assert list(_subcommands(commands["hook"])) == ["codex"]
+    assert len(_subcommands(build_parser())) == 8
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The parsers of ``parser``'s subcommands, by name."""
+    found = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert len(found) == 1
+    return dict(found[0].choices)
 
 
 @pytest.mark.parametrize(
@@ -324,4 +366,5 @@ def test_h5_the_parser_built_for_one_hook_lacks_every_other_command_s_arguments(
     with pytest.raises(SystemExit) as ended:
         build_parser(["hook", "codex", "pre-tool-use"]).parse_args(argv)
     assert ended.value.code == 2
-    assert "unrecognized arguments" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "unrecognized arguments" in said or "invalid choice" in said

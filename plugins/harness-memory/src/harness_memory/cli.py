@@ -506,11 +506,13 @@ def _draft_show(
 def build_parser(line: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The ``harness-memory`` argument parser (P-4, H-3, A-12).
 
-    Given the command ``line`` it will read, every command (and every harness of ``hook``) is
-    still named, so the usage and ``--help`` read the same, but only the arguments of the
-    command its first word names (for ``hook``, of the harness its second word names) are
-    added: :func:`main` reads one command, and adding every command's flags was about a fifth
-    of a hook process's work (H-5). A word that names none (``--help``, a typo) adds them all.
+    Given the command ``line`` it will read, only the command its first word names (for
+    ``hook``, the harness its second word names) gets a parser and its arguments: :func:`main`
+    reads one command, and each other command's parser (argparse looks up the translations of
+    its headings for each) and flags were about a tenth of a hook process's work (H-5). Every
+    command and harness is still named in the usage lines, so a usage error reads the same, and
+    a line whose word names none (``--help``, a typo, nothing) gets them all: the help that
+    lists them is printed only for such a line.
     """
     parser = CommandLine(
         prog="harness-memory", description="Agent Memory for a harness: Session start and hooks."
@@ -533,12 +535,13 @@ def build_parser(line: Sequence[str] = ()) -> argparse.ArgumentParser:
             for verb, help_text in INSTALL_HELP.items()
         },
     }
+    every = not line or line[0] not in builders
     for name, (help_text, build) in builders.items():
-        command = commands.add_parser(name, help=help_text)
-        if not line or line[0] == name or line[0] not in builders:
+        if every or line[0] == name:
+            command = commands.add_parser(name, help=help_text)
             build(command)
-        command.set_defaults(command_parser=command)
-    name_by_choices(commands)
+            command.set_defaults(command_parser=command)
+    name_by_choices(commands, every=builders)
     return parser
 
 
@@ -652,9 +655,9 @@ def _add_hook(hook: argparse.ArgumentParser, *, only: str | None = None) -> None
     them, the others named without their arguments (:func:`build_parser`)."""
     agents = hook.add_subparsers(dest="agent_kind", required=True)
     for harness, events in HOOKS.items():
-        adapter = agents.add_parser(harness, help=f"{harness} hooks (JSON on stdin and stdout)")
         if only in HOOKS and only != harness:
             continue
+        adapter = agents.add_parser(harness, help=f"{harness} hooks (JSON on stdin and stdout)")
         event = adapter.add_argument(
             "event", choices=list(events), help="the hook event the harness runs this for"
         )
@@ -682,4 +685,4 @@ def _add_hook(hook: argparse.ArgumentParser, *, only: str | None = None) -> None
             "without --state-dir, the account's ~/.claude/harness-memory and its token file): "
             "a repository's settings can set the Session's environment (what install writes)",
         )
-    name_by_choices(agents)
+    name_by_choices(agents, every=HOOKS)

@@ -13,19 +13,23 @@ invalid choice: 'frob' (choose from 'set')"): :class:`CommandLine` says "invalid
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable
 from typing import Any
 
 __all__ = ["CommandLine", "name_by_choices"]
 
 
-def name_by_choices(words: argparse.Action) -> None:
+def name_by_choices(words: argparse.Action, *, every: Iterable[str] | None = None) -> None:
     """Name the positional ``words`` (a subcommand action, what ``add_subparsers`` returned,
     its commands added; or an argument with ``choices``) by its choices, ``{a,b}``, in the
     usage line, the help and the error that it is missing; call it once every choice is
-    added. Raises ValueError for an action without choices."""
+    added. ``every``: the words to name instead, where only the command a line runs was added
+    (H-5), so its usage names all the others still. Raises ValueError for an action without
+    choices."""
     if words.choices is None:
         raise ValueError(f"{words.dest} has no choices to be named by")
-    words.metavar = "{" + ",".join(str(choice) for choice in words.choices) + "}"
+    named = words.choices if every is None else every
+    words.metavar = "{" + ",".join(str(choice) for choice in named) + "}"
 
 
 class CommandLine(argparse.ArgumentParser):
