@@ -22,12 +22,12 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 import pytest
-from harness_memory.cli import main
 from harness_memory.hooks.tool_targets import shell_paths
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
 from tests.support.guard_cases import SYSTEM_PATH
+from tests.support.hook_in_process import hook_main
 
 if TYPE_CHECKING:
     from _typeshed import TraceFunction
@@ -306,7 +306,7 @@ def _hook_says(root: Path, work: Path, state: Path, harness: str, command: str) 
     (state / "sessions").mkdir(parents=True, exist_ok=True)  # the records, after a first Session
     out = io.StringIO()
     stdin = io.BytesIO(json.dumps(hook).encode())
-    assert main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out) == 0
+    assert hook_main(["hook", harness, event, *flags], stdin=stdin, stdout=out) == 0
     return out.getvalue()
 
 

@@ -19,9 +19,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from harness_memory.cli import main
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
+
+from tests.support.hook_in_process import hook_main
 
 HARNESSES = ("claude-code", "codex", "gemini")
 """The harnesses whose pre-tool hooks judge each command (:func:`reason_for`)."""
@@ -66,7 +67,7 @@ def reason_for(where: Home, harness: str, command: str) -> str | None:
     event = "before-tool" if gemini else "pre-tool-use"
     out = io.StringIO()
     stdin = io.BytesIO(json.dumps(hook).encode())
-    assert main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out) == 0
+    assert hook_main(["hook", harness, event, *flags], stdin=stdin, stdout=out) == 0
     if not out.getvalue():
         return None
     answer = json.loads(out.getvalue())

@@ -31,7 +31,6 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 import pytest
-from harness_memory.cli import main
 from harness_memory.hooks.tool_targets import shell_paths
 from harness_memory.hooks.unread_programs import memory_named
 from memory_core import layout
@@ -45,6 +44,7 @@ from tests.support.guard_cases import (
     fill,
     refusal,
 )
+from tests.support.hook_in_process import hook_main
 
 if TYPE_CHECKING:
     from _typeshed import TraceFunction
@@ -246,7 +246,7 @@ def _refused(root: Path, work: Path, harness: str, command: str, state: Path) ->
     flags = ["--memory-root", str(root), "--state-dir", str(state)]
     out = io.StringIO()
     stdin = io.BytesIO(json.dumps(hook).encode())
-    assert main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out) == 0
+    assert hook_main(["hook", harness, event, *flags], stdin=stdin, stdout=out) == 0
     return out.getvalue() != ""
 
 

@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness_memory.cli import main
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
+
+from tests.support.hook_in_process import hook_main
 
 SHELL = {
     "claude-code": ("pre-tool-use", "Bash"),
@@ -95,7 +96,7 @@ def answer(where: Layout, harness: str, tool: str, arguments: dict[str, Any]) ->
     flags = ["--memory-root", str(where.root), "--state-dir", str(where.state)]
     out = io.StringIO()
     stdin = io.BytesIO(json.dumps(hook).encode())
-    assert main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out) == 0
+    assert hook_main(["hook", harness, event, *flags], stdin=stdin, stdout=out) == 0
     return json.loads(out.getvalue()) if out.getvalue() else None
 
 

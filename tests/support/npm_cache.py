@@ -9,6 +9,7 @@ half-written tree. Without npm, or when the install fails, the test skips loudly
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -81,6 +82,9 @@ CLIs ignore it."""
 _VERSIONS: dict[tuple[Path, bool, tuple[int, int, int, int]], str] = {}
 """The versions :func:`version_of` found, by the binary's real path and file identity: asked
 again in this process, an unchanged file gets the same answer without starting the CLI."""
+KEPT_VERSIONS = CACHE / "versions"
+"""Where :func:`version_of` keeps each answer for the next test worker and run: one file a
+binary's real path and file identity, named by their SHA-256, holding the version."""
 
 
 def version_of(binary: Path, *, last_word: bool = False) -> str | None:
@@ -99,11 +103,24 @@ def version_of(binary: Path, *, last_word: bool = False) -> str | None:
         return None
     key = (real, last_word, (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns))
     if key not in _VERSIONS:
-        found = _run_version(binary, last_word=last_word)
-        if found is None:
-            return None  # a failure (a timeout on a busy machine) is asked again next time
+        kept = KEPT_VERSIONS / (hashlib.sha256(repr(key).encode()).hexdigest() + ".txt")
+        found = kept.read_text(encoding="utf-8") if kept.is_file() else None
+        if not found:
+            found = _run_version(binary, last_word=last_word)
+            if found is None:
+                return None  # a failure (a timeout on a busy machine) is asked again next time
+            _keep(kept, found)
         _VERSIONS[key] = found
     return _VERSIONS[key]
+
+
+def _keep(kept: Path, version: str) -> None:
+    """Write ``version`` to ``kept`` whole (a new file renamed over it): a worker reading it
+    at the same time sees the old file, none or the new one, never a part."""
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    fresh = kept.with_name(f"{kept.name}.{os.getpid()}")
+    fresh.write_text(version, encoding="utf-8")
+    fresh.replace(kept)
 
 
 def _run_version(binary: Path, *, last_word: bool) -> str | None:
