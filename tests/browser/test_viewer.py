@@ -1,8 +1,7 @@
 """W-3 View: the body in a right drawer on desktop and a bottom sheet with half and full snap
 points on a phone; rendered safely, frontmatter stripped; keyboard-operable. The tests that only
 view the demo (or fail a delete at the page's own route) share one service
-(``read_only_service``); the one that writes a file
-starts its own."""
+(``read_only_service``); the one that writes a file starts its own."""
 
 from __future__ import annotations
 
