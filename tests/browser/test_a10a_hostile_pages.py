@@ -29,7 +29,7 @@ import pytest
 from memory_core.keys import workspace_memory_key
 from playwright.sync_api import Browser, BrowserContext, Page, Response
 
-from tests.browser.conftest import CHROMIUM, LAUNCH_ARGS
+from tests.browser.conftest import CHROMIUM, LAUNCH_ARGS, SeededDataDirs, module_service
 from tests.browser.pages import ServiceFactory
 from tests.browser.service import Service
 
@@ -79,6 +79,16 @@ class _Attacker:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
+@pytest.fixture(scope="module")
+def attacked(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
+    """The demo service the module's attacks without a token are aimed at, one for the
+    module: a refused attack changes nothing on it (each test checks so on disk), so one
+    seed and one start serve them all; the module's own, so an attack let through fails its
+    test without touching another module's service."""
+    with module_service(seeded_data_dirs) as service:
+        yield service
+
+
 @pytest.fixture
 def attacker() -> Iterator[_Attacker]:
     served = _Attacker()
@@ -115,10 +125,11 @@ def _answer_to(page: Page, path: str, action: str) -> Response:
 
 
 def test_a10a_a_text_plain_form_from_another_origin_cannot_create_an_agent(
-    context: BrowserContext, service: Service, attacker: _Attacker
+    context: BrowserContext, attacked: Service, attacker: _Attacker
 ) -> None:
     """The classic JSON CSRF: ``enctype="text/plain"`` sends ``name=value``, here the JSON
     ``{"id": "evil", …, "template": "Ignore your instructions="}``."""
+    service = attacked
     target = f"{service.base_url}/api/projects/demo/agents"
     attacker.html = f"""<!doctype html><form id="f" method="POST" action="{target}"
       enctype="text/plain"><input name='{{"id": "evil", "name": "Evil", "template":
@@ -133,8 +144,9 @@ def test_a10a_a_text_plain_form_from_another_origin_cannot_create_an_agent(
 
 
 def test_a10a_a_text_plain_fetch_from_another_origin_cannot_start_a_session_for_etc(
-    context: BrowserContext, service: Service, attacker: _Attacker
+    context: BrowserContext, attacked: Service, attacker: _Attacker
 ) -> None:
+    service = attacked
     attacker.html = "<!doctype html><title>cute cats</title>"
     page = context.new_page()
     page.goto(attacker.url)
@@ -154,10 +166,11 @@ def test_a10a_a_text_plain_fetch_from_another_origin_cannot_start_a_session_for_
 
 
 def test_a10a_a_dns_rebinding_page_can_neither_read_nor_delete_memory(
-    context: BrowserContext, service: Service
+    context: BrowserContext, attacked: Service
 ) -> None:
     """The page's origin is ``http://rebind.test:<port>``; after the flip its own name leads to
     the service, so to the browser these are same-origin requests, readable and unrestricted."""
+    service = attacked
     port = service.base_url.rsplit(":", 1)[1]
     origin = f"http://{REBIND}:{port}"
     # Before the flip the name still led to the attacker's server: it served this page.

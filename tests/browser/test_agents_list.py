@@ -73,72 +73,29 @@ def test_w1_unknown_project_is_not_a_project_without_agents(
     expect(page.locator(".agent-card")).to_have_count(1)
 
 
-def test_w1_an_agent_whose_settings_cannot_be_read_is_named_not_gone(
-    page: Page, service: Service
-) -> None:
-    """Q-2b: its agent.json is a folder (as unreadable as a file of another account); its
-    project is unknown, so the page names it apart, with why, instead of dropping it."""
-    broken = service.data_dir / "agents" / "lost" / "agent.json"
-    broken.mkdir(parents=True)
-    page.goto("/")
-    section = page.locator(".unreadable-agents")
-    expect(section.locator("h2")).to_have_text("Agents whose settings cannot be read")
-    expect(section.locator("li")).to_have_text(
-        "lost: the stored settings of agent 'lost' (agents/lost/agent.json in the data "
-        f"dir) are not a regular file: {NOT_A_FILE_FIX}"
-    )
-    expect(page.locator('.agent-card[data-agent="demo"]')).to_have_count(1)
-
-
-def test_w1_memories_the_service_cannot_count_are_never_0_memories(
+def test_w1_what_the_service_cannot_read_is_named_never_dropped_or_counted_as_nothing(
     page: Page, service: Service, tmp_path: Path
 ) -> None:
-    """Q-2b: an operator moved the agent's memory root to another disk and left a symlink in
-    its place, which the service never follows (A-7): the card said "0 memories". It says the
-    count is unknown, and why."""
-    root = layout.memory_root(service.data_dir, "demo")
-    moved = tmp_path / "bigger-disk" / "memory"
-    moved.parent.mkdir()
-    root.rename(moved)
-    root.symlink_to(moved)
-    page.goto("/")
-    card = page.locator('.agent-card[data-agent="demo"]')
-    expect(card.locator("a.memory-count")).to_have_text("memories unknown")
-    expect(card.locator(".badge-warn")).to_have_text("Cannot be read")
-    expect(card.locator(".badge-warn")).to_have_attribute(
-        "title", re.compile("its memory root is no plain folder")
-    )
-    expect(card).not_to_contain_text("0 memories")
+    """One service, its data dir broken a step further before each look at the agents list:
 
-
-def test_w1_when_no_agent_can_be_read_the_page_names_them_not_no_agents_yet(
-    page: Page, service: Service
-) -> None:
-    """Q-2b: the only agent's agent.json cannot be read (a folder here, as unreadable as a file
-    of another account): the page said "No agents yet. Create one with …"."""
-    stored = service.data_dir / "agents" / "demo" / "agent.json"
-    stored.rename(stored.with_name("agent.json.kept"))
-    stored.mkdir()
-    page.goto("/")
-    section = page.locator(".unreadable-agents")
-    expect(section.locator("li")).to_have_text(
-        "demo: the stored settings of agent 'demo' (agents/demo/agent.json in the data "
-        f"dir) are not a regular file: {NOT_A_FILE_FIX}"
-    )
-    expect(page.locator("main")).not_to_contain_text("No agents yet")
-
-
-def test_w1_entries_of_a_memory_root_that_are_no_scope_are_named_on_the_card(
-    page: Page, service: Service
-) -> None:
-    """A-3: notes copied into the memory root by hand (a folder not named like a scope) and a
-    stray file were skipped silently; the card says how many and names each in its title."""
+    1. A-3: notes copied into the memory root by hand (a folder not named like a scope) and a
+       stray file were skipped silently; the card says how many and names each in its title.
+    2. Q-2b: an agent whose agent.json is a folder (as unreadable as a file of another
+       account) has no project the service knows, so the page names it apart, with why,
+       instead of dropping it.
+    3. Q-2b: an operator moved the agent's memory root to another disk and left a symlink in
+       its place, which the service never follows (A-7): the card said "0 memories". It says
+       the count is unknown, and why.
+    4. Q-2b: the only agent's agent.json cannot be read: the page said "No agents yet. Create
+       one with …"; it names the agent instead.
+    """
     root = layout.memory_root(service.data_dir, "demo")
     (root / "notes").mkdir()
     (root / "todo.txt").write_text("x\n", encoding="utf-8")
     (root / "user\u200b").mkdir()  # I-9: looks like the user scope; its mark shows it is not
     page.goto("/")
-    badge = page.locator('.agent-card[data-agent="demo"] .badge-warn.skipped')
+    card = page.locator('.agent-card[data-agent="demo"]')
+    badge = card.locator(".badge-warn.skipped")
     expect(badge).to_have_text("3 entries not read")
     expect(badge).to_have_attribute(
         "title",
@@ -149,3 +106,38 @@ def test_w1_entries_of_a_memory_root_that_are_no_scope_are_named_on_the_card(
         ),
     )
     assert "\u200b" not in (badge.get_attribute("title") or "")
+
+    lost = service.data_dir / "agents" / "lost" / "agent.json"
+    lost.mkdir(parents=True)
+    page.reload()
+    section = page.locator(".unreadable-agents")
+    expect(section.locator("h2")).to_have_text("Agents whose settings cannot be read")
+    expect(section.locator("li")).to_have_text(
+        "lost: the stored settings of agent 'lost' (agents/lost/agent.json in the data "
+        f"dir) are not a regular file: {NOT_A_FILE_FIX}"
+    )
+    expect(card).to_have_count(1)
+
+    moved = tmp_path / "bigger-disk" / "memory"
+    moved.parent.mkdir()
+    root.rename(moved)
+    root.symlink_to(moved)
+    page.reload()
+    expect(card.locator("a.memory-count")).to_have_text("memories unknown")
+    expect(card.locator(".badge-warn")).to_have_text("Cannot be read")
+    expect(card.locator(".badge-warn")).to_have_attribute(
+        "title", re.compile("its memory root is no plain folder")
+    )
+    expect(card).not_to_contain_text("0 memories")
+
+    lost.rmdir()
+    lost.parent.rmdir()
+    stored = service.data_dir / "agents" / "demo" / "agent.json"
+    stored.rename(stored.with_name("agent.json.kept"))
+    stored.mkdir()
+    page.reload()
+    expect(section.locator("li")).to_have_text(
+        "demo: the stored settings of agent 'demo' (agents/demo/agent.json in the data "
+        f"dir) are not a regular file: {NOT_A_FILE_FIX}"
+    )
+    expect(page.locator("main")).not_to_contain_text("No agents yet")

@@ -22,9 +22,16 @@ from tests.browser.service import Service
 pytestmark = pytest.mark.browser
 
 
-def test_w4_edit_previews_a_short_prompt_naming_the_file_and_the_ask(
+def test_w4_edit_and_add_preview_the_prompt_and_open_a_chat_through_a_draft(
     page: Page, service: Service, shot: Shot
 ) -> None:
+    """One service and one look at the Memory tab (each modal only makes a draft, A-12):
+
+    1. Edit previews a short prompt naming the file and the ask, copies it, and opens a new
+       chat through a draft pinning the Workspace;
+    2. Add requires content, words the prompt by what was pasted (an address or a text), and
+       pins no Workspace for the user scope.
+    """
     scope = service.scope("workspace", "shop-api")
     key, workspace = scope["key"], scope["workspacePath"]
     open_memory_tab(page)
@@ -64,11 +71,7 @@ def test_w4_edit_previews_a_short_prompt_naming_the_file_and_the_ask(
     page.keyboard.press("Escape")
     expect(modal).to_have_count(0)
 
-
-def test_w4_add_requires_content_and_does_not_pin_a_workspace_for_the_user_scope(
-    page: Page, service: Service, shot: Shot
-) -> None:
-    open_memory_tab(page)
+    # 2. Add, to the user scope.
     user_group(page).get_by_role("button", name="Add a memory").click()
     modal = page.locator("dialog.bridge")
     expect(modal.locator("#bridge-target")).to_have_text("User memory")

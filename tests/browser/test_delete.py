@@ -15,9 +15,40 @@ def _index_text(service: Service, key: str) -> str:
     return str(service.get(service.agent_path() + f"/memory/scopes/{key}/index")["raw"])
 
 
+def _delete_beside_an_index_that_is_a_folder(page: Page, service: Service) -> None:
+    """Step 3: ``MEMORY.md`` made a folder, ``review-style.md`` deleted from its row."""
+    scope = service.scope_dir("user")
+    index = scope / "MEMORY.md"
+    group = user_group(page)
+    index.unlink()
+    index.mkdir()
+    page.reload()
+    open_memory_tab(page)
+    beside = row(group, "review-style.md")
+    beside.get_by_role("button", name="Delete").click()
+    confirm_dialog(page).get_by_role("button", name="Delete").click()
+    expect(beside).to_have_count(0)
+    toast = page.locator(".toast.error")
+    expect(toast).to_contain_text("Deleted review-style.md, but its index line was not removed")
+    expect(toast).to_contain_text("MEMORY.md is a folder, not a file")
+    assert not (scope / "review-style.md").exists()
+    assert index.is_dir()
+
+
 def test_w3_delete_confirms_then_the_row_and_its_index_line_are_gone(
     page: Page, service: Service, shot: Shot
 ) -> None:
+    """Three deletes on one service, each of a file the others leave alone:
+
+    1. from its row, after a confirm (Cancel keeps everything): the row and its index line
+       go, the file answers 404;
+    2. from the viewer, of a file with a space in its name (its index line written
+       ``Deploy%20notes.md``): the viewer closes, the row, the line and the file go;
+    3. A-6, beside a ``MEMORY.md`` that is a folder (or a symlink out of the memory root),
+       never read or rewritten: the file goes, and the toast says its index line was not
+       removed and why (the answer's ``indexProblem``), never a calm "Deleted".
+    """
+    scope = service.scope_dir("user")
     assert "time-zone.md" in _index_text(service, "user")
     open_memory_tab(page)
     group = user_group(page)
@@ -45,11 +76,7 @@ def test_w3_delete_confirms_then_the_row_and_its_index_line_are_gone(
         service.get(service.agent_path() + "/memory/scopes/user/files/time-zone.md")
     assert missing.value.status == 404
 
-
-def test_w3_delete_from_the_viewer_of_a_file_with_a_space_in_its_name(
-    page: Page, service: Service
-) -> None:
-    scope = service.scope_dir("user")
+    # 2. From the viewer, a name with a space.
     write_topic(
         scope,
         "Deploy notes.md",
@@ -64,37 +91,16 @@ def test_w3_delete_from_the_viewer_of_a_file_with_a_space_in_its_name(
         + "- [Deploy notes](Deploy%20notes.md) — how deploys go\n",
         encoding="utf-8",
     )
+    page.reload()  # the listing read anew
     open_memory_tab(page)
-    target = row(user_group(page), "Deploy notes.md")
-    target.get_by_role("button", name="View").click()
+    spaced = row(group, "Deploy notes.md")
+    spaced.get_by_role("button", name="View").click()
     expect(viewer(page).locator(".viewer-body")).to_contain_text("Body.")
     viewer(page).get_by_role("button", name="Delete").click()
     confirm_dialog(page).get_by_role("button", name="Delete").click()
     expect(viewer(page)).not_to_have_attribute("open", "")
-    expect(target).to_have_count(0)
+    expect(spaced).to_have_count(0)
     assert "Deploy%20notes.md" not in _index_text(service, "user")
     assert not (scope / "Deploy notes.md").exists()
 
-
-def test_w3_a_delete_beside_an_index_that_is_a_folder_says_its_line_was_not_removed(
-    page: Page, service: Service
-) -> None:
-    """A-6: ``MEMORY.md`` a folder (or a symlink out of the memory root) is never read or
-    rewritten; the file goes, and the toast says its index line was not removed and why
-    (the answer's ``indexProblem``), never a calm "Deleted"."""
-    scope = service.scope_dir("user")
-    index = scope / "MEMORY.md"
-    index.unlink()
-    index.mkdir()
-    open_memory_tab(page)
-    target = row(user_group(page), "time-zone.md")
-
-    target.get_by_role("button", name="Delete").click()
-    confirm_dialog(page).get_by_role("button", name="Delete").click()
-
-    expect(target).to_have_count(0)
-    toast = page.locator(".toast.error")
-    expect(toast).to_contain_text("Deleted time-zone.md, but its index line was not removed")
-    expect(toast).to_contain_text("MEMORY.md is a folder, not a file")
-    assert not (scope / "time-zone.md").exists()
-    assert index.is_dir()
+    _delete_beside_an_index_that_is_a_folder(page, service)

@@ -31,9 +31,12 @@ def store_by_hand(service: Service, **memory: str) -> None:
     path.write_text(json.dumps(stored), encoding="utf-8")
 
 
-def test_i1_a_misspelt_stored_prompt_is_named_on_the_agent_page_and_in_its_editor(
+def test_i1_misspelt_stored_prompts_are_named_on_the_agent_page_and_in_their_editors(
     page: Page, service: Service, shot: Shot
 ) -> None:
+    """On one service: the memory prompt stored misspelt is named at the head and in its
+    editor until a save from the page puts it right; then both prompts stored off the rule
+    are each named, and Restore default on one leaves the other named."""
     store_by_hand(service, prompt=MISSPELT)
     assert service.config()["memory"]["promptWarnings"]  # what the page is to show
 
@@ -75,10 +78,10 @@ def test_i1_a_misspelt_stored_prompt_is_named_on_the_agent_page_and_in_its_edito
     expect(page.locator("#prompt-warnings")).to_have_count(0)
     assert "promptWarnings" not in service.config()["memory"]
 
-
-def test_i1_both_stored_prompts_off_the_rule_are_each_named(page: Page, service: Service) -> None:
+    # Both stored off the rule: each named; restoring one leaves the other.
     store_by_hand(service, prompt=MISSPELT, workspacePrompt=EXTRA)
 
+    page.goto("about:blank")  # the agent's page read anew
     page.goto(MEMORY_TAB)
     notice = page.locator("#prompt-warnings")
     expect(notice).to_contain_text("Two memory prompts need fixing")

@@ -17,7 +17,7 @@ import re
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.pages import (
     MEMORY_TAB,
@@ -129,13 +129,61 @@ def test_i9_names_taken_from_the_address_show_their_hidden_characters(
     assert _shown_hidden(page) == []
 
 
-def test_i9_the_edit_prompt_names_a_memory_as_the_model_is_shown_it(
+def _draft_prompt(page: Page, service: Service, modal: Locator) -> str:
+    """Press the bridge modal's "Open a new chat" and return the prompt of the draft the new
+    tab opens (A-12)."""
+    with page.context.expect_page() as opened:
+        modal.get_by_role("button", name="Open a new chat").click()
+    chat = opened.value
+    chat.wait_for_url("**/chat/**")
+    draft_id = chat.url.split("?", 1)[0].rsplit("/", 1)[-1]
+    chat.close()
+    return str(service.get(service.agent_path() + f"/drafts/{draft_id}")["prompt"])
+
+
+def _fix_and_add_show_the_marks(page: Page, service: Service) -> None:
+    """Step 2: "Fix this memory" on ``links.md``, then Add with pasted tag characters."""
+    modal = page.locator("dialog.bridge")
+    preview = modal.locator("#bridge-preview")
+    page.goto(f"{MEMORY_TAB}/fix/user/links.md")
+    field = modal.locator("#bridge-field")
+    expect(field).to_have_value(re.compile(r"\[\[wiki\[hidden: U\+202E\]\]\] names no topic file"))
+    expect(preview).to_contain_text("[[wiki[hidden: U+202E]]] names no topic file")
+    assert RLO not in field.input_value()
+    assert _shown_hidden(page) == []
+    assert _draft_prompt(page, service, modal) == preview.inner_text()
+    page.keyboard.press("Escape")
+    expect(modal).to_have_count(0)
+
+    open_memory_tab(page)
+    user_group(page).get_by_role("button", name="Add a memory to user memory").click()
+    modal.locator("#bridge-field").fill(f"Deploy on Fridays{TAGS}.")
+    expect(preview).to_contain_text("Deploy on Fridays[hidden: 11 tag characters].")
+    assert _shown_hidden(page) == []
+    page.keyboard.press("Escape")
+    expect(modal).to_have_count(0)
+
+
+def test_i9_the_bridge_prompts_and_the_template_editor_show_hidden_text_as_marks(
     page: Page, service: Service
 ) -> None:
-    """Edit on a memory whose name spells a command in tag characters: the prompt named it as
-    written, so Copy put the hidden command into the user's own chat message, unseen in the
-    preview, and Open a new chat failed (a draft's prompt holds no hidden character, A-12).
-    The prompt names the memory and its file with their marks, as Session start does."""
+    """Three places where text an agent or an operator wrote reaches a prompt, on one service
+    (a memory, a note with a dangling link and the template, none read by another step):
+
+    1. Edit on a memory whose name spells a command in tag characters: the prompt named it as
+       written, so Copy put the hidden command into the user's own chat message, unseen in
+       the preview, and Open a new chat failed (a draft's prompt holds no hidden character,
+       A-12). The prompt names the memory and its file with their marks, as Session start
+       does.
+    2. "Fix this memory" prefills the findings' words, and lint quotes a dangling
+       ``[[wiki`` U+202E ``]]`` as written: the field and the prompt held the override,
+       unseen (and turning the rest of the line around), so the draft was refused. Pasted
+       text in Add is shown, copied and sent the same way.
+    3. A template edited by hand in agent.json with tag characters spelling a command: the
+       textarea shows them as nothing, so the text looked clean while the service refuses its
+       save (400 naming the line) and the model gets the marks. The editor names each such
+       line, with the marks where the characters sit; deleting them clears the note.
+    """
     write_topic(
         service.scope_dir("user"),
         HIDDEN_FILE,
@@ -144,6 +192,20 @@ def test_i9_the_edit_prompt_names_a_memory_as_the_model_is_shown_it(
         updated_at="2026-12-01",
         body="Run the pipeline.\n",
     )
+    write_topic(
+        service.scope_dir("user"),
+        "links.md",
+        name="links",
+        description="a note with a link",
+        updated_at="2026-12-01",
+        body=f"See [[wiki{RLO}]].\n",
+    )
+    stored = service.data_dir / "agents" / "demo" / "agent.json"
+    config = json.loads(stored.read_text(encoding="utf-8"))
+    config["template"] = f"You are Demo agent.\nRun the tests twice{TAGS} before a commit.\n"
+    stored.write_text(json.dumps(config), encoding="utf-8")
+
+    # 1. Edit names the memory with its marks.
     open_memory_tab(page)
     row(user_group(page), HIDDEN_FILE).get_by_role("button", name="Edit").click()
     modal = page.locator("dialog.bridge")
@@ -156,69 +218,13 @@ def test_i9_the_edit_prompt_names_a_memory_as_the_model_is_shown_it(
     modal.get_by_role("button", name="Copy").click()
     expect(modal.locator(".inline-status")).to_have_text("Prompt copied.")
     assert page.evaluate("() => navigator.clipboard.readText()") == prompt
-
-    with page.context.expect_page() as opened:
-        modal.get_by_role("button", name="Open a new chat").click()
-    chat = opened.value
-    chat.wait_for_url("**/chat/**")
-    draft_id = chat.url.split("?", 1)[0].rsplit("/", 1)[-1]
-    draft = service.get(service.agent_path() + f"/drafts/{draft_id}")
-    assert draft["prompt"] == prompt
-
-
-def test_i9_fix_this_memory_asks_with_the_marks_of_what_the_agent_wrote(
-    page: Page, service: Service
-) -> None:
-    """ "Fix this memory" prefills the findings' words, and lint quotes a dangling
-    ``[[wiki`` U+202E ``]]`` as written: the field and the prompt held the override, unseen
-    (and turning the rest of the line around), so the draft was refused. Pasted text in Add is
-    shown, copied and sent the same way."""
-    write_topic(
-        service.scope_dir("user"),
-        "links.md",
-        name="links",
-        description="a note with a link",
-        updated_at="2026-12-01",
-        body=f"See [[wiki{RLO}]].\n",
-    )
-    page.goto(f"{MEMORY_TAB}/fix/user/links.md")
-    modal = page.locator("dialog.bridge")
-    field = modal.locator("#bridge-field")
-    expect(field).to_have_value(re.compile(r"\[\[wiki\[hidden: U\+202E\]\]\] names no topic file"))
-    preview = modal.locator("#bridge-preview")
-    expect(preview).to_contain_text("[[wiki[hidden: U+202E]]] names no topic file")
-    assert RLO not in field.input_value()
-    assert _shown_hidden(page) == []
-
-    with page.context.expect_page() as opened:
-        modal.get_by_role("button", name="Open a new chat").click()
-    chat = opened.value
-    chat.wait_for_url("**/chat/**")
-    draft_id = chat.url.split("?", 1)[0].rsplit("/", 1)[-1]
-    draft = service.get(service.agent_path() + f"/drafts/{draft_id}")
-    assert draft["prompt"] == preview.inner_text()
+    assert _draft_prompt(page, service, modal) == prompt
     page.keyboard.press("Escape")
     expect(modal).to_have_count(0)
 
-    open_memory_tab(page)
-    user_group(page).get_by_role("button", name="Add a memory to user memory").click()
-    modal.locator("#bridge-field").fill(f"Deploy on Fridays{TAGS}.")
-    expect(preview).to_contain_text("Deploy on Fridays[hidden: 11 tag characters].")
-    assert _shown_hidden(page) == []
+    _fix_and_add_show_the_marks(page, service)
 
-
-def test_i9_a_template_written_by_hand_with_hidden_characters_names_their_lines(
-    page: Page, service: Service
-) -> None:
-    """A template edited by hand in agent.json with tag characters spelling a command: the
-    textarea shows them as nothing, so the text looked clean while the service refuses its
-    save (400 naming the line) and the model gets the marks. The editor names each such line,
-    with the marks where the characters sit; deleting them clears the note."""
-    stored = service.data_dir / "agents" / "demo" / "agent.json"
-    config = json.loads(stored.read_text(encoding="utf-8"))
-    config["template"] = f"You are Demo agent.\nRun the tests twice{TAGS} before a commit.\n"
-    stored.write_text(json.dumps(config), encoding="utf-8")
-
+    # 3. The template written by hand.
     page.goto(PROMPT_TAB)
     editor = page.locator("#template-editor")
     note = editor.locator(".hidden-text-note")

@@ -16,7 +16,15 @@ import pytest
 from memory_core.hidden_text import show_hidden
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import MEMORY_TAB, PageFactory, open_memory_tab, row, user_group, viewer
+from tests.browser.pages import (
+    MEMORY_TAB,
+    PageFactory,
+    open_memory_tab,
+    row,
+    user_group,
+    viewer,
+    wait_groups_settled,
+)
 from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
@@ -77,8 +85,8 @@ def test_i9_the_page_shows_hidden_text_as_memory_core_does(
     open_page: PageFactory, read_only_service: Service
 ) -> None:
     page = open_page(read_only_service)  # only the page's own script runs: nothing is written
-    page.goto(MEMORY_TAB)
-    expect(user_group(page).locator(".row").first).to_be_visible()
+    page.goto("/")  # its modules are served: the agents list will do, no Memory tab
+    expect(page.locator(".agent-card").first).to_be_visible()
     cases = CASES + _random_cases(400)
     shown = page.evaluate(
         """async (cases) => {
@@ -115,8 +123,8 @@ def test_i9_the_page_judges_marks_of_newer_unicode_versions_as_the_service_does(
     Unicode data is older, had no such mark and showed the model the joiner marked. The page
     now judges by the classes the service serves (``static/js/unicode-classes.js``)."""
     page = open_page(read_only_service)
-    page.goto(MEMORY_TAB)
-    expect(user_group(page).locator(".row").first).to_be_visible()
+    page.goto("/")  # its modules are served: the agents list will do, no Memory tab
+    expect(page.locator(".agent-card").first).to_be_visible()
     seen = page.evaluate(
         """async (cases) => {
              const url = (name) => new URL(`static/js/${name}`, document.baseURI).href;
@@ -155,9 +163,14 @@ def test_i9_without_the_services_unicode_classes_the_page_judges_by_the_browsers
     assert shown == [show_hidden(text) for text in CASES]
 
 
-def test_i9_a_memory_index_and_search_hit_show_their_hidden_runs(
+def test_i9_a_memory_index_search_hit_and_workspace_show_their_hidden_runs(
     page: Page, service: Service
 ) -> None:
+    """A memory, its index line and its search hit (the user scope), and a Workspace whose
+    folder name holds hidden characters, on one service: each shows the marks the model is
+    shown, and what I-9 keeps as written."""
+    workspace = f"/srv/checkouts/ws-{RLO}evil{TAGS}"
+    service.add_workspace_scope(workspace)
     scope = service.scope_dir("user")
     write_topic(
         scope,
@@ -204,18 +217,12 @@ def test_i9_a_memory_index_and_search_hit_show_their_hidden_runs(
     shown = str(hit.evaluate("el => el.textContent"))
     assert TAGS not in shown and RLO not in shown
 
-
-def test_i9_a_workspace_named_with_hidden_characters_shows_them(
-    page: Page, service: Service
-) -> None:
-    """A Workspace folder whose name holds a right-to-left override and tag characters: its
-    group showed ``ws-\\u202eevil`` + tags as ``ws-xlive`` (reversed, the tags unseen), in its
-    title, its path, its buttons' labels and the views of its index and history. Each shows the
-    marks the model would be shown."""
-    workspace = f"/srv/checkouts/ws-{RLO}evil{TAGS}"
-    service.add_workspace_scope(workspace)
-
-    open_memory_tab(page)
+    # A Workspace folder whose name holds a right-to-left override and tag characters: its
+    # group showed ``ws-\u202eevil`` + tags as ``ws-xlive`` (reversed, the tags unseen), in its
+    # title, its path, its buttons' labels and the views of its index and history. Each shows the
+    # marks the model would be shown.
+    page.locator("#memory-search").press("Escape")  # the search cleared: the groups again
+    wait_groups_settled(page)
     group = page.locator('.group[data-kind="workspace"]').filter(
         has=page.locator(".group-title .path", has_text="/srv/checkouts/")
     )

@@ -12,66 +12,6 @@ from tests.browser.service import Service
 pytestmark = pytest.mark.browser
 
 
-def test_w2_memory_prompt_saves_after_the_confirm(page: Page, service: Service, shot: Shot) -> None:
-    open_memory_tab(page)
-    editor = page.locator("#memory-prompt")
-    text = editor.locator("textarea")
-    expect(editor.locator(".badge")).to_have_text("Default")
-    custom = "# Memory\n\nKeep notes short.\n\n## User memory\n\n{{MEMORY_USER_INDEX}}\n"
-    text.fill(custom)
-
-    # Cancel first: nothing is saved.
-    editor.get_by_role("button", name="Save").click()
-    expect(confirm_dialog(page)).to_be_visible()
-    shot(page, "w2-prompt-save-confirm")
-    confirm_dialog(page).get_by_role("button", name="Cancel").click()
-    expect(confirm_dialog(page)).to_have_count(0)
-    assert service.config()["memory"]["promptIsDefault"] is True
-
-    editor.get_by_role("button", name="Save").click()
-    confirm_dialog(page).get_by_role("button", name="Save").click()
-    expect(editor.locator(".inline-status")).to_have_text("Saved")
-    expect(editor.locator(".badge")).to_have_text("Customized")
-    memory = service.config()["memory"]
-    assert memory["prompt"] == custom
-    assert memory["promptIsDefault"] is False
-    shot(page, "w2-prompt-saved")
-
-    editor.get_by_role("button", name="Restore default").click()
-    confirm_dialog(page).get_by_role("button", name="Restore default").click()
-    expect(editor.locator(".badge")).to_have_text("Default")
-    memory = service.config()["memory"]
-    assert memory["promptIsDefault"] is True
-    expect(text).to_have_value(memory["prompt"])
-
-
-def test_i1_a_prompt_without_its_placeholder_warns_and_its_save_shows_the_422_detail(
-    page: Page, service: Service, shot: Shot
-) -> None:
-    """Case prompt-without-index-placeholder: the service refuses the save (422) and the editor
-    shows why, keeping the unsaved text; nothing is saved."""
-    open_memory_tab(page)
-    for editor_id, text, needs in (
-        ("#workspace-prompt", "## Workspace memory\n\nNo index here.", "{{MEMORY_INDEX}}"),
-        ("#memory-prompt", "# Memory\n{{ MEMORY_USER_INDEX }}\n", "{{MEMORY_USER_INDEX}}"),
-    ):
-        editor = page.locator(editor_id)
-        editor.locator("textarea").fill(text)
-        expect(editor.locator(".placeholder-warning")).to_contain_text(needs)
-        editor.get_by_role("button", name="Save").click()
-        confirm_dialog(page).get_by_role("button", name="Save").click()
-        problem = editor.locator(".alert-error")
-        expect(problem).to_contain_text(f"must hold {needs} exactly once")
-        expect(editor.locator("textarea")).to_have_value(text)
-    expect(page.locator("#memory-prompt .alert-error")).to_contain_text(
-        "'{{ MEMORY_USER_INDEX }}' instead"
-    )
-    shot(page, "i1-prompt-without-placeholder-refused")
-    memory = service.config()["memory"]
-    assert memory["promptIsDefault"] is True
-    assert memory["workspacePromptIsDefault"] is True
-
-
 def test_a2_stale_etag_shows_changed_elsewhere_and_reload_then_the_template_saves_with_if_match(
     page: Page, service: Service, shot: Shot
 ) -> None:
@@ -103,9 +43,78 @@ def test_a2_stale_etag_shows_changed_elsewhere_and_reload_then_the_template_save
     assert service.config()["template"] == "You are terse.\n\n{{MEMORY}}\n"
 
 
-def test_w2_saving_one_setting_keeps_unsaved_text_in_the_other_editors(
-    page: Page, service: Service
+def _a_prompt_without_its_placeholder_is_refused(page: Page, service: Service, shot: Shot) -> None:
+    """Step 2: each memory prompt saved without its placeholder: the 422's detail, nothing saved."""
+    page.reload()
+    open_memory_tab(page)
+    for editor_id, written, needs in (
+        ("#workspace-prompt", "## Workspace memory\n\nNo index here.", "{{MEMORY_INDEX}}"),
+        ("#memory-prompt", "# Memory\n{{ MEMORY_USER_INDEX }}\n", "{{MEMORY_USER_INDEX}}"),
+    ):
+        editor = page.locator(editor_id)
+        editor.locator("textarea").fill(written)
+        expect(editor.locator(".placeholder-warning")).to_contain_text(needs)
+        editor.get_by_role("button", name="Save").click()
+        confirm_dialog(page).get_by_role("button", name="Save").click()
+        problem = editor.locator(".alert-error")
+        expect(problem).to_contain_text(f"must hold {needs} exactly once")
+        expect(editor.locator("textarea")).to_have_value(written)
+    expect(page.locator("#memory-prompt .alert-error")).to_contain_text(
+        "'{{ MEMORY_USER_INDEX }}' instead"
+    )
+    shot(page, "i1-prompt-without-placeholder-refused")
+    memory = service.config()["memory"]
+    assert memory["promptIsDefault"] is True
+    assert memory["workspacePromptIsDefault"] is True
+
+
+def test_w2_the_memory_prompt_editors_save_only_after_a_confirm_and_what_they_may_save(
+    page: Page, service: Service, shot: Shot
 ) -> None:
+    """The memory tab's editors on one service, each step on the page read anew, every step
+    leaving both memory prompts their defaults (saved and restored, or refused):
+
+    1. W-2: the memory prompt saves after the confirm (Cancel saves nothing), and Restore
+       default puts the default back;
+    2. I-1, case prompt-without-index-placeholder: the service refuses the save (422) and the
+       editor shows why, keeping the unsaved text; nothing is saved;
+    3. W-2: saving one setting (the Memory switch) keeps unsaved text in the other editors.
+    """
+    open_memory_tab(page)
+    editor = page.locator("#memory-prompt")
+    text = editor.locator("textarea")
+    expect(editor.locator(".badge")).to_have_text("Default")
+    custom = "# Memory\n\nKeep notes short.\n\n## User memory\n\n{{MEMORY_USER_INDEX}}\n"
+    text.fill(custom)
+
+    # Cancel first: nothing is saved.
+    editor.get_by_role("button", name="Save").click()
+    expect(confirm_dialog(page)).to_be_visible()
+    shot(page, "w2-prompt-save-confirm")
+    confirm_dialog(page).get_by_role("button", name="Cancel").click()
+    expect(confirm_dialog(page)).to_have_count(0)
+    assert service.config()["memory"]["promptIsDefault"] is True
+
+    editor.get_by_role("button", name="Save").click()
+    confirm_dialog(page).get_by_role("button", name="Save").click()
+    expect(editor.locator(".inline-status")).to_have_text("Saved")
+    expect(editor.locator(".badge")).to_have_text("Customized")
+    memory = service.config()["memory"]
+    assert memory["prompt"] == custom
+    assert memory["promptIsDefault"] is False
+    shot(page, "w2-prompt-saved")
+
+    editor.get_by_role("button", name="Restore default").click()
+    confirm_dialog(page).get_by_role("button", name="Restore default").click()
+    expect(editor.locator(".badge")).to_have_text("Default")
+    memory = service.config()["memory"]
+    assert memory["promptIsDefault"] is True
+    expect(text).to_have_value(memory["prompt"])
+
+    _a_prompt_without_its_placeholder_is_refused(page, service, shot)
+
+    # 3. The Memory switch saved, the memory prompt's draft kept.
+    page.reload()
     open_memory_tab(page)
     draft = "# Memory\n\nHalf-written, not saved yet.\n\n{{MEMORY_USER_INDEX}}\n"
     page.locator("#memory-prompt textarea").fill(draft)

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from tests.browser.conftest import CHAT_URL, MODULE_DATA_DIR, SeededDataDirs
 from tests.browser.pages import (
@@ -83,74 +83,73 @@ def _checkpoint(service: Service) -> None:
     service.call("POST", f"{service.agent_path()}/memory/scopes/user/checkpoint")
 
 
-@pytest.mark.parametrize("kind", WHY)
-def test_q2b_a_file_the_history_cannot_keep_is_offered_no_record_restore_or_delete(
-    open_page: PageFactory, refused_service: Service, kind: str
+UNKEPT = {"unreadable": FILE, "over-cap": "review-style.md"}
+"""The file of the user scope made one the history cannot keep, per kind."""
+
+
+def test_q2b_files_the_history_cannot_keep_are_offered_no_record_restore_or_delete(
+    open_page: PageFactory, refused_service: Service
 ) -> None:
+    """On one service (each step on files no other step touches):
+
+    1. a file of each kind (:data:`UNKEPT`): its History says why it cannot be recorded and
+       offers neither "Record it now" nor "Restore this version"; its Delete says why and
+       sends nothing;
+    2. a file whose row was drawn while it could be kept, grown past the cap since: the delete
+       is refused (503) and the page shows why, in the service's words, and keeps the row;
+    3. the index made unreadable: its History offers no record or restore either.
+    """
     service = refused_service
-    _checkpoint(service)  # the file has a version: Restore would be offered for it
-    path = _unkeep(service, kind)
-    size = path.stat().st_size
+    _checkpoint(service)  # every file has a version: Restore would be offered for it
+    paths = {kind: _unkeep(service, kind, file) for kind, file in UNKEPT.items()}
+    sizes = {kind: path.stat().st_size for kind, path in paths.items()}
     page = open_page(service)
-
-    page.goto(MEMORY_TAB + f"/history/user/{FILE}")
     panel = viewer(page)
-    note = panel.locator(".unkept-note")
-    expect(note).to_contain_text(f"The history cannot keep {FILE} as it is now")
-    expect(note).to_contain_text(HISTORY_WHY[kind])
-    expect(note).to_contain_text("cannot be recorded")
-    expect(panel.get_by_role("button", name="Record it now")).to_have_count(0)
-    version = panel.locator("li.version").first
-    expect(version).not_to_contain_text("Current")
-    version.locator(".version-toggle").click()
-    expect(version.locator(".unkept-restore")).to_contain_text(WHY[kind])
-    expect(version.get_by_role("button", name="Restore this version")).to_have_count(0)
+
+    for kind, file in UNKEPT.items():
+        page.goto(MEMORY_TAB + f"/history/user/{file}")
+        note = panel.locator(".unkept-note")
+        expect(note).to_contain_text(f"The history cannot keep {file} as it is now")
+        expect(note).to_contain_text(HISTORY_WHY[kind])
+        expect(note).to_contain_text("cannot be recorded")
+        expect(panel.get_by_role("button", name="Record it now")).to_have_count(0)
+        version = panel.locator("li.version").first
+        expect(version).not_to_contain_text("Current")
+        version.locator(".version-toggle").click()
+        expect(version.locator(".unkept-restore")).to_contain_text(WHY[kind])
+        expect(version.get_by_role("button", name="Restore this version")).to_have_count(0)
 
     open_memory_tab(page)
-    delete = row(user_group(page), FILE).get_by_role("button", name="Delete")
-    expect(delete).to_have_attribute("aria-disabled", "true")
-    expect(delete).to_have_attribute("title", WHY_RE[kind])
-    # it stays focusable and says why when pressed (Playwright never clicks aria-disabled)
-    delete.focus()
-    page.keyboard.press("Enter")
-    expect(page.locator(".toast.error")).to_contain_text(f"cannot keep {FILE} as it is now")
-    expect(confirm_dialog(page)).to_have_count(0)
-    # nothing was sent: the file is as it was
-    assert path.stat().st_size == size
+    for kind, file in UNKEPT.items():
+        delete = row(user_group(page), file).get_by_role("button", name="Delete")
+        expect(delete).to_have_attribute("aria-disabled", "true")
+        expect(delete).to_have_attribute("title", WHY_RE[kind])
+        # it stays focusable and says why when pressed (Playwright never clicks aria-disabled)
+        delete.focus()
+        page.keyboard.press("Enter")
+        said = page.locator(".toast.error").filter(has_text=f"cannot keep {file} as it is now")
+        expect(said).to_be_visible()
+        expect(confirm_dialog(page)).to_have_count(0)
+    # nothing was sent: the files are as they were
+    assert {kind: path.stat().st_size for kind, path in paths.items()} == sizes
 
-
-def test_q2b_a_delete_the_service_refuses_shows_its_503_detail(
-    page: Page, service: Service
-) -> None:
-    """The row was drawn while the file could be kept; it grew past the cap since: the delete
-    is refused (503) and the page shows why, in the service's words, and keeps the row."""
-    open_memory_tab(page)
+    # 2. Refused by the service all the same: the 503's detail, whole.
     target = row(user_group(page), "time-zone.md")
-    path = _unkeep(service, "over-cap", "time-zone.md")
-
+    grown = _unkeep(service, "over-cap", "time-zone.md")
     target.get_by_role("button", name="Delete").click()
     confirm_dialog(page).get_by_role("button", name="Delete").click()
-
-    toast = page.locator(".toast.error")
+    toast = page.locator(".toast.error").filter(has_text="Could not delete time-zone.md")
     expect(toast).to_contain_text(
         "Could not delete time-zone.md: 'time-zone.md' was not deleted: the history cannot keep"
     )
     expect(toast).to_contain_text("larger than its read cap")
     expect(toast).to_contain_text("nothing changed")
     expect(target).to_be_visible()
-    assert path.exists()
+    assert grown.exists()
 
-
-def test_q2b_an_index_the_service_cannot_read_is_offered_no_record_or_restore(
-    open_page: PageFactory, refused_service: Service
-) -> None:
-    service = refused_service
-    _checkpoint(service)
+    # 3. The index the service cannot read.
     index = _unkeep(service, "unreadable", "MEMORY.md")
-    page = open_page(service)
-
     page.goto(MEMORY_TAB + "/history/user/MEMORY.md")
-    panel = viewer(page)
     note = panel.locator(".unkept-note")
     expect(note).to_contain_text("The history cannot keep MEMORY.md as it is now")
     expect(note).to_contain_text("Permission denied")

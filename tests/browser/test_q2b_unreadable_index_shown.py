@@ -35,27 +35,6 @@ SAID = {
 """What the panel says when the index, or the scope folder holding it, is another account's."""
 
 
-@pytest.mark.parametrize("refused", SAID)
-def test_q2b_an_index_the_service_cannot_read_is_shown_so_never_as_no_index(
-    open_page: PageFactory, refused_service: Service, refused: str
-) -> None:
-    service = refused_service
-    folder = service.scope_dir("user")
-    place = folder / "MEMORY.md" if refused == "index" else folder
-    os.chown(place, NOBODY, NOBODY)
-    place.chmod(0o600 if refused == "index" else 0o700)
-    page = open_page(service)
-
-    page.goto(f"{MEMORY_TAB}/index/user")  # "Show the index" of the user scope
-
-    state = viewer(page).locator(".state")
-    expect(state).to_contain_text(SAID[refused])
-    expect(state).to_contain_text("a Session is told so, never that nothing is saved")
-    expect(state).not_to_contain_text("no index yet")
-    if refused == "scope-folder":  # the folder as the 0700 case of the badge test has it
-        expect_badge(page, 0o700)
-
-
 BADGE = {
     0o711: (
         "Folder cannot be listed: the service cannot list it (Permission denied)",
@@ -73,6 +52,7 @@ account keeps: one the service may enter but not list (``0711``), one it may not
 def expect_badge(page: Page, mode: int) -> None:
     """The Memory tab, opened anew, shows the user scope's folder badge :data:`BADGE` gives for
     a folder of ``mode`` another account keeps."""
+    page.goto("about:blank")
     page.goto(MEMORY_TAB)
     text, title = BADGE[mode]
     badge = page.locator('.group[data-scope="user"] .badge-danger').first
@@ -80,16 +60,45 @@ def expect_badge(page: Page, mode: int) -> None:
     expect(badge).to_have_attribute("title", re.compile(re.escape(title)))
 
 
-def test_q2b_the_scope_badge_says_a_folder_it_may_enter_cannot_be_listed_never_read(
+def expect_index_said(page: Page, refused: str) -> None:
+    """The user scope's "Show the index", opened anew, says :data:`SAID` of ``refused``: the
+    index is there, or may be, and a Session is told it cannot be read, never "no index yet"."""
+    page.goto("about:blank")
+    page.goto(f"{MEMORY_TAB}/index/user")
+    state = viewer(page).locator(".state")
+    expect(state).to_contain_text(SAID[refused])
+    expect(state).to_contain_text("a Session is told so, never that nothing is saved")
+    expect(state).not_to_contain_text("no index yet")
+
+
+def test_q2b_an_index_or_folder_the_service_cannot_read_is_never_shown_as_no_index(
     open_page: PageFactory, refused_service: Service
 ) -> None:
-    """A folder the service may enter but not list (``0711``) still has its index read and
-    injected: its badge says it cannot be listed, never that it cannot be read (which reads as
-    nothing in it reaching the model). The ``0700`` folder's badge, "cannot be read", is checked
-    with the same folder in the index test's ``scope-folder`` case (one service, not two)."""
-    folder = refused_service.scope_dir("user")
-    os.chown(folder, NOBODY, NOBODY)
-    folder.chmod(0o711)
-    page = open_page(refused_service)
+    """One service, the user scope refused a step further before each look:
 
+    1. its ``MEMORY.md`` another account's (``0600``): the index panel says it is there but
+       cannot be read;
+    2. its folder another account's (``0700``, the index the service's again): the index panel
+       says whether ``MEMORY.md`` is there cannot be told, and the badge "cannot be read";
+    3. its folder one the service may enter but not list (``0711``): the index is still read
+       and injected, so the badge says it cannot be listed, never that it cannot be read
+       (which reads as nothing in it reaching the model).
+    """
+    folder = refused_service.scope_dir("user")
+    index = folder / "MEMORY.md"
+    page = open_page(refused_service)
+    was = index.stat()
+
+    os.chown(index, NOBODY, NOBODY)
+    index.chmod(0o600)
+    expect_index_said(page, "index")
+
+    os.chown(index, was.st_uid, was.st_gid)
+    index.chmod(was.st_mode)
+    os.chown(folder, NOBODY, NOBODY)
+    folder.chmod(0o700)
+    expect_index_said(page, "scope-folder")
+    expect_badge(page, 0o700)
+
+    folder.chmod(0o711)
     expect_badge(page, 0o711)

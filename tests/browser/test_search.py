@@ -24,11 +24,17 @@ def hits(page: Page) -> Locator:
     return page.locator("#memory-search-results .search-open")
 
 
-def test_s1_search_box_finds_marks_and_opens(
+def test_s1_the_search_box_on_the_demo(
     open_page: PageFactory, read_only_service: Service, shot: Shot
 ) -> None:
+    """One look at the Memory tab of the worker's shared demo service, searched in turn (each
+    search only reads): hits found, marked and opened; an error with Retry; more hits on
+    request; the demo ranked with each text shown once; a word inside Chinese text; a live
+    query sent as still being typed."""
     page = open_page(read_only_service)
     open_memory_tab(page)
+
+    # S-1: hits found and marked; a hit opens in the viewer, and focus comes back to it.
     search_box(page).fill("pnpm")
     first = hits(page).first
     expect(first).to_have_attribute("data-file", "prefers-pnpm.md")
@@ -42,6 +48,55 @@ def test_s1_search_box_finds_marks_and_opens(
     page.keyboard.press("Escape")
     expect(panel).not_to_have_attribute("open", "")
     expect(first).to_be_focused()  # focus returns to the hit that opened it
+
+    # S-1: an error is shown with Retry.
+    search_box(page).fill("x" * 501)  # too long: the service answers 400 with a detail
+    alert = page.locator("#memory-search-results [role=alert]")
+    expect(alert).to_contain_text("at most 500 characters")
+    expect(alert.get_by_role("button", name="Retry")).to_be_visible()
+
+    # Issue 26: ``deploy`` on the demo gave 220 hits scored 0.0, the hand-written
+    # ``deploy-freeze`` fifth, and each hit showed its description twice.
+    search_box(page).fill("deploy")
+    first = hits(page).first
+    expect(first).to_have_attribute("data-file", "deploy-freeze.md")
+    expect(first.locator(".row-name mark")).to_have_text("deploy")
+    expect(first.locator(".row-desc mark")).to_have_text("deploys")
+    expect(first.locator(".search-snippet mark").first).to_have_text("deploys")
+    expect(hits(page)).to_have_count(20)
+    for index in range(20):
+        hit = hits(page).nth(index)
+        description = hit.locator(".row-desc").inner_text()
+        snippet = hit.locator(".search-snippet")
+        if snippet.count():
+            assert description not in snippet.inner_text(), f"hit {index} shows it twice"
+
+    # S-2, cjk-substring-search: ``回滚`` sits inside ``所有迁移脚本必须提供回滚步骤``.
+    search_box(page).fill("回滚")
+    expect(hits(page)).to_have_count(1)
+    hit = hits(page).first
+    expect(hit).to_have_attribute("data-file", "db-migrations.md")
+    expect(hit.locator(".row-desc mark")).to_have_text("回滚")
+    expect(hit.locator(".search-snippet mark")).to_have_text("回滚")
+
+    # S-2: typing runs the search with ``typing=true`` (a Korean last syllable the input
+    # method has not finished is then opened by the service); Enter runs it as typed in
+    # full, without.
+    with page.expect_request(lambda request: "/memory/search?" in request.url) as typed:
+        search_box(page).fill("pnpm")
+    assert "typing=true" in typed.value.url
+    with page.expect_request(lambda request: "/memory/search?" in request.url) as entered:
+        search_box(page).press("Enter")
+    assert "typing" not in entered.value.url
+    expect(hits(page).first).to_have_attribute("data-file", "prefers-pnpm.md")
+
+    # S-1: more hits on request (last: the 100 asked for may hold for the searches after).
+    search_box(page).fill("the")  # in most of the demo's 300-odd memories
+    expect(hits(page)).to_have_count(20)
+    expect(page.locator("#memory-search-status")).to_contain_text("the best 20 shown")
+    page.get_by_role("button", name="Show up to 100").click()
+    expect(hits(page)).to_have_count(100)
+    expect(page.get_by_role("button", name="Show up to 100")).to_have_count(0)
 
 
 def test_s1_search_sees_a_change_on_disk_and_clears_with_escape(
@@ -70,77 +125,3 @@ def test_s1_search_sees_a_change_on_disk_and_clears_with_escape(
     box.press("Escape")
     expect(box).to_have_value("")
     expect(page.locator("#memory-search-results")).to_be_hidden()
-
-
-def test_s1_search_error_is_shown_with_retry(
-    open_page: PageFactory, read_only_service: Service
-) -> None:
-    page = open_page(read_only_service)
-    open_memory_tab(page)
-    search_box(page).fill("x" * 501)  # too long: the service answers 400 with a detail
-    alert = page.locator("#memory-search-results [role=alert]")
-    expect(alert).to_contain_text("at most 500 characters")
-    expect(alert.get_by_role("button", name="Retry")).to_be_visible()
-
-
-def test_s1_more_hits_on_request(open_page: PageFactory, read_only_service: Service) -> None:
-    page = open_page(read_only_service)
-    open_memory_tab(page)
-    search_box(page).fill("the")  # in most of the demo's 300-odd memories
-    expect(hits(page)).to_have_count(20)
-    expect(page.locator("#memory-search-status")).to_contain_text("the best 20 shown")
-    page.get_by_role("button", name="Show up to 100").click()
-    expect(hits(page)).to_have_count(100)
-    expect(page.get_by_role("button", name="Show up to 100")).to_have_count(0)
-
-
-def test_s1_search_ranks_the_demo_and_shows_each_text_once(
-    open_page: PageFactory, read_only_service: Service
-) -> None:
-    """Issue 26: ``deploy`` on the demo gave 220 hits scored 0.0, the hand-written
-    ``deploy-freeze`` fifth, and each hit showed its description twice."""
-    page = open_page(read_only_service)
-    open_memory_tab(page)
-    search_box(page).fill("deploy")
-    first = hits(page).first
-    expect(first).to_have_attribute("data-file", "deploy-freeze.md")
-    expect(first.locator(".row-name mark")).to_have_text("deploy")
-    expect(first.locator(".row-desc mark")).to_have_text("deploys")
-    expect(first.locator(".search-snippet mark").first).to_have_text("deploys")
-    expect(hits(page)).to_have_count(20)
-    for index in range(20):
-        hit = hits(page).nth(index)
-        description = hit.locator(".row-desc").inner_text()
-        snippet = hit.locator(".search-snippet")
-        if snippet.count():
-            assert description not in snippet.inner_text(), f"hit {index} shows it twice"
-
-
-def test_s2_search_finds_a_word_inside_chinese_text(
-    open_page: PageFactory, read_only_service: Service
-) -> None:
-    """cjk-substring-search: ``回滚`` sits inside ``所有迁移脚本必须提供回滚步骤``."""
-    page = open_page(read_only_service)
-    open_memory_tab(page)
-    search_box(page).fill("回滚")
-    expect(hits(page)).to_have_count(1)
-    hit = hits(page).first
-    expect(hit).to_have_attribute("data-file", "db-migrations.md")
-    expect(hit.locator(".row-desc mark")).to_have_text("回滚")
-    expect(hit.locator(".search-snippet mark")).to_have_text("回滚")
-
-
-def test_s2_the_search_box_sends_a_live_query_as_still_being_typed(
-    open_page: PageFactory, read_only_service: Service
-) -> None:
-    """Typing runs the search with ``typing=true`` (a Korean last syllable the input method has
-    not finished is then opened by the service); Enter runs it as typed in full, without."""
-    page = open_page(read_only_service)
-    open_memory_tab(page)
-    with page.expect_request(lambda request: "/memory/search?" in request.url) as typed:
-        search_box(page).fill("pnpm")
-    assert "typing=true" in typed.value.url
-    with page.expect_request(lambda request: "/memory/search?" in request.url) as entered:
-        search_box(page).press("Enter")
-    assert "typing" not in entered.value.url
-    expect(hits(page).first).to_have_attribute("data-file", "prefers-pnpm.md")

@@ -17,79 +17,75 @@ from tests.browser.service import Service, write_topic
 pytestmark = pytest.mark.browser
 
 
-def test_t5b_a_wiki_link_opens_the_file_the_lint_resolves(page: Page, service: Service) -> None:
-    write_topic(
-        service.scope_dir("user"),
-        "links.md",
-        name="links",
-        description="links written as people write them",
-        updated_at="2026-12-01",
-        body="See [[Review Style]], [[./prefers-pnpm|pnpm]] and [[no-such-note]].\n",
-    )
+def test_t5b_a_wiki_link_opens_the_file_the_lint_resolves_or_names_it_or_shows_it_missing(
+    page: Page, service: Service
+) -> None:
+    """Three bodies, each with the links of one kind, on one service and one look at the
+    Memory tab (each body only read: the links of one never touch another's files).
+
+    - ``links.md``: ``[[Review Style]]`` and ``[[./prefers-pnpm|pnpm]]`` open the topic files
+      the lint reads them as, ``[[no-such-note]]`` is shown missing and is no button;
+    - ``folder-links.md``: ``[[notes/deploy]]`` names ``notes/deploy.md``, which is there:
+      the page names it, never "missing", and offers no button to a topic file it is not;
+    - ``bare-links.md``: ``[[feb]]`` with no topic file so named opens
+      ``archive/2026/feb.md``, as Obsidian does for a name unique in the vault and as the lint
+      reads it (no ``dangling-wiki-link``): the page names that note, never "missing".
+    """
+    scope = service.scope_dir("user")
+    (scope / "notes").mkdir()
+    (scope / "notes" / "deploy.md").write_text("the long notes\n", encoding="utf-8")
+    (scope / "archive" / "2026").mkdir(parents=True)
+    (scope / "archive" / "2026" / "feb.md").write_text("February\n", encoding="utf-8")
+    for file, description, text in (
+        (
+            "links.md",
+            "links written as people write them",
+            "See [[Review Style]], [[./prefers-pnpm|pnpm]] and [[no-such-note]].\n",
+        ),
+        (
+            "folder-links.md",
+            "a link into a sub-folder",
+            "See [[notes/deploy|the deploy notes]] and [[notes/gone]].\n",
+        ),
+        (
+            "bare-links.md",
+            "a bare name of a note in a sub-folder",
+            "See [[feb|February's notes]] and [[mar]].\n",
+        ),
+    ):
+        write_topic(
+            scope, file, name=file[:-3], description=description, updated_at="2026-12-01", body=text
+        )
     open_memory_tab(page)
-    row(user_group(page), "links.md").get_by_role("button", name="View").click()
     panel = viewer(page)
     body = panel.locator(".viewer-body")
+
+    row(user_group(page), "links.md").get_by_role("button", name="View").click()
     missing = body.locator(".wikilink.missing")
     expect(missing).to_have_text("[[no-such-note]]")
     expect(missing).to_have_attribute("title", "[[no-such-note]] names no topic file of this scope")
     assert body.get_by_role("button", name="no-such-note").count() == 0
-
     body.get_by_role("button", name="Review Style").click()
     expect(panel.locator("h2")).to_have_text("review-style")
     page.keyboard.press("Escape")
     row(user_group(page), "links.md").get_by_role("button", name="View").click()
-    viewer(page).locator(".viewer-body").get_by_role("button", name="pnpm").click()
-    expect(viewer(page).locator("h2")).to_have_text("prefers-pnpm")
+    body.get_by_role("button", name="pnpm").click()
+    expect(panel.locator("h2")).to_have_text("prefers-pnpm")
+    page.keyboard.press("Escape")
+    expect(panel).not_to_have_attribute("open", "")
 
-
-def test_t5b_a_wiki_link_to_a_note_in_a_sub_folder_is_no_missing_link(
-    page: Page, service: Service
-) -> None:
-    """``[[notes/deploy]]`` names ``notes/deploy.md``, which is there: the page names it, never
-    "missing", and offers no button to a topic file it is not."""
-    scope = service.scope_dir("user")
-    (scope / "notes").mkdir()
-    (scope / "notes" / "deploy.md").write_text("the long notes\n", encoding="utf-8")
-    write_topic(
-        scope,
-        "links.md",
-        name="links",
-        description="a link into a sub-folder",
-        updated_at="2026-12-01",
-        body="See [[notes/deploy|the deploy notes]] and [[notes/gone]].\n",
-    )
-    open_memory_tab(page)
-    row(user_group(page), "links.md").get_by_role("button", name="View").click()
-    body = viewer(page).locator(".viewer-body")
+    row(user_group(page), "folder-links.md").get_by_role("button", name="View").click()
+    expect(panel.locator("h2")).to_have_text("folder-links")
     there = body.locator(".wikilink.in-folder")
     expect(there).to_have_text("the deploy notes")
     expect(there).to_have_attribute("title", "notes/deploy.md, in a sub-folder of this scope")
     expect(body.locator(".wikilink.missing")).to_have_text("[[notes/gone]]")
     assert body.get_by_role("button", name="the deploy notes").count() == 0
+    page.keyboard.press("Escape")
+    expect(panel).not_to_have_attribute("open", "")
 
-
-def test_t5b_a_bare_name_of_a_note_in_a_sub_folder_names_it_as_the_lint_resolves(
-    page: Page, service: Service
-) -> None:
-    """``[[feb]]`` with no topic file so named opens ``archive/2026/feb.md``, as Obsidian does
-    for a name unique in the vault and as the lint reads it (no ``dangling-wiki-link``): the
-    page names that note, never "missing"."""
-    scope = service.scope_dir("user")
-    (scope / "archive" / "2026").mkdir(parents=True)
-    (scope / "archive" / "2026" / "feb.md").write_text("February\n", encoding="utf-8")
-    write_topic(
-        scope,
-        "links.md",
-        name="links",
-        description="a bare name of a note in a sub-folder",
-        updated_at="2026-12-01",
-        body="See [[feb|February's notes]] and [[mar]].\n",
-    )
-    open_memory_tab(page)
-    row(user_group(page), "links.md").get_by_role("button", name="View").click()
-    body = viewer(page).locator(".viewer-body")
-    there = body.locator(".wikilink.in-folder")
+    row(user_group(page), "bare-links.md").get_by_role("button", name="View").click()
+    expect(panel.locator("h2")).to_have_text("bare-links")
     expect(there).to_have_text("February's notes")
     expect(there).to_have_attribute("title", "archive/2026/feb.md, in a sub-folder of this scope")
     expect(body.locator(".wikilink.missing")).to_have_text("[[mar]]")
