@@ -6,7 +6,9 @@ joined by a merge): cut by age, it holds two squashed bases, one per line the cu
 second run with the same limits squashes nothing: every version, id, count and machine ref
 stays as the first run left it. A run killed after it moved the branch leaves its own ref
 (``refs/heads/retention``) and the machines' refs, which still name the squashed versions and
-so keep them; the next run removes both, so what was squashed is gone for good.
+so keep them; the next run removes both (not the ref of a machine synced since), so what was
+squashed is gone for good. One killed before it moved the branch leaves a history of its own,
+which the next run drops.
 """
 
 from __future__ import annotations
@@ -60,13 +62,17 @@ def test_v3_a_prune_finishes_one_killed_after_it_moved_the_branch(tmp_path: Path
     git(repository, "update-ref", "refs/heads/retention", "main")
     git(repository, "update-ref", "refs/machines/laptop", old_head)
     git(repository, "update-ref", "refs/taken/laptop", old_head)
+    git(repository, "update-ref", "refs/machines/desktop", "main")  # synced since: kept
     head = git(repository, "rev-parse", "main")
 
     again = apply_retention(repository, AGE, A_DAY_AFTER_MACHINE_ONE)
 
     assert again.squashed == 0
     assert git(repository, "rev-parse", "main") == head
-    assert [line.split()[0] for line in refs(repository) if line] == ["refs/heads/main"]
+    assert [line.split()[0] for line in refs(repository) if line] == [
+        "refs/heads/main",
+        "refs/machines/desktop",
+    ]
     assert not git_succeeds(repository, "cat-file", "-e", old_head)  # gone for good
 
 

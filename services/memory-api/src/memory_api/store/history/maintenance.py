@@ -149,8 +149,8 @@ _FIELDS = "%x1f".join(
         "%H",
         "%ct",
         "%T",
-        "%(trailers:key=Source,valueonly,separator=%x2C)",
-        "%(trailers:key=Squashed-Versions,valueonly,separator=%x2C)",
+        "%(trailers:key=Source,valueonly,unfold,separator=%x2C)",
+        "%(trailers:key=Squashed-Versions,valueonly,unfold,separator=%x2C)",
         "%P",
     ]
 )
@@ -159,10 +159,12 @@ _FIELDS = "%x1f".join(
 def _commits(repository: Path) -> list[_Logged]:
     """Every version of the branch, newest first (``--date-order``: a version always before
     the ones below it, the lines joined by a merge interleaved by time)."""
-    out = git(repository, "log", "--date-order", f"--format={_FIELDS}", BRANCH)
+    out = git(repository, "log", "-z", "--date-order", f"--format={_FIELDS}", BRANCH)
     commits = []
-    for line in out.decode("utf-8", "replace").splitlines():
-        version, when, tree, source, count, parents = line.split("\x1f")
+    for line in filter(None, out.decode("utf-8", "replace").split("\0")):
+        version, when, tree, rest = line.split("\x1f", 3)  # the trailers are anyone's text
+        rest, parents = rest.rsplit("\x1f", 1)
+        source, _, count = rest.rpartition("\x1f")
         base = not parents and source == "squash" and count.isdigit() and int(count) > 0
         weight = int(count) if base else 1
         commits.append(_Logged(version, int(when), tree, tuple(parents.split()), weight))
@@ -353,11 +355,22 @@ def apply_retention(repository: Path, retention: Retention, now: float | None = 
     return Pruned(len(kept), squashed, bases)
 
 
-def _machine_ref_deletes(repository: Path) -> str:
+def _machine_ref_deletes(repository: Path, keep_above: str | None = None) -> str:
     """``update-ref --stdin`` lines deleting the machines' refs (``refs/machines/``,
-    ``refs/taken/``, :mod:`memory_api.store.sync.backend`); empty when there are none."""
-    names = git(repository, "for-each-ref", "--format=%(refname)", "refs/machines", "refs/taken")
-    return "".join(f"delete {name}\n" for name in names.decode("utf-8", "replace").split())
+    ``refs/taken/``, :mod:`memory_api.store.sync.backend`), but those naming ``keep_above``
+    or a version above it; empty when there are none."""
+    names = git(
+        repository, "for-each-ref", "--format=%(refname) %(objectname)", "refs/machines",
+        "refs/taken",
+    ).decode("utf-8", "replace")  # fmt: skip
+    deletes = []
+    for line in names.splitlines():
+        name, named = line.rsplit(" ", 1)
+        if keep_above is None or not git_succeeds(
+            repository, "merge-base", "--is-ancestor", keep_above, named
+        ):
+            deletes.append(f"delete {name}\n")
+    return "".join(deletes)
 
 
 def _move_branch(repository: Path, head: str, new_head: str) -> None:
@@ -384,15 +397,17 @@ def _after_a_killed_run(repository: Path, head: str) -> bool:
     """Whether a run killed halfway left its ref (:data:`_RETENTION_REF`, at ``head`` once it
     moved the branch) behind; a run then finishes what it left, so the squashed versions do
     not stay for good. Killed after it moved the branch (an older run, which moved it alone),
-    the machines' refs that may still name squashed versions are removed here, their objects
+    the machines' refs that still name squashed versions (not one above the cut history: a
+    machine synced since) are removed here, their objects
     by the :func:`_drop_squashed` that follows (the ref is then ``head`` or below it, where
     versions were recorded since); killed before, the history it wrote is not the branch's
     and its ref goes (its objects with the :func:`_drop_squashed` that follows)."""
     left = git(repository, "for-each-ref", "--format=%(objectname)", _RETENTION_REF).strip()
     if not left:
         return False
-    if git_succeeds(repository, "merge-base", "--is-ancestor", left.decode("ascii"), head):
-        deletes = _machine_ref_deletes(repository)
+    cut = left.decode("ascii")
+    if git_succeeds(repository, "merge-base", "--is-ancestor", cut, head):
+        deletes = _machine_ref_deletes(repository, keep_above=cut)
         if deletes:
             git(repository, "update-ref", "--stdin", stdin=deletes.encode("utf-8"))
     else:
