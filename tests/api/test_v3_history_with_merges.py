@@ -10,7 +10,10 @@ not only the first-parent line: keeping the newest four keeps both machines' ver
 its own summary, time and files, and squashes the two oldest (the line alone counted five and
 cut nothing); keeping those younger than machine two's keeps it, on a base of its own holding
 the files it stood on, and the merge still joins it (the line alone kept the merge and the last
-version, and machine two's change read as the merge's).
+version, and machine two's change read as the merge's). Each squashed version is counted by one
+base only (``Squashed-Versions``), a base of an earlier cut as the versions it stood for; two
+lines cut at versions alike in files and time stand on one base, so no merge stands twice on
+one commit.
 """
 
 from __future__ import annotations
@@ -121,3 +124,50 @@ def test_v3_retention_by_age_keeps_a_merged_version_of_that_age(tmp_path: Path) 
     ] * 2
     assert [time for _, time, _ in after[3:]] == [before[3][1], before[4][1]]
     assert git(repository, "rev-list", "--count", "--merges", "main").strip() == b"1"
+
+
+def squashed_versions(repository: Path) -> list[str]:
+    """The ``Squashed-Versions`` count of each squashed base of the branch, newest first."""
+    out = git(
+        repository, "log", "--date-order", "--format=%(trailers:key=Squashed-Versions)", "main"
+    )
+    return [line for line in out.decode().splitlines() if line]
+
+
+def test_v3_each_squashed_version_is_counted_once_across_the_bases(tmp_path: Path) -> None:
+    repository = tmp_path / "user.git"
+    two_machines(repository)
+
+    pruned = apply_retention(repository, Retention(max_age_days=1), CLOCK + 125 + 86400)
+
+    # machine one's base stands for it alone; the second version's, for it and the first
+    assert squashed_versions(repository) == ["Squashed-Versions: 1", "Squashed-Versions: 2"]
+    assert pruned.squashed == 3
+    # cut again to the newest version: the new base counts what the old bases stood for
+    assert apply_retention(repository, Retention(max_versions=1)).squashed == 4
+    assert squashed_versions(repository) == ["Squashed-Versions: 5"]
+
+
+def test_v3_a_merge_of_two_alike_squashed_lines_stands_on_one_base(tmp_path: Path) -> None:
+    repository = tmp_path / "user.git"
+    init_repository(repository)
+    stream = [  # two versions alike but for their authors on one, then a merge of both
+        version(1, "first", 0, [], inline("a.md", "a0")),
+        version(2, "machine one", 10, [1], inline("a.md", "a1")),
+        version(3, "machine two", 10, [1], inline("a.md", "a1")),
+        version(4, "merge", 100, [2, 3], inline("b.md", "b1")),
+        b"done\n",
+    ]
+    git(repository, "fast-import", "--quiet", "--done", stdin=b"".join(stream))
+    git(repository, "update-ref", "-d", "refs/heads/two")
+
+    pruned = apply_retention(repository, Retention(max_age_days=1), CLOCK + 50 + 86400)
+
+    assert (pruned.kept, pruned.squashed, pruned.bases) == (1, 3, 1)
+    listed = git(repository, "rev-list", "--parents", "main").decode().splitlines()
+    assert [len(line.split()) for line in listed] == [2, 1]  # the merge on the one base
+    assert squashed_versions(repository) == ["Squashed-Versions: 3"]
+    assert [summary for summary, _, _ in changes(repository)] == [
+        "merge",
+        "History up to 2027-01-15 (squashed by retention)",
+    ]

@@ -847,8 +847,8 @@ def _history_prune(settings: Settings, args: argparse.Namespace) -> int:
             if pruned.squashed:
                 versions = counted(pruned.squashed, "version")
                 print(
-                    f"{record.project}/{record.id} {key}: {versions} squashed "
-                    f"into one, {pruned.kept} kept"
+                    f"{record.project}/{record.id} {key}: {versions} squashed into "
+                    f"{counted(pruned.bases, 'base version')}, {pruned.kept} kept"
                 )
     most, days = retention.max_versions, retention.max_age_days
     kept = counted(most, "version") if most else "any number of versions"

@@ -13,15 +13,21 @@ after a record, or the CLI).
 **Retention** (:func:`apply_retention`, ``memory-api history prune``): git cannot drop versions
 from the middle of a history without rewriting what follows, so the operator's limits cut its
 *old end*. A scope keeps its versions that are both younger than the age limit and among the
-newest N; everything older is squashed into one base version holding the scope as it was just
-before the oldest kept version (source ``squash``). Every version counts, not only one line:
-where two lines (two machines' histories joined by a merge, brought in by an import) cross the
-cut, each has a base of its own holding its files, so a kept version of either reads as the
-same change, and the merge still joins them. The kept versions are written again on top
-of it with their own files, authors, times and messages, so they read exactly as before but get
+newest N; everything older is squashed into a base version holding the scope as it was just
+before the oldest kept version (source ``squash``, ``Squashed-Versions``: how many it stands
+for). Every version counts, not only one line: where two lines (two machines' histories joined
+by a merge, brought in by an import) cross the cut, each has a base of its own holding its
+files, so a kept version of either reads as the same change, and the merge still joins them;
+each squashed version is counted by one base only. The kept versions are written again on top
+with their own files, authors, times and messages, so they read exactly as before but get
 new ids (a page or client that remembered an id of a kept version asks by time instead, or
 reloads). What only the squashed versions held (a file deleted and never brought back before the
-cut, an older text) is gone for good once the objects are pruned.
+cut, an older text) is gone for good once the objects are pruned, which the same run does.
+
+Run again with the same limits (a nightly job), retention leaves a history it cut as it is:
+the bases it made are first versions, and a first version is never squashed into a base of its
+own. A run killed halfway leaves its ref (``refs/heads/retention``) until it has dropped the
+squashed objects; the next run finishes that (:func:`_after_a_killed_run`).
 
 Blocking: run it in a worker thread or from the command line, holding the scope's lock.
 """
@@ -43,6 +49,7 @@ from memory_api.store.history.git import (
     HistoryDamaged,
     check_repository,
     git,
+    git_succeeds,
     is_repository,
     remove_stale_locks,
 )
@@ -74,11 +81,13 @@ class Retention:
 
 @dataclass(frozen=True, slots=True)
 class Pruned:
-    """What a retention run did to one history: versions kept and squashed (0: untouched), or
-    why it could not (``problem``: a damaged history, a full disk, a lock not had)."""
+    """What a retention run did to one history: versions kept and squashed (0: untouched),
+    each counted once, into how many squashed bases (one per line the cut crossed), or why it
+    could not (``problem``: a damaged history, a full disk, a lock not had)."""
 
     kept: int
     squashed: int
+    bases: int = 0
     problem: str | None = None
 
 
@@ -124,22 +133,41 @@ def _remove_temp_packs(repository: Path) -> None:
 
 @dataclass(frozen=True, slots=True)
 class _Logged:
-    """A version as retention reads it: its id, commit time (seconds), tree and parents."""
+    """A version as retention reads it: its id, commit time (seconds), tree and parents, and
+    how many versions it stands for (``weight``: a squashed base an earlier cut made, its
+    ``Squashed-Versions``; any other version, 1)."""
 
     version: str
     time: int
     tree: str
     parents: tuple[str, ...]
+    weight: int = 1
+
+
+_FIELDS = "%x1f".join(
+    [
+        "%H",
+        "%ct",
+        "%T",
+        "%(trailers:key=Source,valueonly,unfold,separator=%x2C)",
+        "%(trailers:key=Squashed-Versions,valueonly,unfold,separator=%x2C)",
+        "%P",
+    ]
+)
 
 
 def _commits(repository: Path) -> list[_Logged]:
     """Every version of the branch, newest first (``--date-order``: a version always before
     the ones below it, the lines joined by a merge interleaved by time)."""
-    out = git(repository, "log", "--date-order", "--format=%H %ct %T %P", BRANCH)
+    out = git(repository, "log", "-z", "--date-order", f"--format={_FIELDS}", BRANCH)
     commits = []
-    for line in out.decode("ascii").splitlines():
-        version, when, tree, *parents = line.split()
-        commits.append(_Logged(version, int(when), tree, tuple(parents)))
+    for line in filter(None, out.decode("utf-8", "replace").split("\0")):
+        version, when, tree, rest = line.split("\x1f", 3)  # the trailers are anyone's text
+        rest, parents = rest.rsplit("\x1f", 1)
+        source, _, count = rest.rpartition("\x1f")
+        base = not parents and source == "squash" and count.isdigit() and int(count) > 0
+        weight = int(count) if base else 1
+        commits.append(_Logged(version, int(when), tree, tuple(parents.split()), weight))
     return commits
 
 
@@ -206,99 +234,186 @@ def _replayed(raw: bytes, mark: int, parents: list[int]) -> bytes:
     )
 
 
-def _squash(by_id: dict[str, _Logged], boundary: _Logged, mark: int) -> bytes:
-    """The squashed base standing for ``boundary`` (a version not kept, below a kept one) as
-    ``fast-import`` input as mark ``mark``: a first version holding ``boundary``'s files,
-    dated by it, counting the versions it squashes (``boundary`` and those below it);
-    ``by_id`` every version of the branch by its id."""
-    below, waiting = set(), [boundary.version]
-    while waiting:
-        version = waiting.pop()
-        if version not in below:
-            below.add(version)
-            waiting.extend(by_id[version].parents)
-    when = time.strftime("%Y-%m-%d", time.gmtime(boundary.time))
+@dataclass(slots=True)
+class _Base:
+    """A squashed base as retention writes it: its mark, the tree and time (seconds) of the
+    version(s) it stands on, and how many versions it squashes."""
+
+    mark: int
+    tree: str
+    time: int
+    count: int = 0
+
+
+def _squash(base: _Base) -> bytes:
+    """``base`` as ``fast-import`` input: a first version holding its files, dated by it,
+    counting the versions it squashes (``Squashed-Versions``)."""
+    when = time.strftime("%Y-%m-%d", time.gmtime(base.time))
     message = (
         f"History up to {when} (squashed by retention)\n\nSource: squash\n"
-        f"Squashed-Versions: {len(below)}\n"
+        f"Squashed-Versions: {base.count}\n"
     ).encode()
     return b"".join(
         [
             b"reset " + _RETENTION_REF.encode() + b"\n",  # a first version: no parent
             b"commit " + _RETENTION_REF.encode() + b"\n",
-            b"mark :%d\n" % mark,
-            f"author {COMMITTER} {boundary.time} +0000\n".encode(),
-            f"committer {COMMITTER} {boundary.time} +0000\n".encode(),
+            b"mark :%d\n" % base.mark,
+            f"author {COMMITTER} {base.time} +0000\n".encode(),
+            f"committer {COMMITTER} {base.time} +0000\n".encode(),
             _data(message),
-            b"M 040000 " + boundary.tree.encode() + b' ""\n',
+            b"M 040000 " + base.tree.encode() + b' ""\n',
         ]
     )
 
 
-def _rewritten(commits: list[_Logged], kept: list[_Logged], raw: dict[str, bytes]) -> bytes:
-    """The ``fast-import`` input of the history cut to ``kept`` (newest first, every version
-    above a kept one kept too): each version not kept that a kept one stands on (its
-    *boundary*: one on a line, one per line where lines are joined by a merge) becomes a
-    squashed base holding its files, so each kept version is written again on the same files
-    it stood on (:func:`_replayed`) and reads as the same change; oldest first, so the newest
-    version, the head, is written last. With none kept, the head is the one base."""
+def _bases(commits: list[_Logged], kept: list[_Logged]) -> tuple[dict[str, _Base], list[_Base]]:
+    """The squashed bases of the history ``commits`` cut to ``kept`` (both newest first): each
+    version not kept that a kept one stands on (its *boundary*; with none kept, the head)
+    gets a base holding its files, dated by it. Returns the base of each boundary and the
+    bases, oldest first. Boundaries alike in files and second share one base (else a merge
+    on both would stand twice on one commit). Each squashed version is counted once, by the
+    oldest base above it (a boundary is counted before any above it, so a base counts at
+    least its own), a base of an earlier cut as the versions it stood for."""
     kept_ids = {commit.version for commit in kept}
     by_id = {commit.version: commit for commit in commits}
+    boundaries = {p for commit in kept for p in commit.parents if p not in kept_ids}
     if not kept:
-        return _squash(by_id, commits[0], 1) + b"done\n"
-    marks: dict[str, int] = {}  # version (kept, or a boundary) → its mark
-    stream: list[bytes] = []
+        boundaries = {commits[0].version}
+    of: dict[str, _Base] = {}
+    alike: dict[tuple[str, int], _Base] = {}
+    counted: set[str] = set()
+    for boundary in reversed(commits):  # oldest first: a version after the ones below it
+        if boundary.version not in boundaries:
+            continue
+        key = (boundary.tree, boundary.time)
+        base = alike.setdefault(key, _Base(len(alike) + 1, boundary.tree, boundary.time))
+        of[boundary.version] = base
+        waiting = [boundary.version]
+        while waiting:
+            version = waiting.pop()
+            if version not in counted:
+                counted.add(version)
+                base.count += by_id[version].weight
+                waiting.extend(by_id[version].parents)
+    return of, list(alike.values())
+
+
+def _rewritten(
+    commits: list[_Logged], kept: list[_Logged], raw: dict[str, bytes]
+) -> tuple[bytes, int]:
+    """The ``fast-import`` input of the history cut to ``kept`` (newest first, every version
+    above a kept one kept too): the squashed bases (:func:`_bases`, one on a line, one per
+    line where lines joined by a merge cross the cut), then each kept version written again
+    on the same files it stood on (:func:`_replayed`), so it reads as the same change; oldest
+    first, so the newest version, the head, is written last. With none kept, the head is the
+    one base. Returns the input and the number of bases."""
+    of, bases = _bases(commits, kept)
+    marks = {version: base.mark for version, base in of.items()}  # version → its mark
+    stream = [_squash(base) for base in bases]
     for commit in reversed(kept):  # oldest first: a version's parents are written before it
-        for parent in commit.parents:
-            if parent not in kept_ids and parent not in marks:
-                marks[parent] = len(marks) + 1
-                stream.append(_squash(by_id, by_id[parent], marks[parent]))
-        marks[commit.version] = len(marks) + 1
+        marks[commit.version] = len(stream) + 1  # the bases hold marks 1 … len(bases)
         parents = list(dict.fromkeys(marks[parent] for parent in commit.parents))
         stream.append(_replayed(raw[commit.version], marks[commit.version], parents))
-    return b"".join([*stream, b"done\n"])
+    return b"".join([*stream, b"done\n"]), len(bases)
 
 
 def apply_retention(repository: Path, retention: Retention, now: float | None = None) -> Pruned:
     """Cut ``repository``'s history to ``retention`` (see the module); under the scope lock.
 
-    Returns what was kept and squashed; an empty history or one within the limits is left as
-    it is. Raises :class:`~.git.HistoryUnavailable` when git refuses (the branch then still
-    holds every version).
-    """
+    Returns what was kept and squashed, into how many bases; an empty history, one within the
+    limits, and one whose only versions beyond them are first versions (the bases an earlier
+    run made) are left as they are. Raises :class:`~.git.HistoryUnavailable` when git refuses
+    (the branch then still holds every version)."""
     head = read_head(repository)
     if head is None or retention.unlimited:
         return Pruned(0, 0)
+    remove_stale_locks(repository)
+    killed = _after_a_killed_run(repository, head)
     commits = _commits(repository)
     kept = _kept(commits, retention, now)
-    total, count = len(commits), len(kept)
-    if count >= total - 1 or total == 1:
-        return Pruned(total, 0)  # within the limits, or only the root would go: it is the base
-    squashed = total - count
-    remove_stale_locks(repository)
+    kept_ids = {commit.version for commit in kept}
+    if all(not commit.parents for commit in commits if commit.version not in kept_ids):
+        # within the limits, or only first versions would go (the root, the bases an earlier
+        # cut made): each would only be squashed into a base of itself
+        if killed:
+            _drop_squashed(repository)
+        return Pruned(len(commits), 0)
+    squashed = len(commits) - len(kept)
     raw = _raw_commits(repository, [commit.version for commit in kept])
-    stream = _rewritten(commits, kept, raw)
+    stream, bases = _rewritten(commits, kept, raw)
     git(repository, "fast-import", "--quiet", "--done", "--force", stdin=stream)
     new_head = git(repository, "rev-parse", "--verify", _RETENTION_REF).decode().strip()
-    git(repository, "update-ref", BRANCH, new_head, head)
-    git(repository, "update-ref", "-d", _RETENTION_REF)
-    _drop_machine_refs(repository)
+    _move_branch(repository, head, new_head)
+    _drop_squashed(repository)
+    logger.info(
+        "history %s: %d versions squashed into %d bases, %d kept",
+        repository.name,
+        squashed,
+        bases,
+        len(kept),
+    )
+    return Pruned(len(kept), squashed, bases)
+
+
+def _machine_ref_deletes(repository: Path, keep_above: str | None = None) -> str:
+    """``update-ref --stdin`` lines deleting the machines' refs (``refs/machines/``,
+    ``refs/taken/``, :mod:`memory_api.store.sync.backend`), but those naming ``keep_above``
+    or a version above it; empty when there are none."""
+    names = git(
+        repository, "for-each-ref", "--format=%(refname) %(objectname)", "refs/machines",
+        "refs/taken",
+    ).decode("utf-8", "replace")  # fmt: skip
+    deletes = []
+    for line in names.splitlines():
+        name, named = line.rsplit(" ", 1)
+        if keep_above is None or not git_succeeds(
+            repository, "merge-base", "--is-ancestor", keep_above, named
+        ):
+            deletes.append(f"delete {name}\n")
+    return "".join(deletes)
+
+
+def _move_branch(repository: Path, head: str, new_head: str) -> None:
+    """Set the branch from ``head`` to ``new_head`` (the cut history) and remove the machines'
+    refs, in one transaction (``update-ref --stdin``: all or none): they name commits on the
+    squashed versions, whose objects they would keep. A machine's next push is then measured
+    as one whose base is no version (R-2: what differs is kept twice), as its old base's id is
+    gone anyway. Raises :class:`~.git.HistoryUnavailable` when the branch moved meanwhile."""
+    lines = f"update {BRANCH} {new_head} {head}\n" + _machine_ref_deletes(repository)
+    git(repository, "update-ref", "--stdin", stdin=lines.encode("utf-8"))
+
+
+def _drop_squashed(repository: Path) -> None:
+    """Drop the objects only the squashed versions held (``repack -a -d``, ``prune``), then
+    the ref of the cut history (:data:`_RETENTION_REF`, the sign that this is still to do),
+    and write the commit-graph again."""
     git(repository, "repack", "-a", "-d", "-q")
     git(repository, "prune", "--expire=now")
+    git(repository, "update-ref", "-d", _RETENTION_REF)
     git(repository, "commit-graph", "write", "--reachable", "--changed-paths", "--split=replace")
-    logger.info("history %s: %d versions squashed, %d kept", repository.name, squashed, count)
-    return Pruned(count, squashed)
 
 
-def _drop_machine_refs(repository: Path) -> None:
-    """Remove the machines' refs (``refs/machines/``, ``refs/taken/``, :mod:`memory_api.store.
-    sync.backend`): they name commits on the squashed versions, whose objects they would keep.
-    A machine's next push is then measured as one whose base is no version (R-2: what differs
-    is kept twice), as its old base's id is gone anyway."""
-    names = git(repository, "for-each-ref", "--format=%(refname)", "refs/machines", "refs/taken")
-    deletes = "".join(f"delete {name}\n" for name in names.decode("utf-8", "replace").split())
-    if deletes:
-        git(repository, "update-ref", "--stdin", stdin=deletes.encode("utf-8"))
+def _after_a_killed_run(repository: Path, head: str) -> bool:
+    """Whether a run killed halfway left its ref (:data:`_RETENTION_REF`, at ``head`` once it
+    moved the branch) behind; a run then finishes what it left, so the squashed versions do
+    not stay for good. Killed after it moved the branch (an older run, which moved it alone),
+    the machines' refs that still name squashed versions (not one above the cut history: a
+    machine synced since) are removed here, their objects
+    by the :func:`_drop_squashed` that follows (the ref is then ``head`` or below it, where
+    versions were recorded since); killed before, the history it wrote is not the branch's
+    and its ref goes (its objects with the :func:`_drop_squashed` that follows)."""
+    left = git(repository, "for-each-ref", "--format=%(objectname)", _RETENTION_REF).strip()
+    if not left:
+        return False
+    cut = left.decode("ascii")
+    if git_succeeds(repository, "merge-base", "--is-ancestor", cut, head):
+        deletes = _machine_ref_deletes(repository, keep_above=cut)
+        if deletes:
+            git(repository, "update-ref", "--stdin", stdin=deletes.encode("utf-8"))
+    else:
+        git(repository, "update-ref", "-d", _RETENTION_REF)
+    logger.warning("history %s: finishing a retention run killed halfway", repository.name)
+    return True
 
 
 def prune_agent(

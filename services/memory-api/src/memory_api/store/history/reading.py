@@ -273,8 +273,11 @@ def file_history(
     ``before`` a version also reads the versions since then that added a name the file had
     (:func:`_name_below`). Any number of renames is followed: each name's part adds its
     rename to the page, so a page crosses at most ``limit`` of them and never ends short of
-    ``limit`` while older versions remain. The branch is a line (every version the recorder
-    makes has one parent)."""
+    ``limit`` while older versions remain. Every version the recorder makes has one parent;
+    a history brought in whole (an import ``--with-history``, R-1/V-3) may hold merges: the
+    walk then follows every line joined by one (``git log``'s own simplification leaves out
+    a merge that took the file unchanged from a parent), and a rename is followed to the
+    version below on the first parent."""
     start = _start(repository, before)
     if start is None:
         return [], False
