@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memory_api.store.history.git import git, git_succeeds
+from memory_api.store.history.git import git, git_succeeds, init_repository
 from memory_api.store.history.maintenance import Retention, apply_retention
 
-from tests.api.test_v3_history_with_merges import CLOCK, two_machines
+from tests.api.test_v3_history_with_merges import CLOCK, inline, two_machines, version
 
 A_DAY_AFTER_MACHINE_ONE = CLOCK + 125 + 86400
 AGE = Retention(max_age_days=1)
@@ -98,3 +98,20 @@ def test_v3_a_prune_drops_what_one_killed_before_it_moved_the_branch_wrote(
         "refs/machines/laptop",
     ]
     assert not git_succeeds(repository, "cat-file", "-e", written.decode().strip())
+
+
+def test_v3_a_base_whose_count_is_no_ascii_number_is_an_ordinary_version(tmp_path: Path) -> None:
+    """A history taken from a bundle may hold any trailer: ``Squashed-Versions: ²`` (a digit
+    to ``str.isdigit`` that ``int`` refuses) stopped the run, and every scope after it."""
+    repository = tmp_path / "user.git"
+    init_repository(repository)
+    message = "History\n\nSource: squash\nSquashed-Versions: \u00b2\n".encode()
+    root = b"commit refs/heads/main\nmark :1\nauthor a <a@a> %d +0000\n" % CLOCK
+    root += b"committer a <a@a> %d +0000\ndata %d\n%s\n" % (CLOCK, len(message), message)
+    stream = [root + inline("a.md", "a1").encode()]
+    stream += [version(n, f"v{n}", n * 10, [n - 1], inline("a.md", f"a{n}")) for n in (2, 3, 4)]
+    git(repository, "fast-import", "--quiet", "--done", stdin=b"".join([*stream, b"done\n"]))
+
+    pruned = apply_retention(repository, Retention(max_versions=2))
+
+    assert (pruned.kept, pruned.squashed, pruned.problem) == (2, 2, None)

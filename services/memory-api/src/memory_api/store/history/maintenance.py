@@ -25,9 +25,12 @@ reloads). What only the squashed versions held (a file deleted and never brought
 cut, an older text) is gone for good once the objects are pruned, which the same run does.
 
 Run again with the same limits (a nightly job), retention leaves a history it cut as it is:
-the bases it made are first versions, and a first version is never squashed into a base of its
-own. A run killed halfway leaves its ref (``refs/heads/retention``) until it has dropped the
-squashed objects; the next run finishes that (:func:`_after_a_killed_run`).
+the bases it made are first versions, and a run whose only versions beyond the limits are first
+versions (the root, earlier bases) changes nothing. Where another line does need cutting, such
+a first version beyond the limits is squashed with the rest (a root then becomes a base of one,
+its author and summary gone). A run killed halfway leaves its ref (``refs/heads/retention``)
+until it has dropped the squashed objects; the next run finishes that
+(:func:`_after_a_killed_run`).
 
 Blocking: run it in a worker thread or from the command line, holding the scope's lock.
 """
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import time
 from dataclasses import dataclass
@@ -165,8 +169,9 @@ def _commits(repository: Path) -> list[_Logged]:
         version, when, tree, rest = line.split("\x1f", 3)  # the trailers are anyone's text
         rest, parents = rest.rsplit("\x1f", 1)
         source, _, count = rest.rpartition("\x1f")
-        base = not parents and source == "squash" and count.isdigit() and int(count) > 0
-        weight = int(count) if base else 1
+        # a base's count, ASCII digits only: ``"²".isdigit()``, and ``int`` refuses it
+        base = not parents and source == "squash" and re.fullmatch(r"[0-9]{1,12}", count)
+        weight = max(int(count), 1) if base else 1
         commits.append(_Logged(version, int(when), tree, tuple(parents.split()), weight))
     return commits
 

@@ -275,9 +275,9 @@ def file_history(
     rename to the page, so a page crosses at most ``limit`` of them and never ends short of
     ``limit`` while older versions remain. Every version the recorder makes has one parent;
     a history brought in whole (an import ``--with-history``, R-1/V-3) may hold merges: the
-    walk then follows every line joined by one (``git log``'s own simplification leaves out
-    a merge that took the file unchanged from a parent), and a rename is followed to the
-    version below on the first parent."""
+    walk then keeps ``git log``'s own simplification, which at a merge follows the line the
+    merge took the file from (a line whose change to the file the merge did not keep is not
+    listed), and a rename is followed to the version below on the first parent."""
     start = _start(repository, before)
     if start is None:
         return [], False
