@@ -64,6 +64,7 @@ def status_of(tmp_path: Path, *flags: str, environ: dict[str, str] | None = None
 
 
 def test_gemini_managed_install_pins_the_hooks_on_and_gemini_memory_off(tmp_path: Path) -> None:
+    tmp_path.chmod(0o1777)  # others may write above it, as in /tmp (whatever this /tmp's mode)
     folder = tmp_path / "etc" / "gemini-cli"
     status, said = run(tmp_path, "install", "gemini", "--managed", str(folder))
     assert status == 0
@@ -96,7 +97,7 @@ def test_gemini_managed_install_pins_the_hooks_on_and_gemini_memory_off(tmp_path
     }
     assert stat.S_IMODE(path.stat().st_mode) == 0o644  # every user's Gemini CLI reads it
     assert "no user's or Workspace's settings can switch them off" in said
-    assert "Gemini CLI skips the system settings" in said  # /tmp may be written by others
+    assert "Gemini CLI skips the system settings" in said  # others may write tmp_path
     assert not (tmp_path / "home" / ".gemini").exists()  # nobody's own settings
 
     status, said = run(tmp_path, "uninstall", "gemini", "--managed", str(folder))
@@ -187,6 +188,7 @@ def test_gemini_managed_install_takes_the_file_a_path_ending_in_json_names(
 ) -> None:
     """``--managed PATH.json`` is the file itself, as ``$GEMINI_CLI_SYSTEM_SETTINGS_PATH``
     names one; ``status`` reads the file that variable names."""
+    tmp_path.chmod(0o1777)  # others may write above it, as in /tmp (whatever this /tmp's mode)
     path = tmp_path / "opt" / "gemini-system.json"
     status, _ = run(tmp_path, "install", "gemini", "--managed", str(path))
     assert status == 0
