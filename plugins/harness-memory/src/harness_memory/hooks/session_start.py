@@ -31,6 +31,7 @@ from harness_memory.settings import (
     account_state_dir,
     unknown_account_note,
 )
+from harness_memory.state_trust import untrusted_state
 
 __all__ = [
     "availability_message",
@@ -45,6 +46,7 @@ __all__ = [
     "uncreated_message",
     "unknown_account_message",
     "unreadable_message",
+    "untrusted_state_message",
 ]
 
 
@@ -90,6 +92,7 @@ def session_start_answer(
     delivery = fit(result.sections, result.session_meta.manifests, limits)
     answer = context_answer(delivery.pieces[0]) if delivery.pieces else {}
     notices = (
+        untrusted_state_message(settings, hook.session_id),
         ignored_env_message(settings, installed_as),
         unknown_account_message(settings),
         availability_message(result.session_meta),
@@ -152,6 +155,22 @@ def ignored_env_message(settings: HarnessSettings, harness: str) -> str | None:
                 "every other setting of the installed hooks)."
             )
     return said
+
+
+def untrusted_state_message(settings: HarnessSettings, session_id: str | None) -> str | None:
+    """Tell the user that the state dir's Session records cannot be trusted
+    (:func:`~harness_memory.state_trust.untrusted_state`: another account could change them),
+    so the write guard refuses the Session's writes until the folder is fixed (P-3); None when
+    they can be, or when no records are kept."""
+    if settings.state_dir is None:
+        return None
+    why = untrusted_state(settings.state_dir, session_id)
+    if why is None:
+        return None
+    return (
+        "Agent Memory: the Session records in the state dir cannot be trusted, so the write "
+        f"guard refuses this Session's writes until that is fixed: {why}."
+    )
 
 
 def unknown_account_message(settings: HarnessSettings) -> str | None:
