@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
-from harness_memory.installers.detail import MORE, next_step
+from harness_memory.installers.detail import MORE, NOTHING_TO_CHANGE, next_step
 from harness_memory.installers.guard_gaps import (
     GUARD_GAPS,
     HEADING,
@@ -175,3 +175,19 @@ def test_h3_the_summary_ends_with_the_one_next_step_and_verbose_says_the_guard_g
     assert f"harness-memory install {harness} --managed" in switched
     if harness == "claude-code":  # what a repository may turn back on, said plainly (H-6)
         assert "turn Claude Code's own auto memory back on" in switched
+
+
+def test_h3_a_dry_run_that_would_change_nothing_says_so_and_names_no_next_command(
+    tmp_path: Path,
+) -> None:
+    """A dry run whose files are all as the install leaves them ended with ``next: … install
+    …``, as if running it would do something; it says nothing would change instead."""
+    home = tmp_path / "home"
+    install(home, "claude-code")
+
+    again = install(home, "claude-code", "--dry-run")
+
+    assert all(not line.startswith("next:") for line in again), again
+    assert again[-1] == NOTHING_TO_CHANGE
+    first = install(tmp_path / "fresh" / "home", "claude-code", "--dry-run")
+    assert first[-1].startswith("next: ") and " install claude-code " in first[-1]
