@@ -42,34 +42,43 @@ def untrusted_state(state_dir: Path, session_id: str | None = None) -> str | Non
     where there are no POSIX accounts (Windows: a user's profile is their own)."""
     if not hasattr(os, "geteuid"):
         return None
-    from memory_core.account_access import other_writers
     from memory_core.movable_paths import Fixes, movable_by_others
 
     sessions = state_dir / "sessions"
-    fixes = Fixes(user="your account", moved=_MOVED, moved_said=_MOVED)
-    if (moved := movable_by_others(str(sessions), fixes)) is not None:
-        return f"{moved[0]} {moved[1]}"
     record = record_path(state_dir, session_id) if session_id else None
-    for path in (state_dir, sessions, record):
-        if path is None:
-            continue
-        try:
-            info = path.stat()
-        except FileNotFoundError:
-            continue
-        except OSError as error:
-            return f"{path} cannot be looked at ({error.strerror})"
-        if info.st_mode & stat.S_IWOTH:
-            return (
-                f"{path} may be written by every account (mode {stat.S_IMODE(info.st_mode):04o};"
-                f" chmod o-w {path})"
-            )
-        if info.st_uid not in (0, os.geteuid()):
-            return (
-                f"{path} belongs to another account (uid {info.st_uid}), which may change it "
-                "(chown it to your account, or give a state dir of your own, such as one under "
-                "your home, in --state-dir or HARNESS_MEMORY_STATE_DIR)"
-            )
-        if (why := other_writers(str(path), info)) is not None:
-            return f"{path} {why}"
+    for path in (state_dir, sessions, record):  # their own owners and modes first
+        if path is not None and (why := _changeable(path)) is not None:
+            return why
+    fixes = Fixes(user="your account", moved=_MOVED, moved_said=_MOVED)
+    if (moved := movable_by_others(str(sessions), fixes)) is not None:  # a folder above
+        return f"{moved[0]} {moved[1]}"
+    return None
+
+
+def _changeable(path: Path) -> str | None:
+    """Why another account may change ``path`` itself (its owner, its "other" write bit, a
+    group not this user's own, an ACL entry:
+    :func:`~memory_core.account_access.other_writers`), naming it and the fix; None when none
+    may or it is absent."""
+    from memory_core.account_access import other_writers
+
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"{path} cannot be looked at ({error.strerror})"
+    if info.st_uid not in (0, os.geteuid()):
+        return (
+            f"{path} belongs to another account (uid {info.st_uid}), which may change it "
+            "(chown it to your account, or give a state dir of your own, such as one under "
+            "your home, in --state-dir or HARNESS_MEMORY_STATE_DIR)"
+        )
+    if info.st_mode & stat.S_IWOTH:
+        return (
+            f"{path} may be written by every account (mode {stat.S_IMODE(info.st_mode):04o};"
+            f" chmod o-w {path})"
+        )
+    if (why := other_writers(str(path), info)) is not None:
+        return f"{path} {why}"
     return None
