@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
+from harness_memory.errors import unauthorized_hint
 
 from tests.plugin.real_service import RealService
 
@@ -72,8 +73,19 @@ def test_a10_a_request_without_a_token_is_told_where_to_give_one(
     real_service: RealService, tmp_path: Path
 ) -> None:
     said = session_start(real_service, environ={"HOME": str(tmp_path)})
-    assert said.endswith(
-        "(no token was sent: give this service's token in HARNESS_MEMORY_TOKEN or a "
-        "--token-file; installed hooks: run `harness-memory install` again with a token it "
-        "takes)"
-    )
+    assert said.endswith(f"({NO_TOKEN_SENT})")
+
+
+NO_TOKEN_SENT = (
+    "no token was sent: give this service's token in a --token-file (`harness-memory install` "
+    "keeps yours in harness-memory/token beside the harness's settings, "
+    "~/.claude/harness-memory/token for Claude Code) or, without --flags-only, in "
+    "HARNESS_MEMORY_TOKEN; installed hooks: run `harness-memory install` again with a token it "
+    "takes"
+)
+
+
+def test_a10_the_advice_for_no_token_holds_under_flags_only() -> None:
+    """``--flags-only`` reads no ``HARNESS_MEMORY_TOKEN``: a 401's advice to give the token
+    there did nothing for a hook run with it (README's hand-wired example)."""
+    assert unauthorized_hint(None) == f" ({NO_TOKEN_SENT})"

@@ -150,6 +150,27 @@ def test_h3_the_hook_names_the_one_command_when_the_env_token_is_all_it_had(
     assert "ignored HARNESS_MEMORY_TOKEN" in said and "harness-memory install" not in said
 
 
+def test_h3_a_hand_run_hook_without_a_token_file_is_pointed_at_the_one_the_install_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run by hand as the README shows it, with the variable set and ``--flags-only``, a hook
+    naming its own state dir and no ``--token-file`` sent no token; the install was done, so
+    "install once to move yours there" was no way out: the hook names the install's file."""
+    entry = pwd.getpwuid(os.getuid())
+    account = pwd.struct_passwd((*entry[:5], str(tmp_path / "account"), entry[6]))
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: account)
+    token_file = tmp_path / "account" / ".claude" / "harness-memory" / "token"
+    token_file.parent.mkdir(parents=True)
+    token_file.write_text(TOKEN, "utf-8")
+    env = {"HARNESS_MEMORY_TOKEN": TOKEN, "HOME": str(tmp_path / "account")}
+    by_hand = load_settings({"state_dir": str(tmp_path / "try")}, env, flags_only=True)
+
+    said = ignored_env_message(by_hand, "claude-code") or ""
+
+    assert f"--token-file {token_file}" in said
+    assert "harness-memory install claude-code` once" not in said
+
+
 def test_h3_installing_again_keeps_remote_mode(tmp_path: Path) -> None:
     home = tmp_path / "home"
     flags = ["--remote", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]

@@ -309,7 +309,8 @@ def test_h3_install_without_the_harness_on_path_says_when_its_hooks_run(tmp_path
     out = install(tmp_path, "claude-code", str(empty))
     assert (
         "claude-code: no `claude` on PATH here: the hooks run once Claude Code is installed "
-        f"(they are measured on Claude Code {CLAUDE_CODE_VERSION})\n"
+        "(`npm install -g @anthropic-ai/claude-code`; they are measured on Claude Code "
+        f"{CLAUDE_CODE_VERSION})\n"
     ) in out
 
 

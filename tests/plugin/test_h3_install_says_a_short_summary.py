@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
-from harness_memory.installers.detail import MORE, next_step
+from harness_memory.installers.detail import MORE, NOTHING_TO_CHANGE, next_step
 from harness_memory.installers.guard_gaps import (
     GUARD_GAPS,
     HEADING,
+    SWITCHED_HOW,
     SWITCHED_OFF,
     TURNED_BACK_ON,
     UNFENCED,
@@ -164,9 +165,29 @@ def test_h3_the_summary_ends_with_the_one_next_step_and_verbose_says_the_guard_g
     assert last.endswith("--verbose") and "README" not in last
     [unfenced] = [line for line in full if line == f"{harness}: {UNFENCED[harness]}"]
     assert all(words in unfenced for words in UNFENCED_SAYS[harness])
-    also = TURNED_BACK_ON.get(harness, "")
-    switched = f"{harness}: {SWITCHED_OFF.format(harness=harness, also=also)}"
+    how, also = SWITCHED_HOW.get(harness, ""), TURNED_BACK_ON.get(harness, "")
+    switched = f"{harness}: {SWITCHED_OFF.format(harness=harness, how=how, also=also)}"
     assert full.count(switched) == 1 and switched not in said
+    if harness == "claude-code":  # said once: a second line about a repository's settings
+        # switching the hooks off and --managed repeated this one (newcomer review, round 59)
+        assert [line for line in full if "--managed" in line] == [switched]
+        assert '"disableAllHooks": true' in switched
     assert f"harness-memory install {harness} --managed" in switched
     if harness == "claude-code":  # what a repository may turn back on, said plainly (H-6)
         assert "turn Claude Code's own auto memory back on" in switched
+
+
+def test_h3_a_dry_run_that_would_change_nothing_says_so_and_names_no_next_command(
+    tmp_path: Path,
+) -> None:
+    """A dry run whose files are all as the install leaves them ended with ``next: … install
+    …``, as if running it would do something; it says nothing would change instead."""
+    home = tmp_path / "home"
+    install(home, "claude-code")
+
+    again = install(home, "claude-code", "--dry-run")
+
+    assert all(not line.startswith("next:") for line in again), again
+    assert again[-1] == NOTHING_TO_CHANGE
+    first = install(tmp_path / "fresh" / "home", "claude-code", "--dry-run")
+    assert first[-1].startswith("next: ") and " install claude-code " in first[-1]

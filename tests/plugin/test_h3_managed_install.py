@@ -64,7 +64,7 @@ def test_repository_switches_hooks_off_user_install_says_a_repository_can(
     assert status == 0
     assert '"disableAllHooks": true' in said and "--managed" in said
     # a repository's env reaches no hook's Python (python -I): not a reason for --managed
-    assert "PYTHONHOME" not in said.split("Hooks in your user settings")[1].split("\n")[0]
+    assert "PYTHONHOME" not in said.split("can switch these hooks off")[1].split("\n")[0]
     assert " -I -X utf8 …: no PYTHON* variable a repository's settings set" in said
 
 

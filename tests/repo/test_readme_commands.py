@@ -11,6 +11,7 @@ it then runs without the setting, which the CLI names when it needs it.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections.abc import Iterator
@@ -126,7 +127,6 @@ def installed_claude_code_hooks(home: Path) -> set[tuple[str, str]]:
     """``(event, "claude-code EVENT [--part K --parts N]")`` for each hook command
     ``harness-memory install claude-code`` writes into a new ``home`` (K given as ``K``)."""
     import io
-    import json
 
     from harness_memory.cli import main as harness_memory_main
 
@@ -136,6 +136,7 @@ def installed_claude_code_hooks(home: Path) -> set[tuple[str, str]]:
     root.mkdir(parents=True)
     flags = ["--home", str(home), "--memory-root", str(root), "--url", "http://127.0.0.1:9"]
     flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    flags += ["--token", "a-token-the-install-keeps-in-its-token-file"]
     said = io.StringIO()
     assert (
         harness_memory_main(
@@ -164,10 +165,23 @@ def test_h3_the_readme_wires_claude_code_by_hand_as_the_install_does(tmp_path: P
     """The README's hand-wiring table names, per Claude Code event, the hook command the
     install writes (the Session start split over ``--part K --parts 4``), each of which the
     real parser takes with the flags the README's example gives; the events it names for
-    Codex CLI and Gemini CLI are theirs."""
+    Codex CLI and Gemini CLI are theirs. The example entry gives the token file the install
+    wrote (without it, a service with tokens answered 401 "memory is off") and a state dir
+    under the user's home (one in a shared ``/tmp`` folder is not the user's alone, and the
+    write guard then trusts no record in it)."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
     rows = {(event, command.split(",")[0]) for event, command in HOOK_ROW.findall(text)}
-    assert rows == installed_claude_code_hooks(tmp_path / "home")
+    home = tmp_path / "home"
+    assert rows == installed_claude_code_hooks(home)
+    example = next(block for block in SHELL_BLOCK.findall(text) if "hook claude-code" in block)
+    words = shlex.split(example.replace("\\\n", " ").split(" | ", 1)[1])
+    given = harness_memory_parser().parse_args(words[1:])
+    assert given.state_dir.startswith("~/")
+    installed = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    start = shlex.split(installed["hooks"]["SessionStart"][0]["hooks"][0]["command"])
+    token_file = start[start.index("--token-file") + 1]
+    assert given.token_file.replace("~", str(home), 1) == token_file
+    assert Path(token_file).is_file()
     for _, command in rows:
         arguments = ["hook", *command.replace("K", "1").split(), "--flags-only"]
         harness_memory_parser().parse_args([*arguments, "--url", "http://127.0.0.1:8765"])

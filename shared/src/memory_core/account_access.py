@@ -20,7 +20,7 @@ import pwd
 import stat
 import struct
 import time
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from memory_core.racy_window import RACY_WINDOW_NS
 from memory_core.read_only_mounts import on_read_only_mount
@@ -115,11 +115,12 @@ def _no_xattrs(path: str, attribute: str, *, follow_symlinks: bool = True) -> by
 _getxattr = getattr(os, "getxattr", _no_xattrs)
 
 
-@dataclass(frozen=True, slots=True)
-class Granted:
+class Granted(NamedTuple):
     """Who the mode bits and the ACL let write (or read) besides the owner and "other":
     ``group``, the owning group (its bit, or its ACL entry through the mask); ``named``, for
-    each ACL entry naming another account or group, who it lets and how to take that away."""
+    each ACL entry naming another account or group, who it lets and how to take that away.
+    A named tuple, not a dataclass: the write guard's hook judges its state dir with it, and
+    ``dataclasses`` (with ``inspect``) would cost every hook process its import (H-5)."""
 
     group: bool
     named: tuple[tuple[str, str], ...] = ()

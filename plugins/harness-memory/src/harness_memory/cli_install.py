@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -30,7 +31,7 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import logging
 
-    from harness_memory.installers import Executable, InstallOptions
+    from harness_memory.installers import Executable, InstallOptions, InstallResult
 
 __all__ = ["INSTALL_HELP", "add_install_flags", "run_install"]
 
@@ -228,7 +229,8 @@ def run_install(
         remote_state.mkdir(mode=0o700, parents=True, exist_ok=True)
         Path(str(root)).mkdir(parents=True, exist_ok=True)
     copies = set() if install or args.dry_run else remote_copies(home, environ)
-    if not _written(args, options, environ, chosen, out):
+    result = _written(args, options, environ, chosen, out)
+    if result is None:
         return 1
     for line in [] if install or args.dry_run else _left_behind(copies, home, environ, managed):
         _say(out, args.harness, line, True)
@@ -239,10 +241,20 @@ def run_install(
     out.flush()  # what was done first, then the warnings: the lines a user reads last
     for warning in warnings:
         _logger().warning("%s %s: %s", args.command, args.harness, warning)
-    if args.dry_run:
+    if args.dry_run and install and not _would_change(result):
+        from harness_memory.installers.detail import NOTHING_TO_CHANGE
+
+        out.write(f"{NOTHING_TO_CHANGE}\n")
+    elif args.dry_run:
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
     return 0
+
+
+def _would_change(result: InstallResult) -> bool:
+    """Whether the install a dry run showed would change a file: write one, or remove one that
+    is there (a token file no longer wanted)."""
+    return bool(result.changed) or any(os.path.lexists(path) for path in result.plan.removals)
 
 
 def _say_next_step(args: argparse.Namespace, out: IO[str]) -> None:
@@ -282,10 +294,10 @@ def _written(
     environ: Mapping[str, str],
     chosen: Executable,
     out: IO[str],
-) -> bool:
+) -> InstallResult | None:
     """Install or uninstall with ``options`` (a dry run prints the change), saying which
-    ``harness-memory`` the hooks run first (the short form without ``--verbose``); False,
-    the error logged, when a settings file refused it (nothing was changed)."""
+    ``harness-memory`` the hooks run first (the short form without ``--verbose``): what it
+    did, or None, the error logged, when a settings file refused it (nothing was changed)."""
     from harness_memory.installers import SettingsFileError, run
     from harness_memory.installers.detail import MORE
     from harness_memory.installers.executable import isolation_note
@@ -297,7 +309,7 @@ def _written(
         _say(out, args.harness, isolation_note(chosen), verbose)
     try:
         keep = {"keep_backups": getattr(args, "keep_backups", False)}  # uninstall's flag
-        run(
+        return run(
             args.harness,
             options,
             environ,
@@ -310,11 +322,10 @@ def _written(
         )
     except SettingsFileError as error:
         _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
-        return False
+        return None
     except OSError as error:
         _logger().error("%s %s: cannot write: %s", args.command, args.harness, error)
-        return False
-    return True
+        return None
 
 
 def _settings_given(

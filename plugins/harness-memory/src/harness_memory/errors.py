@@ -73,12 +73,15 @@ def unauthorized_hint(token_source: str | None) -> str:
     """What a 401 adds (A-10, P-2a): with no token sent (``token_source`` None), where the
     plugin takes one from; with one sent, that the service refused it and where it came from
     (``token_source``, or :data:`TOKEN_SENT`), so the user fixes the token they gave rather
-    than look for a missing one."""
+    than look for a missing one. With none sent, the variable is named as what it is: read
+    only without ``--flags-only`` (the installed hooks' flag)."""
     again = "installed hooks: run `harness-memory install` again with a token it takes"
     if token_source is None:
         return (
-            " (no token was sent: give this service's token in HARNESS_MEMORY_TOKEN or a "
-            f"--token-file; {again})"
+            " (no token was sent: give this service's token in a --token-file (`harness-memory "
+            "install` keeps yours in harness-memory/token beside the harness's settings, "
+            "~/.claude/harness-memory/token for Claude Code) or, without --flags-only, in "
+            f"HARNESS_MEMORY_TOKEN; {again})"
         )
     where = "" if token_source == TOKEN_SENT else f" from {token_source}"
     return (

@@ -15,21 +15,18 @@ tells the operator to do (both still fail closed):
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 import tempfile
 from pathlib import Path
 
-from memory_core.account_access import (
-    ACL_WRITE,
-    acl_grants,
-    own_group,
-)
 from memory_core.mount_table import mount_of
+from memory_core.movable_paths import Fixes
+from memory_core.movable_paths import movable_by_others as _movable_by_others
 from memory_core.read_only_mounts import on_read_only_mount
 
 __all__ = [
+    "DATA_DIR_FIXES",
     "keeps_modes",
     "movable_by_others",
     "open_to_everyone",
@@ -55,140 +52,9 @@ def open_to_everyone(path: str, mode: int) -> bool:
 
 
 def movable_by_others(path: str) -> tuple[str, str] | None:
-    """The folder above ``path`` through which another account could move ``path`` away or put
-    something of its own in its place, and why (not naming the folder), or None.
-
-    Each folder the kernel walks to reach ``path`` is judged, symlinks followed one at a time
-    as the kernel follows them (:func:`_walked`: a link's own folder, then its target's
-    folders as written, a relative target from the link's folder, ``..`` up from the folder a
-    link led to; ``path`` itself followed too, as ``open`` does), as the kernel lets a rename
-    in it (:func:`_why_movable`): it is safe only when its owner is root or this process's
-    user (a folder's owner may rename any entry of it, sticky or not) and no one else may write
-    it (the "other" write bit, the group one unless its group is this user's own, an ACL
-    entry: :mod:`memory_core.account_access`), or it is sticky and the entry on the way
-    belongs to root or this process's user (then only they may move it; an absent one anyone
-    may make). A folder on a read-only mount is safe whatever its mode.
-    ``path`` itself is not judged (its own mode is its caller's rule). Never raises: a missing
-    entry is judged by the folder it would be in (where anyone could make it); one that cannot
-    be looked at, a link that cannot be read, a loop or more than :data:`MAX_LINKS` links are
-    returned as such (the reason then starts "cannot be looked at"; never trusted on a guess).
-    A path without symlinks costs one ``lstat`` per part, ``/`` included.
-
-    A token folder whose data dir every account may write was renamed away by another account,
-    and a loopback service then took "no token folder" for the open mode (A-10a); a sticky
-    ``1777`` folder owned by another account let that account do the same; a token file linked
-    through a link in a folder every account may write was trusted, as only the path as written
-    and its real path were judged."""
-    start = path if path.startswith(os.sep) else f"{os.getcwd()}{os.sep}{path}"  # noqa: PTH109
-    try:
-        return _walked(start)
-    except OSError as error:
-        return error.filename, f"cannot be looked at ({error.strerror})"
-
-
-MAX_LINKS = 40
-"""Symlinks the kernel follows on one walk of a path before it answers ELOOP (``MAXSYMLINKS``)."""
-
-
-def _walked(path: str) -> tuple[str, str] | None:
-    """:func:`movable_by_others` of the absolute ``path``; raises OSError (with its
-    ``filename``) for an entry that cannot be looked at, a link that cannot be read, or one
-    link too many."""
-    folders = [(os.sep, os.lstat(os.sep))]  # the real folders from / to where the walk is
-    me = os.geteuid()
-    names = path.split(os.sep)[::-1]  # noqa: PTH206 - the names still to walk, next one last
-    links = 0
-    while names:
-        name = names.pop()
-        if name in {"", "."}:
-            continue
-        if name == "..":
-            if len(folders) > 1:  # / is its own parent
-                folders.pop()
-            continue
-        folder, info = folders[-1]
-        child = f"{folder}{name}" if folder == os.sep else f"{folder}{os.sep}{name}"
-        try:
-            found: os.stat_result | None = os.lstat(child)
-        except FileNotFoundError:  # whoever may make it is judged by its folder
-            found = None
-        why = _why_movable(folder, info, found, me)
-        if why is not None:
-            return folder, why
-        if found is None:
-            return None
-        if stat.S_ISLNK(found.st_mode):
-            links += 1
-            if links > MAX_LINKS:
-                raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), child)
-            target = os.readlink(child)  # noqa: PTH115
-            if target.startswith(os.sep):
-                del folders[1:]
-            names += target.split(os.sep)[::-1]  # noqa: PTH206
-        elif stat.S_ISDIR(found.st_mode):
-            folders.append((child, found))
-        elif names:
-            return None  # ENOTDIR: the kernel goes no further, nor reaches anything below
-    return None
-
-
-def _why_movable(
-    folder: str, info: os.stat_result, child: os.stat_result | None, me: int
-) -> str | None:
-    """Why an account other than root and this process's user (``me``, its effective uid) may
-    rename the entry ``child`` (its ``lstat``; None: absent) in ``folder`` (whose ``stat`` is
-    ``info``), with the fix; None when none may."""
-    mode = info.st_mode
-    owned = info.st_uid in (0, me)
-    others = bool(mode & stat.S_IWOTH)
-    # the group's members and an ACL's entries are read only when the "other" bit leaves the
-    # answer open
-    granted = None if others else acl_grants(folder, info, ACL_WRITE)
-    group = granted is not None and granted.group and not own_group(info.st_gid)
-    named = granted.named if granted is not None else ()
-    if owned and not (others or group or named):
-        return None
-    sticky = bool(mode & stat.S_ISVTX)
-    if owned and sticky and child is not None and child.st_uid in (0, me):
-        return None  # only an entry's owner, and the folder's, may move it
-    if on_read_only_mount(folder):
-        return None  # nobody renames anything there
-    said = f"mode {stat.S_IMODE(mode):04o}{'' if sticky else ', no sticky bit'}"
-    if not owned:
-        return (
-            f"belongs to another account (uid {info.st_uid}; {said}), which may rename what "
-            "lies in it whatever its mode (chown it to root or the service's user, or move the "
-            "data dir, MEMORY_API_DATA_DIR, out of it): that account could move what lies below "
-            "it away or put their own in its place"
-        )
-    if sticky and child is not None:  # the entry is another account's: only it may move it
-        return (
-            f"is sticky ({said}) but holds the entry on the way as another account's (uid "
-            f"{child.st_uid}), which may move it away or put their own in its place (chown "
-            "that entry to root or the service's user, or move the data dir, "
-            "MEMORY_API_DATA_DIR, out of it)"
-        )
-    if others:
-        fix = (
-            "chmod o-w it"
-            if keeps_modes(folder)
-            else "its disk keeps no permission bits, so chmod changes nothing there: "
-            "move the data dir (MEMORY_API_DATA_DIR) to a disk that keeps them"
-        )
-        return (
-            f"every account may write ({said}; {fix}): anyone on this machine could move what "
-            "lies below it away or put their own in its place"
-        )
-    if named:
-        who, fix = named[0]
-        return (
-            f"{who}, may write it ({said}; {fix}): it could move what lies below it away or put "
-            "its own in its place"
-        )
-    return (
-        f"the accounts of its group (gid {info.st_gid}) may write ({said}; chmod g-w it): any "
-        "of them could move what lies below it away or put their own in its place"
-    )
+    """:func:`memory_core.movable_paths.movable_by_others` of ``path``, its reasons telling the
+    operator to chown to the service's user or to move the data dir (:data:`DATA_DIR_FIXES`)."""
+    return _movable_by_others(path, DATA_DIR_FIXES)
 
 
 def writable_by_everyone(path: str, mode: int) -> str:
@@ -259,3 +125,12 @@ def _type_keeps_modes(path: str) -> bool:
         return True
     fs_type, options = found or ("", "")
     return not (fs_type in MODELESS_TYPES or (fs_type == "9p" and "aname=drvfs" in options))
+
+
+DATA_DIR_FIXES = Fixes(
+    user="the service's user",
+    moved="the data dir, MEMORY_API_DATA_DIR",
+    moved_said="the data dir (MEMORY_API_DATA_DIR)",
+    keeps_modes=keeps_modes,
+)
+"""How :func:`movable_by_others`'s reasons word their fixes for the service's token sources."""

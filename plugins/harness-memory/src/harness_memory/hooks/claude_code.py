@@ -39,6 +39,7 @@ from memory_core.layout import app_data_dir_of
 
 from harness_memory.guard_view import GuardView, read_guard_view
 from harness_memory.settings import HarnessSettings
+from harness_memory.state_trust import UntrustedStateDir, untrusted_state
 
 if TYPE_CHECKING:  # a type of annotations only: a Session start parses no mount table (H-5)
     from collections.abc import Callable, Sequence
@@ -140,9 +141,14 @@ def _locate(
     ``mounts``: gives the decision's mount table (None when it could not be read: then the
     key's walk reads it and says why), called only when a Session key is derived here, once a
     memory root is known (no record, ``--memory-root``); None: read where the key needs it.
+    Raises :class:`~harness_memory.state_trust.UntrustedStateDir` when the Session's records
+    could be changed by another account (:func:`~harness_memory.state_trust.untrusted_state`):
+    neither its record nor the lack of one tells the guard anything then.
     """
     record: GuardView | None = None
     if hook.session_id and settings.state_dir is not None:
+        if (why := untrusted_state(settings.state_dir, hook.session_id)) is not None:
+            raise UntrustedStateDir(why)
         record = read_guard_view(settings.state_dir, hook.session_id)
     if record is not None:
         root = settings.memory_root or Path(record.memory_root)

@@ -30,6 +30,7 @@ from harness_memory.hooks.session_start import (
     uncreated_message,
     unknown_account_message,
     unreadable_message,
+    untrusted_state_message,
 )
 from harness_memory.records import SessionMeta
 from harness_memory.settings import HarnessSettings, MissingSettingsError
@@ -73,6 +74,7 @@ def session_start(
     output = context_answer(delivery.pieces[part - 1]) if part <= len(delivery.pieces) else {}
     if part == 1:
         said = (
+            untrusted_state_message(settings, hook.session_id),
             ignored_env_message(settings, "claude-code"),
             unknown_account_message(settings),
             _user_message(result.session_meta, delivery, parts),

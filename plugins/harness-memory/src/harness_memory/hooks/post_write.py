@@ -33,6 +33,7 @@ from harness_memory.hooks.path_refusal import could_reach
 from harness_memory.hooks.tool_writes import ToolWrites, served_readings
 from harness_memory.mounts import read_mount_table
 from harness_memory.settings import HarnessSettings
+from harness_memory.state_trust import UntrustedStateDir
 
 __all__ = ["record_writes", "written_scopes"]
 
@@ -49,10 +50,14 @@ def written_scopes(
     and into scopes the guard refuses (nothing lands there), count for none. The memory root
     and the Session's key come from the Session's record or ``--memory-root``, as for the
     guard; empty with neither. The mount table is read once per call, and only when a memory
-    root is known (:func:`harness_memory.mounts.read_mount_table`). Never raises for odd input.
+    root is known (:func:`harness_memory.mounts.read_mount_table`); empty too when the state
+    dir cannot be trusted (the guard refused every write). Never raises for odd input.
     """
     table = functools.cache(read_mount_table)  # one read for the whole call, the Session
-    located = claude_code._locate(hook, settings, lambda: table().as_read())  # key's walk too
+    try:
+        located = claude_code._locate(hook, settings, lambda: table().as_read())  # key's walk too
+    except UntrustedStateDir:  # the guard refused every write: none landed
+        return []
     if located is None:  # no memory root: nothing to record, and no table read (H-5)
         return []
     mounts = table()

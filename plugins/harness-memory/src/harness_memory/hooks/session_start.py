@@ -26,11 +26,13 @@ from harness_memory.session import SessionStart, start_from_settings
 from harness_memory.settings import (
     ENV_PREFIX,
     MANAGED_TOKEN_SET,
+    TOKEN_FILE_NAME,
     HarnessSettings,
     MissingSettingsError,
     account_state_dir,
     unknown_account_note,
 )
+from harness_memory.state_trust import untrusted_state
 
 __all__ = [
     "availability_message",
@@ -45,6 +47,7 @@ __all__ = [
     "uncreated_message",
     "unknown_account_message",
     "unreadable_message",
+    "untrusted_state_message",
 ]
 
 
@@ -90,6 +93,7 @@ def session_start_answer(
     delivery = fit(result.sections, result.session_meta.manifests, limits)
     answer = context_answer(delivery.pieces[0]) if delivery.pieces else {}
     notices = (
+        untrusted_state_message(settings, hook.session_id),
         ignored_env_message(settings, installed_as),
         unknown_account_message(settings),
         availability_message(result.session_meta),
@@ -130,7 +134,8 @@ def ignored_env_message(settings: HarnessSettings, harness: str) -> str | None:
     ``harness-memory token set --managed``; for Claude Code's (``harness`` as the install takes it),
     whose install from before the token file kept it in the settings' ``env``,
     ``harness-memory install claude-code``, which takes everything else from the installed
-    hooks."""
+    hooks; when that install was done (its token file is there) and a command run by hand
+    names no token file, the flag that names it."""
     if not settings.ignored_env:
         return None
     said = (
@@ -145,6 +150,12 @@ def ignored_env_message(settings: HarnessSettings, harness: str) -> str | None:
                 " They read your token from a file only you can read, and there is none: "
                 f"run {MANAGED_TOKEN_SET} once to put yours there."
             )
+        elif harness == "claude-code" and (installed := _installed_token_file()) is not None:
+            said += (
+                " They read the token from a file only you can read, and this command names "
+                f"none: add `--token-file {installed}` (where `harness-memory install` keeps "
+                "yours)."
+            )
         elif harness == "claude-code":  # the one install that kept a token in env
             said += (
                 " They read the token from a file only you can read, and there is none: run "
@@ -152,6 +163,31 @@ def ignored_env_message(settings: HarnessSettings, harness: str) -> str | None:
                 "every other setting of the installed hooks)."
             )
     return said
+
+
+def _installed_token_file() -> Path | None:
+    """The token file ``harness-memory install claude-code`` wrote in the account's state dir
+    (its home from the password database: :func:`~harness_memory.settings.account_state_dir`),
+    or None when there is none."""
+    state = account_state_dir({})
+    token = None if state is None else state / TOKEN_FILE_NAME
+    return token if token is not None and token.is_file() else None
+
+
+def untrusted_state_message(settings: HarnessSettings, session_id: str | None) -> str | None:
+    """Tell the user that the state dir's Session records cannot be trusted
+    (:func:`~harness_memory.state_trust.untrusted_state`: another account could change them),
+    so the write guard refuses the Session's writes until the folder is fixed (P-3); None when
+    they can be, or when no records are kept."""
+    if settings.state_dir is None:
+        return None
+    why = untrusted_state(settings.state_dir, session_id)
+    if why is None:
+        return None
+    return (
+        "Agent Memory: the Session records in the state dir cannot be trusted, so the write "
+        f"guard refuses this Session's writes until that is fixed: {why}."
+    )
 
 
 def unknown_account_message(settings: HarnessSettings) -> str | None:

@@ -26,6 +26,7 @@ from memory_core.keys import USER_SCOPE
 from harness_memory.guard_view import read_guard_view
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.settings import HarnessSettings
+from harness_memory.state_trust import untrusted_state
 
 __all__ = ["send_back", "session_end", "session_scopes"]
 
@@ -37,13 +38,16 @@ def session_scopes(hook: HookInput, settings: HarnessSettings) -> tuple[list[str
     has one, its Workspace scope (the record's key, else the key of the hook's ``cwd`` on this
     machine, K-1). The path is the Workspace's real path (None without a Workspace scope, and
     when a symlink on its way cannot be read or it is no path a marker can hold, not UTF-8 or
-    with a control character, K-5: then only the user scope, said in the log)."""
+    with a control character, K-5: then only the user scope, said in the log). A record in a
+    state dir another account could change (:func:`~harness_memory.state_trust.untrusted_state`)
+    is not read: the hook's ``cwd`` names the Workspace then."""
     from memory_core.errors import UnresolvablePath
     from memory_core.keys import key_for_real_path, real_path, real_workspace_path
     from memory_core.rules import workspace_path_problem
 
     state, session = settings.state_dir, hook.session_id
-    view = read_guard_view(state, session) if state is not None and session else None
+    trusted = state is not None and session and untrusted_state(state, session) is None
+    view = read_guard_view(state, session) if state is not None and session and trusted else None
     if view is not None and view.key is None:
         return [USER_SCOPE], None
     try:

@@ -117,16 +117,6 @@ value (``1``, ``true``, ``yes``, ``on``) turns its auto memory off, a false one 
 there too (H-6); in managed settings it wins over a repository's ``env``."""
 
 
-REPOSITORY_CAN_SWITCH_OFF = (
-    "Hooks in your user settings run only while no repository switches them off: a "
-    'Workspace\'s .claude/settings.json or settings.local.json with "disableAllHooks": true '
-    "leaves its Sessions without memory and without the write guard, and one with "
-    '"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"} turns Claude Code\'s own auto memory '
-    "back on beside Agent Memory. Claude Code's managed settings "
-    "cannot be overridden that way: `harness-memory install claude-code --managed` (as root) "
-    "writes the hooks, autoMemoryEnabled = false and CLAUDE_CODE_DISABLE_AUTO_MEMORY = 1 "
-    "there, for every user of this machine."
-)
 MANAGED = (
     "Installed into Claude Code's managed settings ({path}): every user's Claude Code on this "
     "machine runs these hooks with its own auto memory off, and no repository's or user's "
@@ -203,7 +193,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             gone,
             added,
         )
-        notes.append(MANAGED.format(path=path) if managed else Detail(REPOSITORY_CAN_SWITCH_OFF))
+        if managed:  # else gap_notes says what a repository can switch off, once (H-3)
+            notes.append(MANAGED.format(path=path))
         if why := claude_code_off(merged):  # the file itself keeps every hook from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS, managed=managed is not None)

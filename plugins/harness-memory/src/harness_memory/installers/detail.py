@@ -21,7 +21,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["MORE", "UNINSTALL_MORE", "Detail", "next_step", "removed_said", "shown"]
+__all__ = [
+    "MORE",
+    "NOTHING_TO_CHANGE",
+    "UNINSTALL_MORE",
+    "Detail",
+    "next_step",
+    "removed_said",
+    "shown",
+]
 
 
 class Detail(str):
@@ -54,6 +62,11 @@ NEXT_STEP = (
 )
 """The last line of an install that wrote its hooks (``{product}``, ``{command}``: the
 harness's name and command, as ``harness_version.MEASURED`` holds them)."""
+NOTHING_TO_CHANGE = (
+    "nothing would change: every file is already as this install leaves it (no need to run it)"
+)
+"""The last line of an install's dry run that would change no file, in place of its ``next:``
+command (H-3)."""
 NEXT_STEP_MORE = (
     "; the rest (all it set, what the write guard does not cover, what a repository can "
     "switch off): --verbose"

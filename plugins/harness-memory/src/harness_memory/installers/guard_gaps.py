@@ -17,7 +17,15 @@ from __future__ import annotations
 
 from harness_memory.installers.detail import Detail
 
-__all__ = ["GUARD_GAPS", "HEADING", "SWITCHED_OFF", "TURNED_BACK_ON", "UNFENCED", "gap_notes"]
+__all__ = [
+    "GUARD_GAPS",
+    "HEADING",
+    "SWITCHED_HOW",
+    "SWITCHED_OFF",
+    "TURNED_BACK_ON",
+    "UNFENCED",
+    "gap_notes",
+]
 
 HEADING = "What the write guard does not cover (P-3):"
 """The first line of the block the install prints."""
@@ -102,11 +110,18 @@ UNFENCED: dict[str, str] = {
 (or does not) the shell commands the guard cannot judge."""
 
 SWITCHED_OFF = (
-    "A repository's own settings can switch these hooks off (no memory, no write guard){also}: "
-    "`harness-memory install {harness} --managed` (as root) prevents it."
+    "A repository's own settings can switch these hooks off{how} (no memory, no write guard)"
+    "{also}: `harness-memory install {harness} --managed` (as root) prevents it."
 )
 """The gist's second sentence for an install without ``--managed`` (``{harness}``: its name;
-``{also}``: :data:`TURNED_BACK_ON`'s clause)."""
+``{how}``: :data:`SWITCHED_HOW`'s clause; ``{also}``: :data:`TURNED_BACK_ON`'s clause)."""
+SWITCHED_HOW = {
+    "claude-code": (
+        ' (a Workspace\'s .claude/settings.json or settings.local.json with "disableAllHooks": '
+        "true)"
+    ),
+}
+"""How a repository's settings switch the hooks off, by harness, where one key does it."""
 TURNED_BACK_ON = {
     "claude-code": (
         " or turn Claude Code's own auto memory back on beside Agent Memory "
@@ -125,6 +140,7 @@ def gap_notes(harness: str, *, managed: bool) -> list[str]:
     ``KeyError`` for a harness not in the table."""
     gist = [UNFENCED[harness]]
     if not managed:
-        gist.append(SWITCHED_OFF.format(harness=harness, also=TURNED_BACK_ON.get(harness, "")))
+        how, also = SWITCHED_HOW.get(harness, ""), TURNED_BACK_ON.get(harness, "")
+        gist.append(SWITCHED_OFF.format(harness=harness, how=how, also=also))
     lines = [*gist, HEADING, *(f"  - {line}" for line in GUARD_GAPS[harness])]
     return [Detail(line) for line in lines]

@@ -92,7 +92,8 @@ def version_note(harness: str, environ: Mapping[str, str]) -> str:
     if found is None:
         return (
             f"no `{known.command}` on PATH here: the hooks run once {known.product} is "
-            f"installed (they are measured on {known.product} {known.measured})"
+            f"installed (`npm install -g {known.package}`; they are measured on "
+            f"{known.product} {known.measured})"
         )
     version = _parsed(installed_version(found, known.package))
     if version is None:

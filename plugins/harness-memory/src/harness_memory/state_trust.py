@@ -1,0 +1,84 @@
+"""Whether the write guard may trust the Session records in a state dir (P-3, H-7).
+
+The guard takes a Session's memory root and Workspace key from its record
+(:mod:`harness_memory.guard_view`). A record another account could add, change or put in
+place lets that account open another Workspace's scope to the Session: a state dir every
+account may write (``--state-dir /tmp/x`` made by someone else, ``0777``) once let its owner
+swap the ``sessions`` folder for one holding a record with another Workspace's key, and a
+write into that scope was then allowed. :func:`untrusted_state` says why a state dir is not
+to be trusted; the guard then refuses what it would otherwise judge, and the Session start
+says so (never allowed on a record it cannot trust).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from harness_memory.guard_view import record_path
+
+__all__ = ["UntrustedStateDir", "untrusted_state"]
+
+
+class UntrustedStateDir(Exception):
+    """The state dir, its ``sessions`` folder or a record in it could be changed by another
+    account; ``str()`` is the user's reason, naming the path and the fix."""
+
+
+_MOVED = "the state dir (--state-dir, HARNESS_MEMORY_STATE_DIR)"
+
+
+def untrusted_state(state_dir: Path, session_id: str | None = None) -> str | None:
+    """Why the records in ``state_dir`` (and the record of ``session_id``, when given) cannot
+    be trusted, naming the path and the fix; None when they can.
+
+    Trusted only when the state dir, its ``sessions`` folder and the record each belong to
+    root or this process's user and no other account may write them (the "other" write bit,
+    a group not this user's own, an ACL entry: :func:`memory_core.account_access.other_writers`),
+    and no folder on the way to ``sessions`` lets another account move it away or put its own
+    in its place (:func:`memory_core.movable_paths.movable_by_others`). A missing one is judged
+    by the folder it would be made in. One that cannot be looked at is not trusted. Always None
+    where there are no POSIX accounts (Windows: a user's profile is their own)."""
+    if not hasattr(os, "geteuid"):
+        return None
+    from memory_core.movable_paths import Fixes, movable_by_others
+
+    sessions = state_dir / "sessions"
+    record = record_path(state_dir, session_id) if session_id else None
+    for path in (state_dir, sessions, record):  # their own owners and modes first
+        if path is not None and (why := _changeable(path)) is not None:
+            return why
+    fixes = Fixes(user="your account", moved=_MOVED, moved_said=_MOVED)
+    if (moved := movable_by_others(str(sessions), fixes)) is not None:  # a folder above
+        return f"{moved[0]} {moved[1]}"
+    return None
+
+
+def _changeable(path: Path) -> str | None:
+    """Why another account may change ``path`` itself (its owner, its "other" write bit, a
+    group not this user's own, an ACL entry:
+    :func:`~memory_core.account_access.other_writers`), naming it and the fix; None when none
+    may or it is absent."""
+    from memory_core.account_access import other_writers
+
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"{path} cannot be looked at ({error.strerror})"
+    if info.st_uid not in (0, os.geteuid()):
+        return (
+            f"{path} belongs to another account (uid {info.st_uid}), which may change it "
+            "(chown it to your account, or give a state dir of your own, such as one under "
+            "your home, in --state-dir or HARNESS_MEMORY_STATE_DIR)"
+        )
+    if info.st_mode & stat.S_IWOTH:
+        return (
+            f"{path} may be written by every account (mode {stat.S_IMODE(info.st_mode):04o};"
+            f" chmod o-w {path})"
+        )
+    if (why := other_writers(str(path), info)) is not None:
+        return f"{path} {why}"
+    return None

@@ -1,0 +1,208 @@
+"""P-3, H-7: the write guard trusts a Session's record only in a state dir no other account may
+change.
+
+The guard learns the Session's Workspace scope from the record the Session start wrote in the
+state dir. With ``--state-dir`` in a folder another account owns or may write (a ``0777``
+folder someone else made under ``/tmp``), that account swapped the ``sessions`` folder for one
+holding a record with another Workspace's key, and a Write into that Workspace's scope was
+allowed. Such a state dir is not trusted: the guard refuses the call, naming the folder and
+the fix, and the Session start says so. Decided in-process (the hook's functions); the test
+runs as root or as the folders' owner, and gives a folder to ``nobody`` with ``chown``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+from pathlib import Path
+
+import pytest
+from harness_memory.hooks.claude_code import HookInput
+from harness_memory.hooks.claude_code_guard import pre_tool_use
+from harness_memory.hooks.claude_code_start import session_start
+from harness_memory.records import record_path
+from harness_memory.settings import HarnessSettings
+
+SESSION_ID = "6ae0bd3a-31ab-479d-8199-c610bd3ebf18"
+OWN_KEY, OTHER_KEY = "my-app-1111111111", "their-app-2222222222"
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX accounts")
+
+
+def _nobody() -> int:
+    try:
+        return pwd.getpwnam("nobody").pw_uid
+    except KeyError:
+        pytest.skip("no account 'nobody' here")
+
+
+def _settings(state: Path) -> HarnessSettings:
+    return HarnessSettings(
+        url="http://127.0.0.1:9", token=None, project="p", agent="a", state_dir=state
+    )
+
+
+def _record(state: Path, key: str, memory_root: Path, workspace: Path) -> Path:
+    """A Session record as the Session start writes it (the fields the guard reads)."""
+    path = record_path(state, SESSION_ID)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    document = {
+        "workspace": str(workspace),
+        "key": key,
+        "directories": {"memoryRoot": str(memory_root)},
+    }
+    path.write_text(json.dumps(document), encoding="utf-8")
+    path.chmod(0o600)
+    return path
+
+
+def _write_into(settings: HarnessSettings, target: Path, workspace: Path) -> str | None:
+    """The guard's deny reason for a Write of ``target``, None when it is allowed."""
+    hook = HookInput(
+        hook_event_name="PreToolUse",
+        session_id=SESSION_ID,
+        cwd=str(workspace),
+        source=None,
+        tool_name="Write",
+        tool_input={"file_path": str(target), "content": "hello"},
+    )
+    answer = pre_tool_use(hook, settings)
+    if answer is None:
+        return None
+    output = answer["hookSpecificOutput"]
+    assert output["permissionDecision"] == "deny"
+    return str(output["permissionDecisionReason"])
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> tuple[Path, Path]:
+    """(memory root holding both scopes, the Session's Workspace)."""
+    root = tmp_path / "memory"
+    for key in ("user", OWN_KEY, OTHER_KEY):
+        (root / key).mkdir(parents=True)
+    workspace = tmp_path / "src" / "my-app"
+    workspace.mkdir(parents=True)
+    return root, workspace
+
+
+def test_a_record_swapped_in_by_the_owner_of_the_state_dir_opens_no_other_scope(
+    tmp_path: Path, places: tuple[Path, Path]
+) -> None:
+    root, workspace = places
+    state = tmp_path / "shared-state"
+    state.mkdir()
+    _record(state, OWN_KEY, root, workspace)  # the genuine record, as the Session start wrote it
+    nobody = _nobody()
+    state.chmod(0o777)
+    os.chown(state, nobody, -1)
+    # what that account may do there: move the records away and put its own in their place
+    (state / "sessions").rename(state / "sessions.old")
+    forged = _record(state, OTHER_KEY, root, workspace)
+    os.chown(forged.parent, nobody, -1)
+    os.chown(forged, nobody, -1)
+
+    reason = _write_into(_settings(state), root / OTHER_KEY / "notes.md", workspace)
+
+    assert reason is not None, "a Write into another Workspace's scope was allowed"
+    assert str(state) in reason
+    assert "cannot be trusted" in reason
+    assert "chmod o-w" in reason or "chown" in reason
+
+
+def test_the_guard_follows_the_record_of_a_state_dir_that_is_the_users_own(
+    own_record: Path, places: tuple[Path, Path]
+) -> None:
+    root, workspace = places
+    settings = _settings(own_record.parent.parent)
+
+    assert _write_into(settings, root / OWN_KEY / "notes.md", workspace) is None
+    assert _write_into(settings, workspace / "main.py", workspace) is None
+    refused = _write_into(settings, root / OTHER_KEY / "notes.md", workspace)
+    assert refused is not None
+    assert "cannot be trusted" not in refused
+
+
+@pytest.fixture
+def own_record(tmp_path: Path, places: tuple[Path, Path]) -> Path:
+    """The Session's genuine record, in a state dir of this account's (``0700``)."""
+    root, workspace = places
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    return _record(state, OWN_KEY, root, workspace)
+
+
+def test_a_records_folder_another_group_may_write_is_not_trusted(
+    own_record: Path, places: tuple[Path, Path]
+) -> None:
+    workspace = places[1]
+    state = own_record.parent.parent
+    sessions = own_record.parent
+    os.chown(sessions, -1, 65534 if os.getegid() != 65534 else 65533)
+    sessions.chmod(0o770)
+
+    reason = _write_into(_settings(state), workspace / "main.py", workspace)
+
+    assert reason is not None
+    assert str(sessions) in reason
+    assert "chmod g-w" in reason
+
+
+def test_a_record_another_account_owns_is_not_trusted(
+    own_record: Path, places: tuple[Path, Path]
+) -> None:
+    root, workspace = places
+    os.chown(own_record, _nobody(), -1)
+
+    reason = _write_into(_settings(own_record.parent.parent), root / OWN_KEY / "a.md", workspace)
+
+    assert reason is not None
+    assert str(own_record) in reason
+    assert "chown" in reason
+
+
+def test_the_session_start_says_its_state_dir_cannot_be_trusted(tmp_path: Path) -> None:
+    state = tmp_path / "shared-state"
+    state.mkdir()
+    state.chmod(0o777)
+    os.chown(state, _nobody(), -1)
+    workspace = tmp_path / "src" / "my-app"
+    workspace.mkdir(parents=True)
+    hook = HookInput(
+        hook_event_name="SessionStart",
+        session_id=SESSION_ID,
+        cwd=str(workspace),
+        source="startup",
+        tool_name=None,
+        tool_input=None,
+    )
+
+    answer = session_start(hook, _settings(state), part=1, parts=4)
+
+    assert answer is not None
+    message = answer["systemMessage"]
+    assert str(state) in message
+    assert "cannot be trusted" in message
+    assert "chmod o-w" in message or "chown" in message
+
+
+def test_a_state_dir_of_ones_own_is_trusted_in_a_sticky_folder_not_in_an_open_one(
+    tmp_path: Path, places: tuple[Path, Path]
+) -> None:
+    root, workspace = places
+    for mode, trusted in ((0o1777, True), (0o777, False)):
+        shared = tmp_path / f"shared-{mode:o}"  # as /tmp is, and as /tmp without its sticky bit
+        shared.mkdir()
+        shared.chmod(mode)
+        state = shared / "state"
+        state.mkdir(mode=0o700)
+        _record(state, OWN_KEY, root, workspace)
+
+        reason = _write_into(_settings(state), workspace / "main.py", workspace)
+
+        if trusted:
+            assert reason is None
+        else:
+            assert reason is not None
+            assert f"{shared} every account may write" in reason
+            assert "chmod o-w it" in reason
