@@ -232,3 +232,21 @@ def test_a_folder_of_the_users_own_group_is_trusted_after_newgrp(
         _own_group_as_of.cache_clear()
 
     assert reason is None, reason
+
+
+def test_a_record_linked_from_a_folder_another_account_owns_is_not_trusted(
+    tmp_path: Path, own_record: Path, places: tuple[Path, Path]
+) -> None:
+    """The record a symlink of the user's names, in a folder another account owns: that account
+    may put any other record of the user's in its place."""
+    root, workspace = places
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o755)
+    target = own_record.rename(theirs / "record.json")
+    own_record.symlink_to(target)
+    os.chown(theirs, _nobody(), -1)
+
+    reason = _write_into(_settings(own_record.parent.parent), root / OWN_KEY / "a.md", workspace)
+
+    assert reason is not None
+    assert str(theirs) in reason
