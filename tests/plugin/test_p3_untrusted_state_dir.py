@@ -23,6 +23,7 @@ from harness_memory.hooks.claude_code_guard import pre_tool_use
 from harness_memory.hooks.claude_code_start import session_start
 from harness_memory.records import record_path
 from harness_memory.settings import HarnessSettings
+from memory_core.account_access import _own_group_as_of
 
 SESSION_ID = "6ae0bd3a-31ab-479d-8199-c610bd3ebf18"
 OWN_KEY, OTHER_KEY = "my-app-1111111111", "their-app-2222222222"
@@ -206,3 +207,46 @@ def test_a_state_dir_of_ones_own_is_trusted_in_a_sticky_folder_not_in_an_open_on
             assert reason is not None
             assert f"{shared} every account may write" in reason
             assert "chmod o-w it" in reason
+
+
+def test_a_folder_of_the_users_own_group_is_trusted_after_newgrp(
+    own_record: Path, places: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``~/.claude`` ``0775`` with the user's private group (umask 002, Ubuntu's): after
+    ``newgrp docker`` that group is a supplementary one, still the user's alone; every call
+    was refused as "the accounts of its group may write"."""
+    root, workspace = places
+    sessions = own_record.parent
+    private = os.getegid()  # this account's group, no other account's (root's, here)
+    if any(entry.pw_gid == private and entry.pw_uid != os.geteuid() for entry in pwd.getpwall()):
+        pytest.skip("this account's group is another account's too")
+    os.chown(sessions, -1, private)
+    sessions.chmod(0o770)
+    after_newgrp = 65534 if private != 65534 else 65533
+    monkeypatch.setattr(os, "getegid", lambda: after_newgrp)
+    monkeypatch.setattr(os, "getgroups", lambda: [after_newgrp, private])
+    _own_group_as_of.cache_clear()
+    try:
+        reason = _write_into(_settings(sessions.parent), root / OWN_KEY / "notes.md", workspace)
+    finally:
+        _own_group_as_of.cache_clear()
+
+    assert reason is None, reason
+
+
+def test_a_record_linked_from_a_folder_another_account_owns_is_not_trusted(
+    tmp_path: Path, own_record: Path, places: tuple[Path, Path]
+) -> None:
+    """The record a symlink of the user's names, in a folder another account owns: that account
+    may put any other record of the user's in its place."""
+    root, workspace = places
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o755)
+    target = own_record.rename(theirs / "record.json")
+    own_record.symlink_to(target)
+    os.chown(theirs, _nobody(), -1)
+
+    reason = _write_into(_settings(own_record.parent.parent), root / OWN_KEY / "a.md", workspace)
+
+    assert reason is not None
+    assert str(theirs) in reason

@@ -240,9 +240,11 @@ ACCOUNT_FILES = ("/etc/group", "/etc/passwd")
 
 def own_group(gid: int) -> bool:
     """Whether the group ``gid`` is this process's own and holds no other account: its
-    effective group, naming no other member in the group database and the primary group of
-    no other account there (a user private group; a pod's ``fsGroup``, which the container's
-    group database does not know). The group ``users`` that every account shares is not.
+    effective group or one of its supplementary groups (``newgrp docker`` makes the user's
+    private group a supplementary one), naming no other member in the group database and the
+    primary group of no other account there (a user private group; a pod's ``fsGroup``, which
+    the container's group database does not know). The group ``users`` that every account
+    shares is not.
 
     Read again whenever :data:`ACCOUNT_FILES` change (an account added to the group is seen
     at the next request); reading the whole account database (``getpwall``) cost ~0.2 ms on
@@ -265,7 +267,7 @@ def _account_files_changed() -> tuple[int, ...]:
 @functools.lru_cache(maxsize=8)
 def _own_group_as_of(gid: int, _changed: tuple[int, ...]) -> bool:
     """:func:`own_group` as the account database stood when it changed at ``_changed``."""
-    if gid != os.getegid():
+    if gid != os.getegid() and gid not in os.getgroups():  # after ``newgrp``, a supplementary one
         return False
     me = os.geteuid()
     try:

@@ -36,10 +36,11 @@ def untrusted_state(state_dir: Path, session_id: str | None = None) -> str | Non
     Trusted only when the state dir, its ``sessions`` folder and the record each belong to
     root or this process's user and no other account may write them (the "other" write bit,
     a group not this user's own, an ACL entry: :func:`memory_core.account_access.other_writers`),
-    and no folder on the way to ``sessions`` lets another account move it away or put its own
-    in its place (:func:`memory_core.movable_paths.movable_by_others`). A missing one is judged
-    by the folder it would be made in. One that cannot be looked at is not trusted. Always None
-    where there are no POSIX accounts (Windows: a user's profile is their own)."""
+    and no folder on the way to the record (or ``sessions``) lets another account move it
+    away or put its own in its place (:func:`memory_core.movable_paths.movable_by_others`).
+    A missing one is judged by the folder it would be made in. One that cannot be looked at is
+    not trusted. Always None where there are no POSIX accounts (Windows: a user's profile is
+    their own)."""
     if not hasattr(os, "geteuid"):
         return None
     from memory_core.movable_paths import Fixes, movable_by_others
@@ -50,7 +51,8 @@ def untrusted_state(state_dir: Path, session_id: str | None = None) -> str | Non
         if path is not None and (why := _changeable(path)) is not None:
             return why
     fixes = Fixes(user="your account", moved=_MOVED, moved_said=_MOVED)
-    if (moved := movable_by_others(str(sessions), fixes)) is not None:  # a folder above
+    # a folder above the record (the folder a symlink of the user's leads to), else sessions
+    if (moved := movable_by_others(str(record or sessions), fixes)) is not None:
         return f"{moved[0]} {moved[1]}"
     return None
 
