@@ -524,6 +524,8 @@ TEXT_READERS: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = 
     # each copied the rest of the text at each brace: 6.6 s at 100,000
     "unclosed braces": (_patterns_called, lambda n: "echo " + "{" * n),
     "nested braces holding spaces": (_patterns_called, lambda n: "echo " + "{ " * n + " }" * n),
+    # each bare mention of an expanded name copied the rest of the text, looking for ``=``
+    "a name expanded, then named bare": (_patterns_called, lambda n: "echo $X" + " X" * n),
     # each ``$'`` copied its whole line once more
     "ANSI-C quoting on one line": (read_definitions, lambda n: "echo " + "$'" * n),
 }

@@ -126,21 +126,64 @@ def _values(
     if environ is None or None in startup or "IFS" in environ or re.search(_SETS_ALL_RE, plain):
         return dict.fromkeys(names)
     values: dict[str, tuple[str, ...] | None] = {}
+    named_in_startup = {word for text in startup if text for word in _bare_words(text, names)}
+    bare = _bare_words(plain, names)
+    defaults = _defaults(plain)
     for name in names:
-        bare = _BARE_RE.format(name=re.escape(name))
-        if any(text is not None and re.search(bare, text) for text in startup):
+        if name in named_in_startup:
             values[name] = None
             continue
         given = [environ.get(name, "")]
-        for mark in re.finditer(bare, plain):
-            assigned = re.match(r"=([^\s;&|()<>]*)", plain[mark.end() :])
+        for end in bare.get(name, []):
+            assigned = _ASSIGNED.match(plain, end)
             given.append("$" if assigned is None else assigned.group(1))
-        given += re.findall(rf"\$\{{{re.escape(name)}:?=([^}}]*)\}}", plain)
+        given += defaults.get(name, [])
         if any(re.search(r"[\s$`]", value) for value in given):
             values[name] = None
         else:
             values[name] = tuple(dict.fromkeys(_value_pattern(value) for value in given))
     return values
+
+
+_ASSIGNED = re.compile(r"=([^\s;&|()<>]*)")
+"""The literal value a bare name is given (``CC=gcc``)."""
+
+
+def _bare_words(text: str, names: set[str]) -> dict[str, list[int]]:
+    """Where each of ``names`` stands bare in ``text`` (:data:`_BARE_RE`), by name: the index
+    after each, in order. One pass over the text's words, however many names (a search of the
+    whole text for each of 20,000 names was quadratic)."""
+    found: dict[str, list[int]] = {}
+    for word in re.finditer(_BARE_WORD_RE, text):
+        if word.group() in names:
+            found.setdefault(word.group(), []).append(word.end())
+    return found
+
+
+_BARE_WORD_RE = r"(?<![\w${!#])\w+"
+"""A whole word of word characters no ``$``, ``{``, ``!`` or ``#`` stands before: a name
+stands bare (:data:`_BARE_RE`) exactly where it is one."""
+
+
+def _defaults(text: str) -> dict[str, list[str]]:
+    """The values each name is given by an assigning default in ``text`` (``${CC:=gcc}``, its
+    text up to the next ``}``), by name, in order; a value holding white space, ``$`` or a
+    backquote as ``$`` (one holding another such default: any anyway). Each found from marks
+    read once (the next ``}``, the next such character), never by matching the rest of the
+    text from each ``${`` (``${a:=${a:=…``: quadratic)."""
+    closes = [mark.start() for mark in re.finditer("}", text)]
+    unsplit = [mark.start() for mark in re.finditer(r"[\s$`]", text)]
+    found: dict[str, list[str]] = {}
+    for opening in re.finditer(r"\$\{([A-Za-z_]\w*):?=", text):
+        start = opening.end()
+        close = bisect.bisect_left(closes, start)
+        if close == len(closes):
+            continue  # none closes it: no default
+        end = closes[close]
+        split = bisect.bisect_left(unsplit, start)
+        value = "$" if split < len(unsplit) and unsplit[split] < end else text[start:end]
+        found.setdefault(opening.group(1), []).append(value)
+    return found
 
 
 def _value_pattern(value: str) -> str:
