@@ -19,9 +19,11 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, SupportsIndex
 
 import pytest
+from harness_memory.hooks.called_names import called_patterns
+from harness_memory.hooks.definitions import read_definitions
 from harness_memory.hooks.tool_targets import shell_paths
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
@@ -390,6 +392,11 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "assignments": lambda n: "x=1 " * n,
     # links made, each kept for the words after it: past 64 every path is taken as unknown
     "made links": lambda n: "".join(f"ln -s a l{i}; echo x > l{i}/b; " for i in range(n)),
+    # each once read in time quadratic in its length (minutes at 100,000 characters): a glob's
+    # ``[`` never closed (fnmatch searched the rest for a ``]`` from each), a line of ANSI-C
+    # quoting (decoded once for each ``$'`` on it)
+    "unclosed brackets": lambda n: "echo " + "[" * n,
+    "ANSI-C quoting on one line": lambda n: "echo " + "$'" * n,
 }
 """Commands a model may send, by how many times their hostile part repeats."""
 _NESTED = {
@@ -493,3 +500,51 @@ def test_p3_a_hostile_command_is_read_in_work_linear_in_its_length(form: str) ->
     assert lines_twice <= 2.2 * lines, (lines, lines_twice)
     assert form in _NESTED or deepest_thrice <= deepest, (deepest, deepest_thrice)
     assert peak_twice <= 2.5 * peak, (peak, peak_twice)
+
+
+class _CountedText(str):
+    """A command's text counting the characters its slices copy (a reader copying the rest of
+    the text at each position copies a number quadratic in its length: C-level work no count
+    of Python lines sees)."""
+
+    copied = 0
+
+    def __getitem__(self, key: SupportsIndex | slice) -> str:
+        part = str.__getitem__(self, key)
+        if isinstance(key, slice):
+            self.copied += len(part)
+        return part
+
+
+def _patterns_called(text: str) -> object:
+    return called_patterns(text, {"X": "/tmp/x"}, ())
+
+
+TEXT_READERS: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
+    # each copied the rest of the text at each brace: 6.6 s at 100,000
+    "unclosed braces": (_patterns_called, lambda n: "echo " + "{" * n),
+    "nested braces holding spaces": (_patterns_called, lambda n: "echo " + "{ " * n + " }" * n),
+    # each bare mention of an expanded name copied the rest of the text, looking for ``=``
+    "a name expanded, then named bare": (_patterns_called, lambda n: "echo $X" + " X" * n),
+    # each ``$'`` copied its whole line once more
+    "ANSI-C quoting on one line": (read_definitions, lambda n: "echo " + "$'" * n),
+}
+"""A reader of a command's (plain) text with the hostile command it copied quadratically."""
+
+
+@pytest.mark.parametrize("reader", TEXT_READERS)
+def test_p3_a_reader_of_a_hostile_command_copies_characters_linear_in_its_length(
+    reader: str,
+) -> None:
+    """H-5: the readers of a command's text (the names it may call, the definitions it makes)
+    decide what each brace or quote means from marks read once per text, never from a copy of
+    the rest of the text at each one: doubling the command at most doubles the characters its
+    slices copy (counted, never timed; a copy per brace fails four times over)."""
+    read, command = TEXT_READERS[reader]
+    texts = [_CountedText(command(n)) for n in (500, 1000)]
+    for text in texts:
+        read(text)
+
+    assert texts[1].copied <= 2.5 * max(texts[0].copied, len(texts[0])), [
+        text.copied for text in texts
+    ]

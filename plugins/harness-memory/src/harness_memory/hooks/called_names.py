@@ -11,6 +11,7 @@ may be: :func:`called_patterns`.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import NamedTuple
@@ -125,21 +126,64 @@ def _values(
     if environ is None or None in startup or "IFS" in environ or re.search(_SETS_ALL_RE, plain):
         return dict.fromkeys(names)
     values: dict[str, tuple[str, ...] | None] = {}
+    named_in_startup = {word for text in startup if text for word in _bare_words(text, names)}
+    bare = _bare_words(plain, names)
+    defaults = _defaults(plain)
     for name in names:
-        bare = _BARE_RE.format(name=re.escape(name))
-        if any(text is not None and re.search(bare, text) for text in startup):
+        if name in named_in_startup:
             values[name] = None
             continue
         given = [environ.get(name, "")]
-        for mark in re.finditer(bare, plain):
-            assigned = re.match(r"=([^\s;&|()<>]*)", plain[mark.end() :])
+        for end in bare.get(name, []):
+            assigned = _ASSIGNED.match(plain, end)
             given.append("$" if assigned is None else assigned.group(1))
-        given += re.findall(rf"\$\{{{re.escape(name)}:?=([^}}]*)\}}", plain)
+        given += defaults.get(name, [])
         if any(re.search(r"[\s$`]", value) for value in given):
             values[name] = None
         else:
             values[name] = tuple(dict.fromkeys(_value_pattern(value) for value in given))
     return values
+
+
+_ASSIGNED = re.compile(r"=([^\s;&|()<>]*)")
+"""The literal value a bare name is given (``CC=gcc``)."""
+
+
+def _bare_words(text: str, names: set[str]) -> dict[str, list[int]]:
+    """Where each of ``names`` stands bare in ``text`` (:data:`_BARE_RE`), by name: the index
+    after each, in order. One pass over the text's words, however many names (a search of the
+    whole text for each of 20,000 names was quadratic)."""
+    found: dict[str, list[int]] = {}
+    for word in re.finditer(_BARE_WORD_RE, text):
+        if word.group() in names:
+            found.setdefault(word.group(), []).append(word.end())
+    return found
+
+
+_BARE_WORD_RE = r"(?<![\w${!#])\w+"
+"""A whole word of word characters no ``$``, ``{``, ``!`` or ``#`` stands before: a name
+stands bare (:data:`_BARE_RE`) exactly where it is one."""
+
+
+def _defaults(text: str) -> dict[str, list[str]]:
+    """The values each name is given by an assigning default in ``text`` (``${CC:=gcc}``, its
+    text up to the next ``}``), by name, in order; a value holding white space, ``$`` or a
+    backquote as ``$`` (one holding another such default: any anyway). Each found from marks
+    read once (the next ``}``, the next such character), never by matching the rest of the
+    text from each ``${`` (``${a:=${a:=…``: quadratic)."""
+    closes = [mark.start() for mark in re.finditer("}", text)]
+    unsplit = [mark.start() for mark in re.finditer(r"[\s$`]", text)]
+    found: dict[str, list[str]] = {}
+    for opening in re.finditer(r"\$\{([A-Za-z_]\w*):?=", text):
+        start = opening.end()
+        close = bisect.bisect_left(closes, start)
+        if close == len(closes):
+            continue  # none closes it: no default
+        end = closes[close]
+        split = bisect.bisect_left(unsplit, start)
+        value = "$" if split < len(unsplit) and unsplit[split] < end else text[start:end]
+        found.setdefault(opening.group(1), []).append(value)
+    return found
 
 
 def _value_pattern(value: str) -> str:
@@ -283,19 +327,18 @@ def _part(
         return _ANY, end, text[at + 1 : end - 1]
     if char == "{":
         end = marks.closing.get(at, len(text))
-        inner = text[at + 1 : end - 1]
-        closed = at in marks.closing and not re.search(r"\s", inner)
+        closed = at in marks.closing and not marks.holds(marks.spaces, at + 1, end - 1)
         if closed and (choices := _choices(text, at, end, marks)) is not None:
             alternatives = "|".join(_pattern(choice, depth + 1, values) for choice in choices)
             return f"(?:{alternatives})", end, None
-        if ".." in inner:
-            return _ANY, end, None  # a sequence (``{b..d}p``)
+        if marks.holds(marks.dots, at + 1, end - 2):  # a ``..`` inside: a sequence (``{b..d}p``)
+            return _ANY, end, None
         return re.escape(char), at + 1, None
     if char in "*?+@!" and text[at + 1 : at + 2] == "(":  # an extended glob's group
         return _ANY, marks.closing.get(at + 1, len(text)), None
     if char in "*?":
         return (_ANY if char == "*" else "."), at + 1, None
-    if char == "[" and (bracket := _BRACKET_RE.match(text, at)):
+    if char == "[" and marks.last_bracket > at and (bracket := _BRACKET_RE.match(text, at)):
         return ".", bracket.end(), None
     return re.escape(char), at + 1, None
 
@@ -335,11 +378,25 @@ def _expansion(inner: str, depth: int, values: _Values) -> str:
 
 class _Marks(NamedTuple):
     """Where each bracket of a text closes (``(`` and ``{``: the index after its closer; the
-    same kind only, nested ones counted) and each brace's commas at its own level, read in one
-    pass (a bracket read again from each opening was quadratic in the text's length)."""
+    same kind only, nested ones counted), each brace's commas at its own level, and where its
+    white space and each ``..`` start (ascending indices) and its last ``]`` (-1: none), read
+    in one pass: what a brace holds, and whether a ``[`` may open a bracket expression, is
+    decided from these, never by copying or searching the rest of the text from each one (a
+    bracket read again from each opening, the text after each of 100,000 unclosed braces
+    copied and searched for ``..``, or matched for a ``]`` from each unclosed ``[``, was
+    quadratic in the text's length: 6.6 s)."""
 
     closing: dict[int, int]
     commas: dict[int, list[int]]
+    spaces: list[int]
+    dots: list[int]
+    last_bracket: int
+
+    @staticmethod
+    def holds(starts: list[int], first: int, end: int) -> bool:
+        """Whether any of ``starts`` (ascending) lies in ``first`` … ``end`` (exclusive)."""
+        at = bisect.bisect_left(starts, first)
+        return at < len(starts) and starts[at] < end
 
 
 def _marks(text: str) -> _Marks:
@@ -357,7 +414,9 @@ def _marks(text: str) -> _Marks:
             closing[open_[pair].pop()] = at + 1
         elif char == "," and open_["{"]:
             commas[open_["{"][-1]].append(at)
-    return _Marks(closing, commas)
+    spaces = [mark.start() for mark in re.finditer(r"\s", text)]
+    dots = [mark.start() for mark in re.finditer(r"(?=\.\.)", text)]
+    return _Marks(closing, commas, spaces, dots, text.rfind("]"))
 
 
 def _choices(text: str, at: int, end: int, marks: _Marks) -> list[str] | None:

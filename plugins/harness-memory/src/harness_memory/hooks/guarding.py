@@ -54,6 +54,7 @@ from harness_memory.hooks.archive_members import (
     writes_members,
 )
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
+from harness_memory.hooks.glob_match import fnmatch_case
 from harness_memory.hooks.in_place import CODE_SUFFIX
 from harness_memory.hooks.made_links import unknown_below, unknown_link
 from harness_memory.hooks.named_scripts import (
@@ -875,13 +876,12 @@ def _ends_as(parts: tuple[str, ...], name: tuple[str, ...], *, below: bool) -> b
     """Whether a path's ``parts`` end as ``name``'s (each part of the path may be a shell
     pattern: ``~/.np*rc``; a ``*`` matches no leading dot), or, ``below``, hold them with at
     most one part after (a file in that folder)."""
-    import fnmatch  # only where a program with settings of its own runs (H-5)
 
     def alike(part: str, wanted: str) -> bool:
         if part == wanted:
             return True
         dotted = not wanted.startswith(".") or part.startswith(".")
-        return dotted and any(c in part for c in "*?[") and fnmatch.fnmatchcase(wanted, part)
+        return dotted and any(c in part for c in "*?[") and fnmatch_case(wanted, part)
 
     ends = [len(parts), len(parts) - 1] if below else [len(parts)]
     return any(
@@ -1254,8 +1254,6 @@ def _settings_named(text: str, found: ShellPaths) -> list[str]:
     unread_programs.ONLY_READERS`), a redirection's target, as written and with its known
     variables expanded; a pattern matching one's name (``~/.c*rc``); the whole text when it
     holds a here-document (a program may take its script from it)."""
-    import fnmatch  # only where curl or wget runs (H-5)
-
     folded = [word.lower() for word in found.mentioned]
     folded += [text.lower()] if "<<" in text else []
     named = [name for name in SETTINGS_NAMES if any(name in each for each in folded)]
@@ -1264,7 +1262,7 @@ def _settings_named(text: str, found: ShellPaths) -> list[str]:
         named += [
             file
             for file in (".curlrc", "_curlrc", "curlrc", ".wgetrc", ".wget2rc", "wget2rc")
-            if fnmatch.fnmatchcase(file, pattern)
+            if fnmatch_case(file, pattern)
         ]
     return named
 
@@ -1676,11 +1674,10 @@ def _names_match(folders: list[str], names: tuple[tuple[bool, str], ...]) -> boo
     :func:`fnmatch.fnmatchcase` reads them (``*`` matches a leading dot, as GNU find's does).
     True past :data:`~harness_memory.names.NAMES_CAP` entries or when a folder in them cannot
     be read: a read error never widens access."""
-    import fnmatch  # only for a find sweeping a folder that holds the data dir (H-5)
 
     def matches(name: str) -> bool:
         return all(
-            fnmatch.fnmatchcase(
+            fnmatch_case(
                 name if exact else name.casefold(), pattern if exact else pattern.casefold()
             )
             for exact, pattern in names

@@ -97,6 +97,7 @@ from harness_memory.hooks.archive_members import archive_operand, unlisted_unpac
 from harness_memory.hooks.bash_quoting import bash_quoting
 from harness_memory.hooks.definitions import Definitions, plain_text, read_definitions
 from harness_memory.hooks.git_toplevel import with_toplevel
+from harness_memory.hooks.glob_match import fnmatch_case
 from harness_memory.hooks.here_data import (
     OPERATOR_CAP,
     SHELLS,
@@ -203,6 +204,9 @@ MAYBE_PATCHER = "its program is named at run time, so it may be apply_patch"
 _WORD_SPLIT_RE = r"[=<>;|&()'\"]+"
 _ASSIGNMENT_RE = r"(?s)^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$"
 _VARIABLE_RE = r"\$(?:\{(?P<braced>[^}]*)\}|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
+_VARIABLE = re.compile(_VARIABLE_RE)
+_UNBRACED_VARIABLE = re.compile(r"\$(?:(?P<braced>(?!))|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
+""":data:`_VARIABLE_RE` where no ``}`` follows: its ``braced`` group never matches."""
 _NAME_RE = r"^[A-Za-z_][A-Za-z0-9_]*$"
 _GLUED_OPTION_RE = r"(?s)^-(?P<letters>[A-Za-z]+)[^A-Za-z]*[/~]"
 """A short option (or a few) glued to a path holding a ``/`` (``-t/dir``, ``-vo../x``): each
@@ -1294,7 +1298,7 @@ def _named_folder(word: str, known: Mapping[str, str | None], *, unsure: bool) -
         printing = any(said == each or said.startswith(each + " ") for each in _FOLDER_PRINTING)
         if name not in _FOLDER_PRINTERS and not printing:
             return False
-    names = [m.group("braced") or m.group("plain") for m in re.finditer(_VARIABLE_RE, word)]
+    names = [m.group("braced") or m.group("plain") for m in _variables(word)]
     if names and unsure:
         return False
     return all(name is None or name.split(":")[0].split("-")[0] not in known for name in names)
@@ -1376,7 +1380,7 @@ def _run_time_code(
         return None
     if sourcing and re.match(_STDIN_FILE_RE, word):
         return word
-    names = [m.group("braced") or m.group("plain") for m in re.finditer(_VARIABLE_RE, word)]
+    names = [m.group("braced") or m.group("plain") for m in _variables(word)]
     if from_output := [outputs[name] for name in names if name in outputs]:
         return " ".join(from_output)
     if word == "<(" and sourcing:
@@ -2159,10 +2163,8 @@ def _find_starts(moving: list[str]) -> list[str]:
 def _find_matches(name: str, names: tuple[tuple[bool, str], ...]) -> bool:
     """Whether ``name`` matches every ``-name`` (exact) / ``-iname`` pattern of ``names``
     (:func:`_find_names`), as :func:`fnmatch.fnmatchcase` reads them."""
-    import fnmatch  # only for a find that removes what it finds (H-5)
-
     return all(
-        fnmatch.fnmatchcase(name if exact else name.casefold(), each if exact else each.casefold())
+        fnmatch_case(name if exact else name.casefold(), each if exact else each.casefold())
         for exact, each in names
     )
 
@@ -2915,7 +2917,7 @@ class _Writes:
         (:meth:`_link_maker`)."""
         if not re.search(_RUN_TIME_NAME_RE, word) or re.match(_ASSIGNMENT_RE, word):
             return word
-        names = {m.group("braced") or m.group("plain") for m in re.finditer(_VARIABLE_RE, word)}
+        names = {m.group("braced") or m.group("plain") for m in _variables(word)}
         if self._unsure or names & self.unsure_names:
             return word
         if any(name and re.match(_SHELL_OWN_NAME_RE, name) for name in names):
@@ -5981,8 +5983,6 @@ def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
     each folder entry read counted against ``budget``: :class:`_OverScan` past it. A folder
     that cannot be read matches nothing, as for the shell; one whose absolute path is past
     ``PATH_MAX`` keeps the part as spelt, judged as a name that cannot be known."""
-    import fnmatch  # only for a word with a pattern (H-5)
-
     folders = ["/" if pattern.startswith("/") else ""]
     parts = [part for part in pattern.split("/") if part]
     for index, part in enumerate(parts):
@@ -6002,7 +6002,7 @@ def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
                         name = entry.name
                         if name.startswith(".") and not part.startswith("."):
                             continue
-                        if not fnmatch.fnmatchcase(name, part):
+                        if not fnmatch_case(name, part):
                             continue
                         if folders_only and not _is_folder(entry):
                             continue
@@ -6147,10 +6147,24 @@ def _expand(
             return ""
         return found
 
-    expanded = re.sub(_VARIABLE_RE, value, word)
+    kept: list[str] = []
+    done = 0
+    for match in _variables(word):
+        kept += [word[done : match.start()], value(match)]
+        done = match.end()
+    expanded = "".join(kept) + word[done:]
     if undecided or "$" in expanded:  # $(…), $1, $?, $$, a lone $: left for the shell
         return None
     return expanded
+
+
+def _variables(word: str) -> Iterator[re.Match[str]]:
+    """Each ``$NAME`` and ``${…}`` of ``word`` in order (:data:`_VARIABLE_RE`), in time linear
+    in its length: past its last ``}`` no ``${`` is braced, so none is matched to the end of
+    ``word`` from each (``${${${…``: quadratic, 100,000 of them read for minutes)."""
+    close = word.rfind("}") + 1
+    yield from _VARIABLE.finditer(word, 0, close)
+    yield from _UNBRACED_VARIABLE.finditer(word, close)
 
 
 def _braces(word: str, start: int = 0) -> list[str] | None:
