@@ -149,7 +149,7 @@ class _Word:
 class _Scan:
     """One reading of a command for :func:`split_words_run`: the whole command (for the
     variables it sets), the caller's trust in printers and in name-only substitutions, and
-    each variable's verdict, read once."""
+    each variable's verdicts (set, read at run time), each read once."""
 
     def __init__(
         self, command: str, trusted: Callable[[str], bool], named: Callable[[str], bool]
@@ -158,6 +158,7 @@ class _Scan:
         self.trusted = trusted
         self.named = named
         self.set_at_run_time: dict[str, bool] = {}
+        self.read_at_run_time: dict[str, bool] = {}
 
     def read(self, text: str, depth: int) -> list[str]:
         """The split expansions of ``text``, ``depth`` substitutions deep."""
@@ -224,7 +225,9 @@ class _Scan:
         $(…)``); one assigned a substitution (``d=$(echo cp); "$d" a b``) is a program named
         at run time like ``"$(echo cp)"``, judged by the words it is given as before."""
         name = _variable_name(expansion)
-        return name is not None and _read_at_run_time(name, self.command)
+        if name is not None and name not in self.read_at_run_time:
+            self.read_at_run_time[name] = _read_at_run_time(name, self.command)
+        return name is not None and self.read_at_run_time[name]
 
 
 def split_words_run(
