@@ -82,9 +82,10 @@ REFUSED = [
     ("apply_patch < /dev/stdin", "read from /dev/stdin"),
     ("exec 3< other.diff; apply_patch < /dev/fd/3", "read from /dev/fd/3"),
     ("apply_patch < self.diff", "read from self.diff"),
-    # a program word a ``for`` sets: refused as split at run time (subst58) before the patch
-    ("for ap in apply_patch; do $ap < other.diff; done", "unquoted $ap is split"),
-    ("for ap in apply_patch; do cat note.diff | $ap; done", "unquoted $ap is split"),
+    # a program word a ``for`` sets is each of its words (round 59): apply_patch, in a loop
+    ("for ap in apply_patch; do $ap < other.diff; done", "apply_patch with a patch"),
+    ('for ap in apply_patch; do cat note.diff | "$ap"; done', "apply_patch with a patch"),
+    ('for ap in $(cat names); do cat note.diff | "$ap"; done', "names the program"),
     ("git diff | $UNSET_PAGER", "may run apply_patch with a patch"),
     ('echo hi | "$@"', "named at run time, so it may be apply_patch; read from a pipe"),
     ("cat() {{ command cat other.diff; }}; cat note.diff | apply_patch", "a pipe"),

@@ -102,10 +102,6 @@ def test_a_loop_variable_over_literal_words_is_each_of_them(where: Layout) -> No
         "for x in 'cp note.md {root}/{other}/x.md'; do $x; done",
         "for x in a b; do :; done; read x < ~/w; $x",
         "IFS=:; for x in cp:note.md:{root}/{other}/x.md; do $x; done",
-        "for x in bash; do $x ~/w; done",
-        "for x in source; do $x ~/w; done",
-        "for x in xargs; do $x cp note.md < ~/t; done",
-        "for x in ./w.sh; do $x; done",
     ]
     allowed = {
         command: refusals_by_every_harness(where, fill(command, where)) for command in everyday
@@ -118,6 +114,85 @@ def test_a_loop_variable_over_literal_words_is_each_of_them(where: Layout) -> No
         [fill("for x in cp; do $x note.md {root}/{other}/x.md; done", where)],
         "another Workspace's memory scope",
     )
+
+
+PROGRAM_UNKNOWN = ("names the program", "known only at run time")
+"""What every refusal of a program named by a variable set at run time tells the agent."""
+
+
+def test_a_loop_variable_naming_the_program_is_each_literal_word_in_its_place(
+    where: Layout,
+) -> None:
+    """``for x in bash; do "$x" ~/w; done`` runs ``bash ~/w`` (round 59: quoted, ``"$x"`` was a
+    program the guard did not follow, and bash ran the copy into the other scope). Quoted or
+    not, braced or not, a ``for`` or ``select`` loop's variable over literal words naming the
+    program is judged as each word written in its place: as ``bash ~/w``, ``source ~/w``,
+    ``xargs cp note.md < ~/t``, ``./s.sh``, each refused for what it runs or writes."""
+    script = where.workspace / "s.sh"
+    script.write_text(fill("cp note.md {root}/{other}/x.md\n", where), encoding="utf-8")
+    script.chmod(0o755)
+    commands = [
+        'for x in bash; do "$x" ~/w; done',
+        'for x in bash; do "${x}" ~/w; done',
+        "for x in bash; do $x ~/w; done",
+        'for x in ls bash; do "$x" ~/w; done',
+        'for x in source; do "$x" ~/w; done',
+        'for x in .; do "$x" ~/w; done',
+        'for x in xargs; do "$x" cp note.md < ~/t; done',
+        'for x in ./s.sh; do "$x"; done',
+        "for x in ./s.sh; do $x; done",
+        'select x in bash; do "$x" ~/w; done',
+        'for d in a b; do for x in pwd bash; do "$x" ~/w; done; done',
+        'x=bash; "$x" ~/w',
+    ]
+
+    assert_each_refused_by_every_harness(where, commands)
+    assert_refused_by_every_harness_and_bash_writes(where, 'for x in bash; do "$x" ~/w; done')
+
+
+def test_a_program_named_by_a_variable_set_at_run_time_is_refused(where: Layout) -> None:
+    """Quoted, a variable naming the program is one word, but the program it names is known
+    only at run time when the command reads it from a file (``while read x``, ``read x <``)
+    or loops it over words that are not literal (a substitution, a glob, a quoted word) or
+    over more than 8, or uses it after its loop: refused as unknown, as it is unquoted. (One
+    assigned a substitution, ``d=$(echo cp); "$d" a b``, is a program named at run time like
+    ``"$(echo cp)"``, judged by its words as before.)"""
+    (where.workspace / "a.sh").write_text("echo a\n", encoding="utf-8")
+    (where.workspace / "list").write_text("bash\n", encoding="utf-8")
+    commands = [
+        'for x in $(cat ~/w); do "$x" ~/w; done',
+        'for x in *.sh; do "$x" ~/w; done',
+        'for x in "bash -e"; do "$x" ~/w; done',
+        "for x in 'bash'; do \"$x\" ~/w; done",
+        'while read x; do "$x" ~/w; done < list',
+        'while read -r x; do "${x}" ~/w; done < list',
+        'read x < list; "$x" ~/w',
+        'for x in bash; do :; done; "$x" ~/w',
+        'for x in 1 2 3 4 5 6 7 8 bash; do "$x" ~/w; done',
+    ]
+
+    assert_each_refused_by_every_harness(where, commands, *PROGRAM_UNKNOWN)
+
+
+def test_everyday_loops_and_programs_named_by_variables_stay_allowed(where: Layout) -> None:
+    (where.workspace / "ok.sh").write_text("echo ok\n", encoding="utf-8")
+    (where.workspace / "list").write_text("a\nb\n", encoding="utf-8")
+    commands = [
+        'for x in bash; do "$x" ok.sh; done',
+        'for x in ls pwd; do "$x"; done',
+        'select x in ls pwd; do "$x"; break; done',
+        'x=bash; "$x" ok.sh',
+        'for f in *.md; do wc -l "$f"; done',
+        'for d in a b; do (cd "$d" && make); done',
+        'for t in unit e2e; do npm run "test:$t"; done',
+        'while read f; do echo "$f"; done < list',
+        'while read -r f; do git add "$f"; done < list',
+        'for py in python3; do "$py" -m pytest -q; done',
+        '"$PYTHON" -m pytest -q',
+    ]
+    allowed = {command: refusals_by_every_harness(where, command) for command in commands}
+
+    assert {c: seen for c, seen in allowed.items() if any(seen.values())} == {}
 
 
 def test_the_split_writes_where_the_guard_did_not_look(where: Layout) -> None:

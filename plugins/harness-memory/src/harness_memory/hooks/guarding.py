@@ -97,6 +97,7 @@ from harness_memory.hooks.script_writers import ANY_FILE
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, is_interactive, startup_files
 from harness_memory.hooks.shell_words import split_words
+from harness_memory.hooks.split_substitutions import LOOP_VALUES_CAP
 from harness_memory.hooks.tool_targets import (
     MAYBE_PATCHER,
     READ_AS,
@@ -1106,14 +1107,30 @@ def _run_time_refusal(
                 "Workspace scope"
             )
     for word in found.split:
-        return (
-            f"{REFUSAL_PREFIX}an unquoted {word} is split by the shell into words that may be "
-            "a program and its arguments the guard never sees (the output of a command or a "
-            'variable read at run time); quote it so it is one word ("$(…)"), put -- before '
-            "a list of file names (cp -- $(ls *.c) build/), or write the program and its "
-            "options in the command itself"
-        )
+        return _split_refusal(word)
     return None
+
+
+def _split_refusal(word: str) -> str:
+    """The refusal of ``word`` in ``ShellPaths.split``: an unquoted expansion bash splits
+    into a program and its arguments (``$(cat f)``), or, quoted (``"$x"``), a variable naming
+    the program whose value is read at run time or is one of a loop's after it (P-3)."""
+    if word.startswith('"'):
+        return (
+            f"{REFUSAL_PREFIX}{word} names the program, and the variable holds a value known "
+            "only at run time (read from a file or a pipe, or a loop over words that are not "
+            f"literal: $(…), a glob, a quoted word, or over more than {LOOP_VALUES_CAP}; or a "
+            "loop's variable after its loop or set again in it), so the guard cannot tell what "
+            "it runs; write the program in the command itself, or name it inside a loop over "
+            'literal names (for x in ls pwd; do "$x"; done)'
+        )
+    return (
+        f"{REFUSAL_PREFIX}an unquoted {word} is split by the shell into words that may be "
+        "a program and its arguments the guard never sees (the output of a command or a "
+        'variable read at run time); quote it so it is one word ("$(…)"), put -- before '
+        "a list of file names (cp -- $(ls *.c) build/), or write the program and its "
+        "options in the command itself"
+    )
 
 
 def _written_at_run_time(word: str, found: ShellPaths) -> str:

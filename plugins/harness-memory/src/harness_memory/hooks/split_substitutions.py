@@ -21,9 +21,12 @@ which python)``, ``$(poetry env info -p)``) carries no argument the agent chose,
 program printing it is redefined (by the command, the environment or a startup file: the
 caller's ``trusted``), and is not named. A variable is named only as a command's name, and
 only when the command itself sets it otherwise than to a literal (``read x < f; $x``,
-``x=$(cat f); $x``, ``for x in …``): one it sets to a literal (``PY=python3; $PY -m
-pytest``) is read by the guard's own rules, one it never sets comes from the environment
-(``$CC``, ``$EDITOR``), and one as an argument (``mkdir -p $out``) is judged as before.
+``x=$(cat f); $x``, ``for x in $(cat f)``): one it sets to a literal (``PY=python3; $PY -m
+pytest``, ``for x in ls bash``: each word, :mod:`~harness_memory.hooks.loop_words`) is read by
+the guard's own rules, one it never sets comes from the environment (``$CC``, ``$EDITOR``),
+and one as an argument (``mkdir -p $out``) is judged as before. Quoted as a command's name
+(``"$x"``, ``"${x}"``), such a variable is one word, but the program it names is known only at
+run time all the same: it is named too, with its quotes (round 59).
 Arithmetic (``$((…))``) prints a number and is never named. Linear in the text's length
 but for the substitutions read again inside (each once per level, at most 8 levels).
 """
@@ -35,7 +38,13 @@ from collections.abc import Callable
 
 from harness_memory.hooks.shell_words import split_words
 
-__all__ = ["PRINTER_PROGRAMS", "split_words_run", "without_printers"]
+__all__ = [
+    "LITERAL_WORD_RE",
+    "LOOP_VALUES_CAP",
+    "PRINTER_PROGRAMS",
+    "split_words_run",
+    "without_printers",
+]
 
 _OPERAND = r"""(?:[A-Za-z0-9_.+@%:,/~=-]+|"[A-Za-z0-9_.+@%:,/~= -]*"|'[^']*'|"?\$0"?"""
 _OPERAND += r"""|"?\$\{BASH_SOURCE(?:\[0\])?\}"?|"?\$BASH_SOURCE"?|"?\$PWD"?)"""
@@ -120,14 +129,16 @@ everyday command nests so deep, and the reading stays linear in the text's lengt
 
 
 class _Word:
-    """One word of a simple command as bash splits it: its raw text and the unquoted
-    expansions in it (each as written: ``$(cat f)``, `` `cat f` ``, ``$x``)."""
+    """One word of a simple command as bash splits it: its raw text, the unquoted
+    expansions in it (each as written: ``$(cat f)``, `` `cat f` ``, ``$x``) and the variables
+    in its double-quoted parts (``"$x"``, ``"${x}"``: never split, but still a value)."""
 
-    __slots__ = ("expansions", "parts")
+    __slots__ = ("expansions", "parts", "quoted")
 
     def __init__(self) -> None:
         self.parts: list[str] = []
         self.expansions: list[str] = []
+        self.quoted: list[str] = []
 
     @property
     def text(self) -> str:
@@ -138,7 +149,7 @@ class _Word:
 class _Scan:
     """One reading of a command for :func:`split_words_run`: the whole command (for the
     variables it sets), the caller's trust in printers and in name-only substitutions, and
-    each variable's verdict, read once."""
+    each variable's verdicts (set, read at run time), each read once."""
 
     def __init__(
         self, command: str, trusted: Callable[[str], bool], named: Callable[[str], bool]
@@ -147,6 +158,7 @@ class _Scan:
         self.trusted = trusted
         self.named = named
         self.set_at_run_time: dict[str, bool] = {}
+        self.read_at_run_time: dict[str, bool] = {}
 
     def read(self, text: str, depth: int) -> list[str]:
         """The split expansions of ``text``, ``depth`` substitutions deep."""
@@ -172,6 +184,7 @@ class _Scan:
             return []
         name = texts[at].rsplit("/", 1)[-1]
         found = [each for each in words[at].expansions if self._untrusted(each, argument=False)]
+        found.extend(f'"{each}"' for each in words[at].quoted if self._read_variable(each))
         for word, text in zip(words[at + 1 :], texts[at + 1 :], strict=True):
             if name not in _OPTION_READERS or (text == "--" and name not in _RUNNING):
                 break  # ``cp -- $(ls *.c) build/``: names, never options (judged as before)
@@ -193,15 +206,28 @@ class _Scan:
             if argument and re.fullmatch(_LISTER_RE, inner):
                 return False
             return not self.named(inner) and not _printer(inner, self.trusted)
-        variable = re.match(_VARIABLE_RE, expansion)
-        if variable is None:
-            return False  # ``$1``, ``$@``: the positional words, read by the guard's own rules
         if argument:
             return False  # a variable's words as arguments: judged by the guard's own rules
-        name = variable.group("braced") or variable.group("plain")
-        if name not in self.set_at_run_time:
+        return self._run_time_variable(expansion)
+
+    def _run_time_variable(self, expansion: str) -> bool:
+        """Whether ``expansion`` is a variable (``$x``, ``${x}``, ``${x:-y}``) the command
+        sets otherwise than to a literal (:func:`_set_at_run_time`), read once per name;
+        ``$1``, ``$@`` (the positional words) are read by the guard's own rules."""
+        name = _variable_name(expansion)
+        if name is not None and name not in self.set_at_run_time:
             self.set_at_run_time[name] = _set_at_run_time(name, self.command)
-        return self.set_at_run_time[name]
+        return name is not None and self.set_at_run_time[name]
+
+    def _read_variable(self, expansion: str) -> bool:
+        """Whether the quoted ``expansion`` is a variable the command reads a value into or
+        loops over words not literal (:func:`_read_at_run_time`: ``read x``, ``for x in
+        $(…)``); one assigned a substitution (``d=$(echo cp); "$d" a b``) is a program named
+        at run time like ``"$(echo cp)"``, judged by the words it is given as before."""
+        name = _variable_name(expansion)
+        if name is not None and name not in self.read_at_run_time:
+            self.read_at_run_time[name] = _read_at_run_time(name, self.command)
+        return name is not None and self.read_at_run_time[name]
 
 
 def split_words_run(
@@ -280,6 +306,25 @@ def _printer(inner: str, trusted: Callable[[str], bool]) -> bool:
     return trusted(inner.split(None, 1)[0])
 
 
+def _variable_name(expansion: str) -> str | None:
+    """The name of the variable ``expansion`` is (``$x``, ``${x}``, ``${x:-y}``); None for
+    any other (``$1``, ``$@``, ``$(…)``)."""
+    variable = re.match(_VARIABLE_RE, expansion)
+    return None if variable is None else variable.group("braced") or variable.group("plain")
+
+
+def _read_at_run_time(name: str, command: str) -> bool:
+    """Whether ``command`` mentions the variable ``name`` as a word other than an assignment's
+    name or a loop's over literal words (``read x``, ``while read -r x``, ``for x in $(…)``,
+    ``for x in *.sh``, ``mapfile x``): a value read at run time, or one of words the guard
+    cannot list."""
+    for mention in re.finditer(rf"(?<![\w$.{{/=-]){re.escape(name)}(?![\w./-])", command):
+        after = command[mention.end() :]
+        if not after.startswith(("=", "+=")) and not _literal_loop(command, mention.start(), after):
+            return True
+    return False
+
+
 def _set_at_run_time(name: str, command: str) -> bool:
     """Whether ``command`` sets the variable ``name`` otherwise than to a literal: any mention
     of the name as a word (``read x``, ``for x in``, ``mapfile x``, ``printf -v x``) or an
@@ -299,32 +344,31 @@ def _set_at_run_time(name: str, command: str) -> bool:
     return False
 
 
-_LITERAL_LOOP_RE = r"[ \t]+in((?:[ \t]+[A-Za-z0-9_.+@%:,/=-]+)+)[ \t]*(?:;|\n)\s*do(?=\s)"
-"""The rest of ``for NAME in WORDS; do`` whose words are literal: no quote, expansion, glob
-or brace, nothing bash splits again or expands into file names."""
+LITERAL_WORD_RE = r"[A-Za-z0-9_.+@%:,/=-]+"
+"""A loop's word that is literal: no quote, expansion, glob or brace, nothing bash splits
+again or expands into file names."""
+LOOP_VALUES_CAP = 8
+"""The most literal words a loop naming its program by its variable is followed through
+(:func:`~harness_memory.hooks.tool_targets.shell_paths` reads its body once per word); a
+loop over more is read as one setting its variable at run time."""
+_LITERAL_LOOP_RE = (
+    rf"[ \t]+in((?:[ \t]+{LITERAL_WORD_RE}){{1,{LOOP_VALUES_CAP}}})[ \t]*(?:;|\n)\s*do(?=\s)"
+)
+"""The rest of ``for NAME in WORDS; do`` (or ``select``) whose words are literal, at most
+:data:`LOOP_VALUES_CAP` of them."""
 
 
 def _literal_loop(command: str, at: int, after: str) -> bool:
     """Whether the mention of a name at ``command[at:]`` (``after``: the text after it) is a
-    ``for`` loop's name over literal words (:data:`_LITERAL_LOOP_RE`: ``for x in ls pwd;
-    do``): the variable takes each word as written, and unquoted it splits into that word
-    alone, unless the command sets ``IFS`` (``IFS=:; for x in cp:a:b``), which may split one
-    into a program and its arguments. Not when a word is a program running other code or a
-    script (:data:`_RUNNING`, :data:`_SHELL_NAME_RE`: ``for x in bash; do $x ~/w; done``) or a
-    path (``./s.sh``)."""
-    if "IFS" in command or not re.search(r"(?:^|[\s;&|(])for[ \t]+$", command[:at]):
+    ``for`` or ``select`` loop's name over literal words (:data:`_LITERAL_LOOP_RE`: ``for x
+    in ls pwd; do``): the variable takes each word as written, and unquoted it splits into
+    that word alone, unless the command sets ``IFS`` (``IFS=:; for x in cp:a:b``), which may
+    split one into a program and its arguments. The guard reads the loop's body once per word
+    (``for x in bash; do "$x" ~/w; done`` as ``bash ~/w``), so a word that is a shell, a path
+    or ``source`` is judged for what it runs."""
+    if "IFS" in command or not re.search(r"(?:^|[\s;&|(])(?:for|select)[ \t]+$", command[:at]):
         return False
-    loop = re.match(_LITERAL_LOOP_RE, after)
-    return loop is not None and not any(
-        "/" in word or word in _RUNNING or re.fullmatch(_SHELL_NAME_RE, word)
-        for word in loop.group(1).split()
-    )
-
-
-_SHELL_NAME_RE = r"(?:[a-z]*sh|rbash|su|parallel|watch|script|runuser)[-.0-9]*"
-"""A program that may run a script or code its words name (a shell, ``ssh``, ``su``,
-``parallel``…): a loop taking it as a value stays read as split (with :data:`_RUNNING`, and a
-program named by its path), as the guard does not follow such a name through the loop."""
+    return re.match(_LITERAL_LOOP_RE, after) is not None
 
 
 def _simple_commands(text: str, inners: list[str]) -> list[list[_Word]]:
@@ -404,6 +448,7 @@ def _double_quoted(text: str, at: int, word: _Word, inners: list[str]) -> int:
         elif text[at] in "$`":
             expansion, at = _expansion(text, at, inners)
             word.parts.append(expansion)
+            word.quoted.append(expansion)
         else:
             word.parts.append(text[at])
             at += 1

@@ -121,6 +121,7 @@ from harness_memory.hooks.link_texts import (
     local_imports,
     reads_text,
 )
+from harness_memory.hooks.loop_words import loop_names, loops_unrolled
 from harness_memory.hooks.made_links import (
     LINK_MAKERS,
     MadeLink,
@@ -531,7 +532,9 @@ def shell_paths(
     read = (_cat_read(definitions, environ, _outer), names)
     for spelling in spellings:
         reading = _Reading(spelling, here.texts, cwd, environ, tails, _depth, _lost, _outer, read)
-        for words in arrays_spelt(_loops_run_twice(_shell_words(spelling))):
+        unrolled, unread = loops_unrolled(_shell_words(spelling))
+        found.split.extend(f'"${name}"' for name in unread)  # past the cap: a program unknown
+        for words in arrays_spelt(_loops_run_twice(unrolled)):
             _read_words(words, reading, found)
     if _outer is None:  # the places of the commands inside it are in ``found`` too
         _add_existing_names(found)
@@ -1004,8 +1007,10 @@ def _readers_set(
     inside.here_built, inside.text = writes.here_built, writes.text
     words, runners, unread, evaluators = _function_runners(words)
     unsure = _names_set_unsurely(words, command) | {f"alias {name}" for name in unread} | unread
+    loops = loop_names(words)
     for reader in readers:
         reader.unsure_names, reader.runners, reader.evaluators = unsure, runners, evaluators
+        reader.loop_names = loops
     writes.top_level = top_level
     return words
 
@@ -2427,6 +2432,7 @@ class _Writes:
         "here_built",
         "here_text",
         "linker",
+        "loop_names",
         "named_now",
         "names_read",
         "outer",
@@ -2499,6 +2505,7 @@ class _Writes:
         self._unsure = False  # a command that sets variables at run time has run
         self._renamed = False  # the command's name is a variable's value (``r=read; $r X``)
         self.unsure_names: frozenset[str] = frozenset()  # :func:`_names_set_unsurely`
+        self.loop_names: frozenset[str] = frozenset()  # :func:`~.loop_words.loop_names`
         self.runners: frozenset[str] = frozenset()  # functions running their arguments
         self.evaluators: frozenset[str] = frozenset()  # functions ``eval``-ing them
         self.top_level = False  # the command is no word of another read again
@@ -2914,10 +2921,19 @@ class _Writes:
         (:func:`_names_set_unsurely`: twice, in a branch, a subshell, a function, by a builtin,
         after a ``source`` or ``eval``), a value bash splits into words (``x="env ln"``), or
         one named at run time (``"$@"``, ``$UNSET``) is kept as written: it may be any program
-        (:meth:`_link_maker`)."""
+        (:meth:`_link_maker`). A ``for`` loop's variable holding one word there is that word
+        (``for x in bash; do "$x" ~/w``, each loop over several read as one per word:
+        :mod:`~harness_memory.hooks.loop_words`); one of a loop's names holding another value
+        (after its loop, set again, after ``source``) is kept and put in ``found.split``: a
+        program known only at run time, refused."""
         if not re.search(_RUN_TIME_NAME_RE, word) or re.match(_ASSIGNMENT_RE, word):
             return word
         names = {m.group("braced") or m.group("plain") for m in _variables(word)}
+        looped = None if self._unsure else _through_loops(word, self._loops)
+        if looped is not None and len(looped) == 1:  # ``for x in bash; do "$x" ~/w``: ``bash``
+            word, names = looped[0], names - self._loops.keys()  # (:mod:`.loop_words`)
+        elif names & self.loop_names:  # after its loop, set again, after ``source``: unknown
+            self._found.split.append(f'"{word}"')
         if self._unsure or names & self.unsure_names:
             return word
         if any(name and re.match(_SHELL_OWN_NAME_RE, name) for name in names):
