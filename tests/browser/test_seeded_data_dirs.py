@@ -19,9 +19,10 @@ from tests.browser.service import seed
 
 pytestmark = pytest.mark.browser
 
-MOVED = 3000
-"""This test's data dir among the worker's (no other test or module takes it)."""
-SEEDED_FIRST = 3001
+MOVED = 4000
+"""This test's data dir among the worker's (no other test or module takes it: 3000 and up are
+:data:`~tests.browser.conftest.PREPARED_DATA_DIRS`, whose services run until the worker ends)."""
+SEEDED_FIRST = 4001
 """A data dir asked for first, so the worker has seeded (here or in an earlier test) somewhere
 other than :data:`MOVED`."""
 
