@@ -87,8 +87,8 @@ def test_a_loop_variable_over_literal_words_is_each_of_them(where: Layout) -> No
     split into more (round 59: every loop variable was taken as set at run time and refused);
     read as those words, a copy into the other scope so named is refused for where it writes.
     A loop over words built at run time, quoted or holding white space, a variable also read
-    from a file, a command setting ``IFS``, or a loop over a program running other code or a
-    script (a shell, ``source``, ``xargs``, a path) still split."""
+    from a file, or a command setting ``IFS`` (also by a builtin, its name quoted: ``declare
+    I\\FS=:``, or built at run time: ``declare I${z}FS=:``) still split."""
     everyday = [
         "for x in ls pwd; do $x; done",
         "for x in ls pwd; do $x -l; done",
@@ -102,6 +102,11 @@ def test_a_loop_variable_over_literal_words_is_each_of_them(where: Layout) -> No
         "for x in 'cp note.md {root}/{other}/x.md'; do $x; done",
         "for x in a b; do :; done; read x < ~/w; $x",
         "IFS=:; for x in cp:note.md:{root}/{other}/x.md; do $x; done",
+        # ``IFS`` set by a builtin, its name quoted or built at run time (review of guard59)
+        "declare I\\FS=:; for x in cp:note.md:{root}/{other}/x.md; do $x; done",
+        "export I''FS=:; for x in cp:note.md:{root}/{other}/x.md; do $x; done",
+        "read -r I''FS <<< ,; for x in cp,note.md,{root}/{other}/x.md; do $x; done",
+        "z=; declare I${{z}}FS=:; for x in cp:note.md:{root}/{other}/x.md; do $x; done",
     ]
     allowed = {
         command: refusals_by_every_harness(where, fill(command, where)) for command in everyday

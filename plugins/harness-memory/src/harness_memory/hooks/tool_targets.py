@@ -1874,7 +1874,7 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
         builtin = "" if _separates(word) else builtin or (word if previous in _SEPARATORS else "")
         unsure.update(m.group("name") for m in re.finditer(_ASSIGNING_DEFAULT_RE, word))
         if builtin in _NAMING_BUILTINS and word != builtin:
-            unsure.update(m.group() for m in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", word))
+            unsure.update(_names_in(word))
         if builtin == "alias" and word != builtin:
             unsure.add(f"alias {word.partition('=')[0]}")
             unsure.add(word.partition("=")[0])
@@ -1890,6 +1890,19 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
     unsure.update(name for name, count in counts.items() if count > 1)
     unsure.update(each for name in _hashed_names(words) for each in (f"alias {name}", name))
     return frozenset(unsure)
+
+
+def _names_in(word: str) -> set[str]:
+    """The names a builtin's argument ``word`` may set (``declare I\\FS=:`` and ``read -r
+    I''FS`` set ``IFS``: bash removes quotes and backslashes before the builtin reads its
+    name); ``IFS`` too when a name is built at run time (``declare I${z}FS=:``), as it
+    decides how every unquoted expansion after it splits."""
+    names = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", word))
+    names.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", re.sub(r"[\\'\"]", "", word)))
+    name, assigns, _ = word.partition("=")
+    if assigns and re.search(r"[$`]", name):
+        names.add("IFS")
+    return names
 
 
 _BUILTIN_RUNNERS = frozenset({"builtin", "command", "if", "elif", "while", "until", "time"})
@@ -2930,7 +2943,10 @@ class _Writes:
             return word
         names = {m.group("braced") or m.group("plain") for m in _variables(word)}
         looped = None if self._unsure else _through_loops(word, self._loops)
-        if looped is not None and len(looped) == 1:  # ``for x in bash; do "$x" ~/w``: ``bash``
+        ifs_set = "IFS" in self.unsure_names or _split_elsewhere("$", self._known, split=True)
+        if looped is not None and len(looped) == 1 and ifs_set:  # ``IFS=:; for x in cp:a:b``
+            self._found.split.append(word)  # unquoted, the loop's word may split at run time
+        elif looped is not None and len(looped) == 1:  # ``for x in bash; do "$x" ~/w``: bash
             word, names = looped[0], names - self._loops.keys()  # (:mod:`.loop_words`)
         elif names & self.loop_names:  # after its loop, set again, after ``source``: unknown
             self._found.split.append(f'"{word}"')
