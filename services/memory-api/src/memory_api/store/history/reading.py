@@ -296,13 +296,13 @@ def file_history(
     :class:`~memory_core.wire.FileVersion`). Raises :class:`NotFound` for a ``before`` that is
     no version here.
 
-    The page is read as ``git log -n --full-diff`` of the name from where it starts (each
-    version with all its files, so a rename is told without reading it again); a version in it
-    that added the name by a rename (:func:`renames_in`, as the scope's changes tell one) ends
-    that name's part, and the page goes on under the old name from the version below. Past
-    :data:`_PATH_PARTS` renames, the versions below are read together, without a path, a
-    bounded number at a time (:func:`_read_together`): renames made one after another (cheap
-    through the API) cost one git process for many, not one each. So a page reads its own
+    The page is read as ``git log -n`` of the name from where it starts (the versions in it
+    that added the name read again with all their files, in one ``git log --no-walk``); a
+    version in it that added the name by a rename (:func:`renames_in`, as the scope's changes
+    tell one) ends that name's part, and the page goes on under the old name from the version
+    below. Past :data:`_PATH_PARTS` renames, the versions below are read together, without a
+    path, a bounded number at a time (:func:`_read_together`): renames made one after another
+    (cheap through the API) cost one git process for many, not one each. So a page reads its own
     versions and the renames it crosses, not the file's whole history; a page ``before`` a
     version also reads the versions since then once, when the file's name came since then
     (:func:`_name_below`): its cost does not grow with how many renames lie above ``before``.
@@ -319,13 +319,13 @@ def file_history(
     found: _Found = []
     parts = 0
     while start is not None and len(found) <= limit:
-        entries = log(
-            repository, "-n", str(limit + 2 - len(found)), "--full-diff", start, paths=(current,)
-        )
+        entries = log(repository, "-n", str(limit + 2 - len(found)), start, paths=(current,))
         if entries and entries[0].version == before:
             entries = entries[1:]
+        added = [entry for entry in entries if (_named(entry, current) or ("M", ""))[0] == "A"]
+        whole = _with_all_files(repository, [entry for entry in added if entry.parents])
         below = None
-        for entry in entries:
+        for entry in (whole.get(entry.version, entry) for entry in entries):
             below = _renamed_from(repository, entry, current)
             found.append((entry, current, None if below is None else below[0]))
             if below is not None:
@@ -338,6 +338,15 @@ def file_history(
             current, start = _read_together(repository, current, start, found, limit)
     page = found[:limit]
     return _file_versions(repository, page), len(found) > limit
+
+
+def _with_all_files(repository: Path, entries: list[LogEntry]) -> dict[str, LogEntry]:
+    """The logged versions ``entries`` read again with all their files (one ``git log
+    --no-walk``, none for no versions), by id."""
+    if not entries:
+        return {}
+    whole = log(repository, "--no-walk=unsorted", *(entry.version for entry in entries))
+    return {entry.version: entry for entry in whole}
 
 
 def _read_together(
@@ -374,10 +383,14 @@ def _file_versions(
     sizes = blob_sizes(
         repository, [blob for _, _, _, (status, blob) in changed if status != "D" and blob]
     )
+    whole = _with_all_files(
+        repository, [entry for entry, _, _, (status, _) in changed if status == "D"]
+    )
     versions: list[FileVersion] = []
     for entry, name, came, (status, blob) in changed:
         kind = _KINDS.get(status, "modified")
-        went = _renamed_to(repository, entry, name) if status == "D" else None
+        gone = status == "D"
+        went = renames_in(repository, whole.get(entry.version, entry)).get(name) if gone else None
         versions.append(
             FileVersion(
                 version=entry.version,
@@ -394,12 +407,6 @@ def _file_versions(
             )
         )
     return versions
-
-
-def _renamed_to(repository: Path, entry: LogEntry, name: str) -> str | None:
-    """The name the version ``entry`` (logged with all its files; it deleted ``name``) renamed
-    ``name`` to, if it renamed it (:func:`renames_in`)."""
-    return renames_in(repository, entry).get(name)
 
 
 def history_holds(repository: Path, name: str) -> bool:
