@@ -216,35 +216,54 @@ def _named(entry: LogEntry, name: str) -> tuple[str, str] | None:
     return None
 
 
-def _renames_at(repository: Path, version: str) -> tuple[LogEntry, dict[str, str]]:
-    """The version ``version`` logged with all its files, and the topic files it renamed (old
-    name → new, :func:`renames_in`)."""
-    [whole] = log(repository, "-n", "1", version)
-    return whole, renames_in(repository, whole)
-
-
-def _came_into(repository: Path, version: str, name: str) -> tuple[str, str] | None:
-    """When the version ``version`` added ``name`` by renaming another file: (that file's
-    name, the version below ``version``); else None (a first version renames nothing)."""
-    whole, renames = _renames_at(repository, version)
-    old = {new: old for old, new in renames.items()}.get(name)
-    return None if old is None or not whole.parents else (old, whole.parents[0])
-
-
 def _renamed_from(repository: Path, entry: LogEntry, name: str) -> tuple[str, str] | None:
-    """:func:`_came_into` for the version ``entry`` (logged for ``name`` alone), read again
-    with all its files only when it added ``name`` and is not the first version."""
+    """When the version ``entry`` (logged with all its files) added ``name`` by renaming
+    another file: (that file's name, the version below ``entry``); else None (a first
+    version renames nothing). Reads the indexes only for a rename that rewrote the text."""
     if not entry.parents or (_named(entry, name) or ("M", ""))[0] != "A":
         return None
-    return _came_into(repository, entry.version, name)
+    old = {new: old for old, new in renames_in(repository, entry).items()}.get(name)
+    return None if old is None else (old, entry.parents[0])
+
+
+def _touches(entry: LogEntry, name: str) -> bool:
+    """Whether the version ``entry`` changed ``name`` as ``git log -- name`` matches it (the
+    file, or a file in a folder of that name; pathspecs are literal)."""
+    inside = name + "/"
+    return any(item.name == name or item.name.startswith(inside) for item in entry.files)
 
 
 def _name_below(repository: Path, name: str, version: str) -> str:
     """The name the file called ``name`` on the branch had below ``version`` (one of the
     branch's): ``name`` followed back through the renames made at ``version`` or after it.
-    Reads only the versions since ``version`` that added each name (``git log
-    --diff-filter=A`` bounded by ``version``'s parents), never the history below it: one walk
-    per rename crossed, however many (each starts below the last one's version, so it ends)."""
+
+    One ``git log --diff-filter=A`` of ``name`` since ``version`` (its parents excluded, the
+    changed-path filters answer it) tells whether the file's name came by a version since
+    then at all; only then are those versions read, once (one ``git log`` of the range with
+    every version's files, no path), and the renames followed back among them in memory: two
+    git processes however many renames there are. A range holding a merge (a history imported
+    whole) is followed as ``git log`` simplifies it for each name (:func:`_name_walked`)."""
+    added = git(
+        repository, "log", "-n", "1", "--format=%H", "--diff-filter=A", BRANCH, "--not",
+        f"{version}^@", "--", name,
+    )  # fmt: skip
+    if not added.strip():
+        return name
+    above = log(repository, BRANCH, "--not", f"{version}^@")
+    if any(len(entry.parents) > 1 for entry in above):
+        return _name_walked(repository, name, version)
+    current = name
+    for entry in above:  # newest first, each the parent of the one before
+        below = _renamed_from(repository, entry, current)
+        current = current if below is None else below[0]
+    return current
+
+
+def _name_walked(repository: Path, name: str, version: str) -> str:
+    """:func:`_name_below` through merges: for each name the file had, the versions since
+    ``version`` that added it (``git log --diff-filter=A`` bounded by ``version``'s parents),
+    the newest that renamed another file into it giving the name below: one walk per rename
+    crossed (each starts below the last one's version, so it ends)."""
     current, tip = name, BRANCH
     while True:
         added = git(
@@ -252,10 +271,21 @@ def _name_below(repository: Path, name: str, version: str) -> str:
             "--", current,
         )  # fmt: skip
         versions = added.decode("ascii").split()
-        found = next(filter(None, (_came_into(repository, v, current) for v in versions)), None)
+        whole = (log(repository, "-n", "1", v)[0] for v in versions)
+        found = next(filter(None, (_renamed_from(repository, e, current) for e in whole)), None)
         if found is None:
             return current
         current, tip = found
+
+
+_PATH_PARTS = 2
+"""Renames a page follows by reading each older name's versions alone (``git log -- name``);
+past them, it reads the versions below together (:func:`_read_together`)."""
+_TOGETHER = 4
+"""How many versions below a rename are read together per version the page still needs."""
+
+_Found = list[tuple[LogEntry, str, str | None]]
+"""A page being read: (version, the file's name then, the name it was renamed from)."""
 
 
 def file_history(
@@ -266,39 +296,82 @@ def file_history(
     :class:`~memory_core.wire.FileVersion`). Raises :class:`NotFound` for a ``before`` that is
     no version here.
 
-    The page is read as ``git log -n`` of the name from where it starts; a version in it that
-    added the name by a rename (:func:`renames_in`, as the scope's changes tell one) ends that
-    name's part, and the page goes on under the old name from the version below. So a page
-    reads its own versions and the renames it crosses, not the file's whole history; a page
-    ``before`` a version also reads the versions since then that added a name the file had
-    (:func:`_name_below`). Any number of renames is followed: each name's part adds its
-    rename to the page, so a page crosses at most ``limit`` of them and never ends short of
-    ``limit`` while older versions remain. Every version the recorder makes has one parent;
-    a history brought in whole (an import ``--with-history``, R-1/V-3) may hold merges: the
-    walk then keeps ``git log``'s own simplification, which at a merge follows the line the
-    merge took the file from (a line whose change to the file the merge did not keep is not
-    listed), and a rename is followed to the version below on the first parent."""
-    start = _start(repository, before)
+    The page is read as ``git log -n`` of the name from where it starts (the versions in it
+    that added the name read again with all their files, in one ``git log --no-walk``); a
+    version in it that added the name by a rename (:func:`renames_in`, as the scope's changes
+    tell one) ends that name's part, and the page goes on under the old name from the version
+    below. Past :data:`_PATH_PARTS` renames, the versions below are read together, without a
+    path, a bounded number at a time (:func:`_read_together`): renames made one after another
+    (cheap through the API) cost one git process for many, not one each. So a page reads its own
+    versions and the renames it crosses, not the file's whole history; a page ``before`` a
+    version also reads the versions since then once, when the file's name came since then
+    (:func:`_name_below`): its cost does not grow with how many renames lie above ``before``.
+    Any number of renames is followed and a page never ends short of ``limit`` while older
+    versions remain. Every version the recorder makes has one parent; a history brought in
+    whole (an import ``--with-history``, R-1/V-3) may hold merges: the walk then keeps ``git
+    log``'s own simplification, which at a merge follows the line the merge took the file
+    from (a line whose change to the file the merge did not keep is not listed), and a rename
+    is followed to the version below on the first parent."""
+    start: str | None = _start(repository, before)
     if start is None:
         return [], False
     current = name if before is None else _name_below(repository, name, before)
-    found: list[tuple[LogEntry, str, str | None]] = []  # (version, its name, renamed from)
-    while True:
-        wanted = limit + 2 - len(found)
-        entries = log(repository, "-n", str(wanted), start, paths=(current,))
+    found: _Found = []
+    parts = 0
+    while start is not None and len(found) <= limit:
+        entries = log(repository, "-n", str(limit + 2 - len(found)), start, paths=(current,))
         if entries and entries[0].version == before:
             entries = entries[1:]
+        added = [entry for entry in entries if (_named(entry, current) or ("M", ""))[0] == "A"]
+        whole = _with_all_files(repository, [entry for entry in added if entry.parents])
         below = None
-        for entry in entries:
+        for entry in (whole.get(entry.version, entry) for entry in entries):
             below = _renamed_from(repository, entry, current)
             found.append((entry, current, None if below is None else below[0]))
             if below is not None:
                 break
-        if below is None or len(found) > limit:
+        if below is None:
             break
         current, start = below
+        parts += 1
+        if parts >= _PATH_PARTS and len(found) <= limit:
+            current, start = _read_together(repository, current, start, found, limit)
     page = found[:limit]
     return _file_versions(repository, page), len(found) > limit
+
+
+def _with_all_files(repository: Path, entries: list[LogEntry]) -> dict[str, LogEntry]:
+    """The logged versions ``entries`` read again with all their files (one ``git log
+    --no-walk``, none for no versions), by id."""
+    if not entries:
+        return {}
+    whole = log(repository, "--no-walk=unsorted", *(entry.version for entry in entries))
+    return {entry.version: entry for entry in whole}
+
+
+def _read_together(
+    repository: Path, name: str, start: str, found: _Found, limit: int
+) -> tuple[str, str | None]:
+    """Go on with the page ``found`` from ``start`` under ``name`` by reading the versions
+    below together, no path (one ``git log -n``, :data:`_TOGETHER` versions per one the page
+    still needs, each with its files), following renames among them in memory; where the
+    file was named then and where to go on reading by name (None when the history ended or
+    the page is full). Stops before a merge, left to ``git log -- name``'s simplification."""
+    asked = _TOGETHER * (limit + 2 - len(found))
+    batch = log(repository, "-n", str(asked), start)
+    for entry in batch:
+        if len(entry.parents) > 1:
+            return name, entry.version
+        if len(found) > limit:
+            return name, None
+        if not _touches(entry, name):
+            continue
+        below = _renamed_from(repository, entry, name)
+        found.append((entry, name, None if below is None else below[0]))
+        name = name if below is None else below[0]
+    if len(batch) < asked or not batch[-1].parents:
+        return name, None
+    return name, batch[-1].parents[0]
 
 
 def _file_versions(
@@ -310,10 +383,14 @@ def _file_versions(
     sizes = blob_sizes(
         repository, [blob for _, _, _, (status, blob) in changed if status != "D" and blob]
     )
+    whole = _with_all_files(
+        repository, [entry for entry, _, _, (status, _) in changed if status == "D"]
+    )
     versions: list[FileVersion] = []
     for entry, name, came, (status, blob) in changed:
         kind = _KINDS.get(status, "modified")
-        went = _renamed_to(repository, entry, name) if status == "D" else None
+        gone = status == "D"
+        went = renames_in(repository, whole.get(entry.version, entry)).get(name) if gone else None
         versions.append(
             FileVersion(
                 version=entry.version,
@@ -330,12 +407,6 @@ def _file_versions(
             )
         )
     return versions
-
-
-def _renamed_to(repository: Path, entry: LogEntry, name: str) -> str | None:
-    """The name the version ``entry`` (logged for ``name`` alone, which it deleted) renamed
-    ``name`` to, if it renamed it (:func:`renames_in`, read with all its files)."""
-    return _renames_at(repository, entry.version)[1].get(name)
 
 
 def history_holds(repository: Path, name: str) -> bool:
@@ -535,7 +606,7 @@ def renames_in(repository: Path, entry: LogEntry) -> dict[str, str]:
     file it added with another text (:func:`~memory_core.rewritten_renames.rewritten_renames`:
     renamed and rewritten in one change, which git's own rename detection takes for a delete
     and an add). Reads the index before and after only for a version that both deleted and
-    added a topic file, and not one over its cap."""
+    added a topic file that no other pairs by its text, and not one over its cap."""
     gone = {item.name: item.blob for item in entry.files if item.status == "D"}
     come = {item.name: item.blob for item in entry.files if item.status == "A"}
     gone.pop(layout.INDEX_FILE, None)
@@ -549,15 +620,15 @@ def renames_in(repository: Path, entry: LogEntry) -> dict[str, str]:
     for old, blob in sorted(gone.items()):
         if holding.get(blob):
             pure[old] = holding[blob].pop()
+    base = {name: blob for name, blob in gone.items() if name not in pure}
+    side = {name: blob for name, blob in come.items() if name not in pure.values()}
     index = next((item for item in entry.files if item.name == layout.INDEX_FILE), None)
-    if index is None or index.status != "M":
-        return pure
+    if index is None or index.status != "M" or not base or not side:
+        return pure  # nothing left to pair: the indexes are not read
     sizes = blob_sizes(repository, (index.was, index.blob))
     if any(sizes.get(blob, INDEX_CAP + 1) > INDEX_CAP for blob in (index.was, index.blob)):
         return pure
     texts = read_blobs(repository, (index.was, index.blob))
-    base = {name: blob for name, blob in gone.items() if name not in pure}
-    side = {name: blob for name, blob in come.items() if name not in pure.values()}
     base[layout.INDEX_FILE], side[layout.INDEX_FILE] = index.was, index.blob
     return pure | rewritten_renames({}, base, side, lambda blob: texts.get(blob, b""))
 
