@@ -661,9 +661,9 @@ def _unjudged_script(
     spelled, path, base = words
     commands = list({id(each): each for each in (*found, *judge.outer)}.values())
     ran = re.compile(
-        rf"(\$\(|`)\s*(?:cat\s+(?:--\s+)?|<\s*)?(?:{re.escape(spelled)}|{re.escape(path)})"
-        r"(?=[\s)`]|$)"
-    )  # ``$(./x.sh)``, ``$(cat x.sh)``, ``$(< x.sh)``: the file run or read, not written
+        rf"(\$\(|`)\s*(?:(?:cat|head|tail)(?:\s+-[^\s)`]*(?:\s+\d+)?)*\s+|<\s*)?"
+        rf"(?:{re.escape(spelled)}|{re.escape(path)})(?=[\s)`|]|$)"
+    )  # ``$(./x.sh)``, ``$(cat x.sh)``, ``$(head -n 9 x.sh)``, ``$(< x.sh)``: run or read
     script = (file, base)
     built = kind == "run" and _compiled_or_missing(file)
     for each in commands:
@@ -1105,6 +1105,12 @@ def _run_time_refusal(
                 "memory files by their literal path inside the user scope or this Session's "
                 "Workspace scope"
             )
+    for code in found.unread_code:
+        return (
+            f"{REFUSAL_PREFIX}eval (or source of <(…)) runs as code what {code} prints, which "
+            "the guard cannot read before it runs: it may write anywhere, another Workspace's "
+            'memory scope among them. Run the commands themselves, or eval "$(cat FILE)"'
+        )
     for word in found.split:
         return (
             f"{REFUSAL_PREFIX}an unquoted {word} is split by the shell into words that may be "
