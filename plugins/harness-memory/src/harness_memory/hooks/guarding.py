@@ -236,6 +236,8 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
     for found in read:
         if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
             return reason
+        if depth == 0 and found.unread_code:  # the call's own (a startup file's is the user's)
+            return _unread_code_refusal(found.unread_code[0])
         if (reason := _fed_refusal(found)) is not None:
             return reason
         if (reason := _moved_home_refusal(found, roots, records)) is not None:
@@ -1041,6 +1043,19 @@ def _from_unknown_folder(found: ShellPaths) -> bool:
     return any(word.startswith(_UNKNOWN_BASE) for word in words) or bool(found.unanchored)
 
 
+def _unread_code_refusal(code: str) -> str:
+    """The refusal of the call's own ``eval`` (or ``source <(…)``) of the output of ``code``,
+    a command substitution whose output the guard cannot read before it runs
+    (``ShellPaths.unread_code``, review59 finding 8). Code a startup file or a script the
+    call runs evaluates so (``eval "$(tool init bash)"`` in ``~/.bashrc``) is the user's
+    setup, not refused for this."""
+    return (
+        f"{REFUSAL_PREFIX}eval (or source of <(…)) runs as code what {code} prints, which "
+        "the guard cannot read before it runs: it may write anywhere, another Workspace's "
+        'memory scope among them. Run the commands themselves, or eval "$(cat FILE)"'
+    )
+
+
 def _run_time_refusal(
     found: ShellPaths, key: str | None, roots: set[str], records: set[str], table: MountTable
 ) -> str | None:
@@ -1105,12 +1120,6 @@ def _run_time_refusal(
                 "memory files by their literal path inside the user scope or this Session's "
                 "Workspace scope"
             )
-    for code in found.unread_code:
-        return (
-            f"{REFUSAL_PREFIX}eval (or source of <(…)) runs as code what {code} prints, which "
-            "the guard cannot read before it runs: it may write anywhere, another Workspace's "
-            'memory scope among them. Run the commands themselves, or eval "$(cat FILE)"'
-        )
     for word in found.split:
         return (
             f"{REFUSAL_PREFIX}an unquoted {word} is split by the shell into words that may be "

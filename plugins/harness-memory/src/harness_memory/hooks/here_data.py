@@ -66,10 +66,12 @@ DATA_READERS = frozenset(
     {"cat", "tee", "head", "tail", "wc", "sort", "uniq", "cut", "tr", "grep", "egrep", "fgrep"}
     | {"diff", "patch", "jq", "base64", "md5sum", "sha1sum", "sha256sum", "column", "fold"}
     | {"fmt", "nl", "rev", "tac", "less", "more", "git", "gh", "echo", "printf", "true", ":"}
+    | {"apply_patch"}
 )
 """Programs that read their standard input as data, never as code: only a here-document or
 here-string they read (or that a command they pipe into reads, itself one of them) is data
-(``cat > notes/a.md <<EOF``, ``git commit -F - <<'EOF'``). Fed to any other program (an
+(``cat > notes/a.md <<EOF``, ``git commit -F - <<'EOF'``; Codex's ``apply_patch``, whose
+patch the guard reads). Fed to any other program (an
 interpreter running code from it, ``python3 -c '…sys.stdin.read()…'``, ``perl -e
 'system(<STDIN>)'``, ``python3 -``, an unknown program), the body stays command text (review59
 finding 5)."""

@@ -1482,9 +1482,10 @@ def _note_run_time_code(
     script fed to a shell, judged as ``bash < FILE`` is; any other code as code known only at
     run time (``ShellPaths.unread_code``: ``eval "$(curl …)"``, ``eval "$(python3 gen.py)"``),
     which the guard refuses (review59 finding 8: a few exact spellings only were read)."""
-    if code is None or _code_printed(code):
-        return
     words, at = spelt
+    sourced = at > 0 and words[at - 1] in _SOURCING and words[at] != "<("
+    if code is None or _code_printed(code) or sourced:
+        return  # ``source "$(dirname s)/s.sh"``: a file named at run time, no printed code
     code = _unquoted_code_file(["eval", *words[at:]], 1) or code  # ``$(< s)``, `` `cat s` ``
     files = _code_files(code)
     if files is None:
