@@ -345,10 +345,13 @@ def test_p3_code_built_at_run_time_and_sourced_may_call_any_startup_function(
 ) -> None:
     """review58d 3d: code the command builds and sources (``. <(printf 'c%s' p …)``,
     ``source /dev/stdin <<< …``, one named by a substitution) may call any name: every startup
-    definition is judged with it."""
+    definition is judged with it. Round 59 (review59 finding 8): code a process substitution
+    prints (``. <(printf …)``), from a program that is no known generator of shell setup, is
+    refused by every harness, Gemini's too, whatever the startup files define."""
     _home(where, f"cp() {{{{ {HARM}; }}}}\n")
 
-    assert _refusing(where, command) == LOGIN
+    printed = command.startswith(". <(")
+    assert _refusing(where, command) == ({*LOGIN, "gemini"} if printed else LOGIN)
 
 
 def test_p3_a_command_named_by_a_lookup_program_on_the_profile_s_path_is_judged(

@@ -192,7 +192,7 @@ def git_settings(words: Iterable[str], base: str, environ: Mapping[str, str]) ->
         reader.read(environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig", folder)
     for file in _global_files(environ):
         reader.read(file, folder)
-    repository = _git_dir(folder, named["--git-dir"])
+    repository, holder = _git_dir(folder, named["--git-dir"])
     if repository is not None:
         reader.read(os.path.join(_common_dir(repository), "config"), folder)  # noqa: PTH118
         reader.read(os.path.join(repository, "config.worktree"), folder)  # noqa: PTH118
@@ -202,33 +202,37 @@ def git_settings(words: Iterable[str], base: str, environ: Mapping[str, str]) ->
     reader.take(pairs, folder, folder)
     if settings.unknown is None and repository is not None:
         reader.read_hooks(repository, folder)
-    top = _work_tree_top(folder, repository, named, reader.work_tree)
-    settings.folders = list(dict.fromkeys([folder, *([top] if top else [])]))
+    tops = _work_tree_tops(folder, named, reader.work_tree, holder) if repository else []
+    settings.folders = list(dict.fromkeys([folder, *tops]))
     return settings
 
 
-def _work_tree_top(
+def _work_tree_tops(
     folder: str,
-    repository: str | None,
     named: Mapping[str, str | None],
     work_tree: tuple[str, str] | None,
-) -> str | None:
-    """The top of the work tree ``git`` run in ``folder`` uses, as git finds it: the one
-    ``--work-tree``/``GIT_WORK_TREE`` names (from ``folder``), else ``core.worktree``'s
-    (``work_tree``: its value and the folder it is read from), else the folder holding the
-    ``.git`` git found above ``folder``; ``folder`` itself for a repository named by
-    ``--git-dir``/``GIT_DIR`` alone (git takes the current folder as the top); None outside
-    a repository."""
+    holder: str | None,
+) -> list[str]:
+    """Every folder that may be the top of the work tree ``git`` run in ``folder`` uses (an
+    alias's ``!`` command runs there): the one ``--work-tree``/``GIT_WORK_TREE`` names (from
+    ``folder``), ``core.worktree``'s (``work_tree``: its value and the folder it is read
+    from), and ``holder``, the folder holding the ``.git`` folder or ``gitdir:`` file git
+    found above ``folder`` (a linked worktree's top, not ``<main>/.git/worktrees``), or
+    ``folder`` itself for a repository named by ``--git-dir``/``GIT_DIR`` alone. All of them,
+    not the one git would pick: git 2.39 ignores a ``-c core.worktree=…`` for an alias's
+    command (review59 findings 6 and 7), and a wrong guess must not leave the real top
+    unjudged. Empty outside a repository."""
+    tops = []
     if named.get("--work-tree"):
-        return os.path.normpath(os.path.join(folder, named["--work-tree"] or ""))  # noqa: PTH118
-    if repository is None:
-        return None
+        tops.append(os.path.normpath(os.path.join(folder, named["--work-tree"] or "")))  # noqa: PTH118
     if work_tree is not None:
         value, base = work_tree
-        return os.path.normpath(os.path.join(base, value))  # noqa: PTH118
-    if named.get("--git-dir"):
-        return os.path.normpath(folder)
-    return os.path.dirname(os.path.normpath(repository))  # noqa: PTH120
+        tops.append(os.path.normpath(os.path.join(base, value)))  # noqa: PTH118
+    if holder is not None:
+        tops.append(os.path.normpath(holder))
+    elif named.get("--git-dir"):
+        tops.append(os.path.normpath(folder))
+    return tops
 
 
 _PLACE_KEYS = frozenset({"core.worktree", "core.hookspath", "include.path"})
@@ -313,24 +317,25 @@ def _global_files(environ: Mapping[str, str]) -> list[str]:
     ]
 
 
-def _git_dir(folder: str, named: str | None) -> str | None:
-    """The repository folder ``git`` run in ``folder`` uses: ``named`` (``GIT_DIR``,
-    ``--git-dir``) from ``folder``, else the first ``.git`` folder (or ``gitdir:`` file)
-    in ``folder`` or above it; None outside a repository."""
+def _git_dir(folder: str, named: str | None) -> tuple[str | None, str | None]:
+    """The repository folder ``git`` run in ``folder`` uses and the folder holding its
+    ``.git``: ``named`` (``GIT_DIR``, ``--git-dir``) from ``folder`` (no holder), else the
+    first ``.git`` folder (or ``gitdir:`` file, a linked worktree's) in ``folder`` or above it
+    and that folder; ``(None, None)`` outside a repository."""
     if named:
-        return os.path.join(folder, named)  # noqa: PTH118
+        return os.path.join(folder, named), None  # noqa: PTH118
     here = os.path.abspath(folder)  # noqa: PTH100
     while True:
         dot_git = os.path.join(here, ".git")  # noqa: PTH118
         if os.path.isdir(dot_git):  # noqa: PTH112
-            return dot_git
+            return dot_git, here
         if os.path.isfile(dot_git):  # noqa: PTH113
             data = read_settings_file(dot_git, GIT_SETTINGS_CAP)
             line = (data or b"").decode("utf-8", "surrogateescape").strip()
             if line.startswith("gitdir:"):
-                return os.path.join(here, line[7:].strip())  # noqa: PTH118
+                return os.path.join(here, line[7:].strip()), here  # noqa: PTH118
         if here == os.path.dirname(here):  # noqa: PTH120
-            return None
+            return None, None
         here = os.path.dirname(here)  # noqa: PTH120
 
 

@@ -238,6 +238,8 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
     for found in read:
         if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
             return reason
+        if depth == 0 and found.unread_code:  # the call's own (a startup file's is the user's)
+            return _unread_code_refusal(found.unread_code[0])
         if (reason := _fed_refusal(found)) is not None:
             return reason
         if (reason := _moved_home_refusal(found, roots, records)) is not None:
@@ -663,9 +665,9 @@ def _unjudged_script(
     spelled, path, base = words
     commands = list({id(each): each for each in (*found, *judge.outer)}.values())
     ran = re.compile(
-        rf"(\$\(|`)\s*(?:cat\s+(?:--\s+)?|<\s*)?(?:{re.escape(spelled)}|{re.escape(path)})"
-        r"(?=[\s)`]|$)"
-    )  # ``$(./x.sh)``, ``$(cat x.sh)``, ``$(< x.sh)``: the file run or read, not written
+        rf"(\$\(|`)\s*(?:(?:cat|head|tail)(?:\s+-[^\s)`]*(?:\s+\d+)?)*\s+|<\s*)?"
+        rf"(?:{re.escape(spelled)}|{re.escape(path)})(?=[\s)`|]|$)"
+    )  # ``$(./x.sh)``, ``$(cat x.sh)``, ``$(head -n 9 x.sh)``, ``$(< x.sh)``: run or read
     script = (file, base)
     built = kind == "run" and _compiled_or_missing(file)
     for each in commands:
@@ -1040,6 +1042,19 @@ def _from_unknown_folder(found: ShellPaths) -> bool:
     """Whether a command read from :data:`_UNKNOWN_BASE` names a path relative to it."""
     words = [*found.paths, *found.undecided, *found.derived, *found.written_at_run_time]
     return any(word.startswith(_UNKNOWN_BASE) for word in words) or bool(found.unanchored)
+
+
+def _unread_code_refusal(code: str) -> str:
+    """The refusal of the call's own ``eval`` (or ``source <(…)``) of the output of ``code``,
+    a command substitution whose output the guard cannot read before it runs
+    (``ShellPaths.unread_code``, review59 finding 8). Code a startup file or a script the
+    call runs evaluates so (``eval "$(tool init bash)"`` in ``~/.bashrc``) is the user's
+    setup, not refused for this."""
+    return (
+        f"{REFUSAL_PREFIX}eval (or source of <(…)) runs as code what {code} prints, which "
+        "the guard cannot read before it runs: it may write anywhere, another Workspace's "
+        'memory scope among them. Run the commands themselves, or eval "$(cat FILE)"'
+    )
 
 
 def _run_time_refusal(

@@ -62,6 +62,19 @@ _UNREAD_NAME_RE = r"[$`'\"\\*?\[/]"
 folder (a program's path)."""
 _SEGMENT_RE = r"[;&|(){}\n]+"
 _ASSIGNMENT_RE = r"^[A-Za-z_][A-Za-z0-9_]*="
+DATA_READERS = frozenset(
+    {"cat", "tee", "head", "tail", "wc", "sort", "uniq", "cut", "tr", "grep", "egrep", "fgrep"}
+    | {"diff", "patch", "jq", "base64", "md5sum", "sha1sum", "sha256sum", "column", "fold"}
+    | {"fmt", "nl", "rev", "tac", "less", "more", "git", "gh", "echo", "printf", "true", ":"}
+    | {"apply_patch"}
+)
+"""Programs that read their standard input as data, never as code: only a here-document or
+here-string they read (or that a command they pipe into reads, itself one of them) is data
+(``cat > notes/a.md <<EOF``, ``git commit -F - <<'EOF'``; Codex's ``apply_patch``, whose
+patch the guard reads). Fed to any other program (an
+interpreter running code from it, ``python3 -c '…sys.stdin.read()…'``, ``perl -e
+'system(<STDIN>)'``, ``python3 -``, an unknown program), the body stays command text (review59
+finding 5)."""
 SCRIPT_RUNNERS = frozenset({"source", ".", "eval", "xargs", "parallel"})
 """Commands that run text they read as shell commands, or commands built from it."""
 SHELL_ESCAPES = frozenset(
@@ -118,7 +131,7 @@ def here_data(command: str) -> HereData:
     except (_Unsure, RecursionError):  # nested past Python's depth: read as written
         return HereData(command, [])
     result = scan.result()
-    if _runs_a_script(result):
+    if not all(map(_reads_as_data, scan.readers)) or _runs_a_script(result):
         return HereData(command, [])  # the data may be a script a shell runs: command text
     return HereData(result, scan.texts)
 
@@ -135,6 +148,7 @@ class _Scan:
         self.texts: list[tuple[str, bool]] = []
         self.pending: list[tuple[str, bool, bool] | list[str]] = []
         self.pending_depth = -1
+        self.readers: list[str] = []  # the start of each command reading here-data
 
     def result(self) -> str:
         out: list[str] = []
@@ -152,10 +166,22 @@ class _Scan:
         parens = 0
         cases = 0  # ``case`` words not yet closed by ``esac``: a ``)`` ends a pattern there
         word_start = True
+        simple = self.at  # where the simple command at ``at`` starts
+        fed = False  # whether a command of this pipeline reads here-data (its output piped on)
         while self.at < len(text):
             char = text[self.at]
             starts = word_start
             word_start = char in _METACHARACTERS
+            if char in ";&|(){}\n" and not _redirecting(text, self.at):
+                piped = char == "|" or text.startswith("|&", self.at - 1)
+                if piped and fed:  # the next command reads the fed one's output
+                    start = self.at + 1  # its name within its first line's first bytes
+                    self.readers.append(text[start : start + _NAME_SPAN].split("\n", 1)[0])
+                fed = fed and piped
+                simple = self.at + 1
+            elif text.startswith("<<", self.at):
+                self.readers.append(text[simple : self.at])
+                fed = True
             if starts and (keyword := re.compile(_CASE_RE).match(text, self.at)) is not None:
                 cases = max(0, cases + (1 if keyword.group() == "case" else -1))
                 self.at = keyword.end()
@@ -476,6 +502,49 @@ def _joined(line: str, delimiter: str) -> str:
 def _continued(line: str) -> bool:
     """Whether ``line`` ends in a line continuation (an odd run of backslashes)."""
     return (len(line) - len(line.rstrip("\\"))) % 2 == 1
+
+
+_NAME_SPAN = 256
+"""How far after a pipe the name of the command reading it is looked for (one cut there is
+read as no name: the data stays code), so a long pipeline is read in linear time."""
+
+
+def _redirecting(text: str, at: int) -> bool:
+    """Whether the ``&`` at ``at`` belongs to a redirection (``2>&1``, ``<&3``, ``&> f``),
+    which ends no command."""
+    return text[at] == "&" and (text[at - 1 : at] in ("<", ">") or text.startswith("&>", at))
+
+
+def _reads_as_data(simple: str) -> bool:
+    """Whether the simple command starting ``simple`` (its text up to a here-data operator,
+    or up to its end) is run by a program of :data:`DATA_READERS`, past assignments and
+    wrappers (``env``, ``timeout 5``); False for any other name, one spelt so that this
+    cannot read it, or none (``} <<EOF``)."""
+    names = [word for word in simple.split() if not re.match(_ASSIGNMENT_RE, word)]
+    while names and (names[0] in _LEADING or names[0].startswith("-") or names[0].isdigit()):
+        names.pop(0)
+    return bool(names) and (names[0] in DATA_READERS or _program_from_stdin(names))
+
+
+_STDIN_PROGRAM_RE = r"(?:python|pypy)[0-9.]*|node|nodejs"
+"""Interpreters whose program a here-document may be (``python3 - <<'PY'``, ``node - <<EOF``):
+the guard reads that program as the code it is (:mod:`~harness_memory.hooks.interpreters`)."""
+
+
+def _program_from_stdin(words: list[str]) -> bool:
+    """Whether ``words`` (a simple command from its name) run an interpreter of
+    :data:`_STDIN_PROGRAM_RE` reading its program from its standard input: only options
+    giving it no code or module (no ``-c``, ``-m``, ``-e``, ``-p``, ``--eval``) before ``-``
+    or the end, as ``python3 - a b`` or ``python3 -u``. A program given by ``-c`` may run
+    what it reads as commands (``os.system(sys.stdin.read())``): not this."""
+    if not re.fullmatch(_STDIN_PROGRAM_RE, words[0]):
+        return False
+    for word in words[1:]:
+        if word == "-" or not word.startswith("-"):
+            return word == "-" or word.startswith((">", "<", "2>"))
+        if word.startswith("--") or re.search(r"[cmep]", word):
+            return False
+    return True
 
 
 def _runs_a_script(command: str) -> bool:

@@ -234,13 +234,107 @@ def only_read(command: str, said: Sequence[str]) -> list[str]:
     return [said[index] for at in kept for index in (2 * at, 2 * at + 1) if index < len(said)]
 
 
-_SED_SUBSTITUTION = r"s(?P<d>[^\\\n\w\s])(?:\\.|(?!(?P=d)).)*(?P=d)(?:\\.|(?!(?P=d)).)*(?P=d)"
-_SUBSTITUTES = {
-    "sed": re.compile(rf"(?s)\s*(?:{_SED_SUBSTITUTION}[gpiIMm0-9]*\s*(?:;\s*|$))+"),
-    "perl": re.compile(rf"(?s)\s*(?:{_SED_SUBSTITUTION}[gimsxr]*\s*(?:;\s*|$))+"),
-}
-"""Programs only substituting text (``s/run.sh/test.sh/g``, ``s|a|b|;s|c|d|``): no ``w``
-(sed writes the file named after it) nor ``e`` flag (runs the text), no other command."""
+_PERL_SUBSTITUTION = r"s(?P<d>[^\\\n\w\s])(?:\\.|(?!(?P=d)).)*(?P=d)(?:\\.|(?!(?P=d)).)*(?P=d)"
+_PERL_SUBSTITUTES = re.compile(rf"(?s)\s*(?:{_PERL_SUBSTITUTION}[gimsxr]*\s*(?:;\s*|$))+")
+"""Perl programs only substituting text (``s/run.sh/test.sh/g``, ``s|a|b|;s|c|d|``): perl
+ends each part at the first delimiter not escaped, whatever brackets hold it."""
+_SED_FLAGS = frozenset("gpiIMm0123456789")
+"""The flags of a ``sed`` substitution that only substitutes: no ``w`` (sed writes the file
+named after it) nor ``e`` (runs the text as a command)."""
+
+
+def sed_substitutes_only(code: str) -> bool:
+    """Whether the ``sed`` program ``code`` only substitutes text, read as GNU sed reads it:
+    one or more ``s`` commands (separated by ``;``, newlines and blanks), each with any
+    delimiter but a backslash, newline, letter, digit, blank or bracket, a regular expression
+    in which a bracket expression may hold the delimiter (``s/[/]/_/g``: ``[/]`` is one
+    bracket, so ``s/[/]/;s/;e cp /p/g`` substitutes ``;s`` and then runs ``e cp /p/g``,
+    review59 finding 4), a replacement, and only flags of :data:`_SED_FLAGS`. Anything else,
+    or anything this does not read exactly (an unclosed part, a newline in a regular
+    expression), is False: the program may run or write."""
+    at, found = 0, False
+    while True:
+        while at < len(code) and code[at] in " \t\n;":
+            at += 1
+        if at >= len(code):
+            return found
+        delimiter = code[at + 1 : at + 2]
+        if code[at] != "s" or not delimiter or delimiter.isalnum() or delimiter in " \t\n\\[]":
+            return False
+        regex_end = _sed_part_end(code, at + 2, delimiter, brackets=True)
+        end = None if regex_end is None else _sed_part_end(code, regex_end, delimiter)
+        if end is None:
+            return False
+        while end < len(code) and code[end] in _SED_FLAGS:
+            end += 1
+        at, found = end, True
+        while at < len(code) and code[at] in " \t":
+            at += 1
+        if at < len(code) and code[at] not in ";\n":
+            return False
+
+
+_SED_E_COMMAND_RE = r"(?m)(?:^|[^A-Za-z_\\])e[ \t]+(\S.*)$"
+"""A ``sed`` ``e`` command and the command line it runs (to its line's end, as GNU sed reads
+it: ``1e sh ~/w2``, ``/x/e cp a b``)."""
+
+
+def sed_run_texts(code: str) -> list[str]:
+    """The shell command lines the ``sed`` program ``code`` runs by its ``e`` command
+    (:data:`_SED_E_COMMAND_RE`), each to be judged as ``sh -c`` code is (review59 finding 9:
+    ``sed -n '1e sh ~/w2' note.md`` ran ``~/w2`` unjudged); none for a program that only
+    substitutes (:func:`sed_substitutes_only`). Read generously (an ``e`` after a blank in
+    another command's text counts too): a line judged that sed never runs costs at most an
+    over-careful refusal of an unusual script."""
+    if sed_substitutes_only(code):
+        return []
+    return [match.group(1) for match in re.finditer(_SED_E_COMMAND_RE, code)]
+
+
+def _sed_part_end(code: str, at: int, delimiter: str, *, brackets: bool = False) -> int | None:
+    """Where the part of a ``sed`` substitution starting at ``at`` ends, past its closing
+    ``delimiter`` (escapes skipped; with ``brackets``, bracket expressions skipped whole:
+    :func:`_bracket_end`); None when it is not closed or holds a newline outside an escape."""
+    while at < len(code):
+        char = code[at]
+        if char == "\\":
+            at += 2
+        elif char == delimiter:
+            return at + 1
+        elif char == "\n":
+            return None
+        elif brackets and char == "[":
+            bracket_end = _bracket_end(code, at)
+            if bracket_end is None:
+                return None
+            at = bracket_end
+        else:
+            at += 1
+    return None
+
+
+def _bracket_end(code: str, at: int) -> int | None:
+    """Where the bracket expression opened at ``at`` ends, as POSIX reads it: a ``]`` first
+    (after ``[`` or ``[^``) is literal, a backslash is literal, ``[:…:]``, ``[.….]`` and
+    ``[=…=]`` are skipped whole; None when it is not closed on its line."""
+    at += 1
+    at += code.startswith("^", at)
+    at += code.startswith("]", at)
+    while at < len(code):
+        if code.startswith(("[:", "[.", "[="), at):
+            close = code.find(code[at + 1] + "]", at + 2)
+            if close == -1 or "\n" in code[at:close]:
+                return None
+            at = close + 2
+        elif code[at] == "]":
+            return at + 1
+        elif code[at] == "\n":
+            return None
+        else:
+            at += 1
+    return None
+
+
 _PERL_RUN_IN_STRING = re.compile(r"[$@][\w:]*\s*(?:->\s*)?[\[{(]")
 """What runs code inside a perl substitution's strings: ``@{[ … ]}``, ``${\\ … }``,
 ``$h{…}``, ``$a[…]`` (each subscript an expression)."""
@@ -248,8 +342,9 @@ _PERL_RUN_IN_STRING = re.compile(r"[$@][\w:]*\s*(?:->\s*)?[\[{(]")
 
 def substitutions(command: str, words: Sequence[str]) -> list[int]:
     """The indexes in ``words`` (``sed``'s or ``perl -i``'s words after its name) of its
-    programs that only substitute (:data:`_SUBSTITUTES`): each ``-e`` value, else ``sed``'s
-    first operand; none when a program comes from a file (``-f``), which may write."""
+    programs that only substitute (:func:`sed_substitutes_only`, :data:`_PERL_SUBSTITUTES`):
+    each ``-e`` value, else ``sed``'s first operand; none when a program comes from a file
+    (``-f``), which may write."""
     given = [at + 1 for at, word in enumerate(words[:-1]) if re.fullmatch(r"-[lnpaiE]*e", word)]
     given += [at for at, word in enumerate(words) if word.startswith("--expression=")]
     if command == "sed" and not given and not any(w.startswith(("-f", "--file")) for w in words):
@@ -257,9 +352,13 @@ def substitutions(command: str, words: Sequence[str]) -> list[int]:
         plain = plain_words(words, valued)
         given = [words.index(plain[0])] if plain else []
     code = {at: words[at].removeprefix("--expression=") for at in given}
-    rule = _SUBSTITUTES[command]
-    run = _PERL_RUN_IN_STRING if command == "perl" else re.compile(r"(?!)")
-    return [at for at in given if rule.fullmatch(code[at]) and not run.search(code[at])]
+    if command == "sed":
+        return [at for at in given if sed_substitutes_only(code[at])]
+    return [
+        at
+        for at in given
+        if _PERL_SUBSTITUTES.fullmatch(code[at]) and not _PERL_RUN_IN_STRING.search(code[at])
+    ]
 
 
 def patched(words: Sequence[str]) -> list[str]:

@@ -160,6 +160,7 @@ from harness_memory.hooks.script_writers import (
     only_read,
     patched,
     python_unpacked,
+    sed_run_texts,
 )
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
@@ -261,7 +262,10 @@ class ShellPaths:
     patch reaches it.
     ``split`` holds each unquoted expansion bash splits into words of a command's name or
     of options the guard never read (:func:`~harness_memory.hooks.split_substitutions.
-    split_words_run`: ``$(cat f)``, ``find . $(cat f)``), as written.
+    split_words_run`: ``$(cat f)``, ``find . $(cat f)``), as written. ``unread_code`` holds
+    each command substitution whose output ``eval`` or ``source`` runs as code, neither printed
+    by a :data:`_CODE_PRINTERS` program nor one file's text read exactly (:func:`_code_files`),
+    as spelt: code known only at run time (review59 finding 8).
     ``over_scan`` is True when a glob read more folder entries than :data:`GLOB_SCAN_CAP`, or
     a name printed at run time matched past what the guard reads (:func:`_add_existing_names`).
     ``moved`` holds the absolute paths a command renaming what it names takes as operands
@@ -371,6 +375,7 @@ class ShellPaths:
         "unbounded",
         "undecided",
         "unpacked",
+        "unread_code",
         "written",
         "written_at_run_time",
     )
@@ -412,6 +417,7 @@ class ShellPaths:
         self.replaced_unknown = False
         self.over_scan = False
         self.split: list[str] = []
+        self.unread_code: list[str] = []
         self.budget = _ScanBudget()
 
     def take(self, inner: ShellPaths) -> None:
@@ -680,8 +686,9 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         evaluating, inner = _evaluated(evaluating, word, previous, reader=writes)
         shell_code = writes.shell_code(word)
         code_word = shell_code or (evaluating is not None and evaluating[-1:] == [word])
-        _note_code_file(found, (words, at), (bases[-1], known, environ), code=code_word)
-        inner += _code_in(word, code=shell_code, given=(words, at + 1))
+        run = code.see(previous, words, at, evaluating=bool(evaluating))  # ``eval "$(cat s)"``
+        _note_code_file(found, (words, at), (bases[-1], known, environ), code=code_word, run=run)
+        inner += _code_in(word, code=shell_code, given=(words, at + 1)) + writes.sed_code(word)
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
         data = not (shell_code or evaluating is not None or writes.may_run(word, previous))
         _read_inner(found, inner, (bases[-1], environ, _depth, lost), outer=writes, data=data)
@@ -697,7 +704,6 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
         if at in scopes.subshells:  # a folder entered in ``( … )`` or ``$(…)`` is left there
             lost, entered, settled = held[scopes.subshells[at]]
-        code.see(previous, words, at)  # ``eval "$(cat s)"``, ``source /dev/stdin < s``
         if code.ended(word, substituting=substituting):  # its code may have gone anywhere
             entered = writes.cd_into("$", known, environ, followed=False) or entered
             settled = settled or entered
@@ -746,6 +752,7 @@ def _note_code_file(
     where: tuple[str, Mapping[str, str | None], Mapping[str, str]],
     *,
     code: bool,
+    run: str | None = None,
 ) -> None:
     """Keep the file whose text the word ``spelt`` (the command's words and its index) is,
     when it is a shell's ``-c`` code or ``eval``'s (``code``: ``bash -c "$(cat s.sh)"``,
@@ -753,6 +760,7 @@ def _note_code_file(
     ``eval $(cat s.sh)``), as a script fed to a shell (``ShellPaths.scripts``, ``fed``):
     judged as ``bash < s.sh`` is, run in ``where`` (its folder, assignments, environment)
     (P-3)."""
+    _note_run_time_code(found, run, spelt, where)  # what ``eval`` runs from output, ``run``
     words, at = spelt
     word = _unquoted_code_file(words, at) or (words[at] if code else "")
     if (match := re.match(_CODE_FILE_RE, word)) is None:
@@ -1345,8 +1353,11 @@ class _CodeRun:
         self.ran = False
         self.outputs: dict[str, str] = {}  # variable name -> the substitution it was assigned
 
-    def see(self, previous: str | None, words: list[str], at: int) -> None:
-        """Read ``words[at]`` (after ``previous``): an assignment, or code run from output."""
+    def see(
+        self, previous: str | None, words: list[str], at: int, *, evaluating: bool = False
+    ) -> str | None:
+        """Read ``words[at]`` (after ``previous``; ``evaluating``: among an ``eval``'s words):
+        an assignment, or code run from output, which it returns (:func:`_run_time_code`)."""
         if (assignment := re.match(_ASSIGNMENT_RE, words[at])) is not None:
             name, value = assignment.group("name"), assignment.group("value")
             if value == "$" and words[at + 1 : at + 2] == ["("]:
@@ -1355,8 +1366,9 @@ class _CodeRun:
                 self.outputs[name] = value
             else:
                 self.outputs.pop(name, None)
-        code = _run_time_code(previous, words, at, self.outputs)
+        code = _run_time_code(previous, words, at, self.outputs, evaluating=evaluating)
         self.ran = self.ran or (code is not None and not _code_printed(code))
+        return code
 
     def ended(self, word: str, *, substituting: int) -> bool:
         """Whether ``word`` ends the command whose code ran (then no longer running)."""
@@ -1372,15 +1384,26 @@ opened): ``source /dev/stdin < s`` runs what it reads, data the guard did not re
 
 
 def _run_time_code(
-    previous: str | None, words: list[str], at: int, outputs: Mapping[str, str]
+    previous: str | None,
+    words: list[str],
+    at: int,
+    outputs: Mapping[str, str],
+    *,
+    evaluating: bool = False,
 ) -> str | None:
     """The command substitution whose output the shell runs as code at ``words[at]`` after
     ``previous``: ``eval "$(…)"``, ``eval `…```, ``source <(…)``, ``. "$(…)"`` (spelt
-    ``$(…)``, ``$`` when not known), ``eval "$x"`` of a variable in ``outputs`` (what the
-    command assigned it from), ``source /dev/stdin`` (the file descriptor's path), or None.
-    The guard cannot read that code: it may ``cd`` anywhere, set any variable, make links."""
+    ``$(…)``, ``$`` when not known), one in any later word of an ``eval`` (``evaluating``:
+    ``eval -- $(…)``, ``eval ' '$(…)``), ``eval "$x"`` of a variable in ``outputs`` (what
+    the command assigned it from), ``source /dev/stdin`` (the file descriptor's path), or
+    None. The guard cannot read that code: it may ``cd`` anywhere, set any variable, make
+    links."""
     word = words[at]
     sourcing = previous in _SOURCING
+    if evaluating and previous != "eval" and not sourcing:
+        if "$(" not in word and not word.endswith("$") and not word.startswith("`"):
+            return None  # no substitution opens here (`` -b` ``: one closes)
+        previous = "eval"  # a later word of the eval's: run as code as its first is
     if previous != "eval" and not sourcing:
         return None
     if sourcing and re.match(_STDIN_FILE_RE, word):
@@ -1392,6 +1415,8 @@ def _run_time_code(
         return _substitution_spelt(["$", "(", *words[at + 1 :]], 0)
     if word == "$":
         return _substitution_spelt(words, at)
+    if previous == "eval" and word.endswith("$") and words[at + 1 : at + 2] == ["("]:
+        return _substitution_spelt(["$", *words[at + 1 :]], 0)  # ``eval ' '$(…)``
     if word.startswith(("$(", "`")) or (previous == "eval" and ("$(" in word or "`" in word)):
         return word
     return None
@@ -1406,6 +1431,80 @@ def _code_printed(code: str) -> bool:
         said = re.sub(_ASSIGNED_FIRST_RE, "", (match.group("name") + match.group("rest")).strip())
         names.append(said.split(" ", 1)[0].strip("'\"").rsplit("/", 1)[-1])
     return bool(names) and all(name in _CODE_PRINTERS for name in names)
+
+
+_CODE_READERS_RE = r"(?:cat|head|tail)"
+"""Programs printing a file's text (or its first or last lines) for :func:`_code_files`."""
+_CODE_FILE_WORD_RE = r"(?:~|\$HOME|\$\{HOME\})?[\w./@%+,:-]+"
+"""A file's name read exactly: literal, or below the home (``~/w``, ``$HOME/w``)."""
+_SUBSTITUTION_BODY_RE = (
+    r"(?s)\s*(?:\$\(|`)(?P<body>[^`$()'\"\\;&]*(?:\$HOME[^`$()'\"\\;&]*)*)[)`]\s*"
+)
+"""A command substitution's text holding no quote, escape, list, nested substitution or
+variable but ``$HOME``, for :func:`_code_files`."""
+_QUIET_RE = r"\d*>{1,2}\s*/dev/null|\d*>&\d"
+"""A redirection of a reader's other output away (``2>/dev/null``, ``2>&1``)."""
+_NUMBER_OPTION_RE = r"-[nc]\s*\d+|-\d+|--(?:lines|bytes)=\d+|--"
+"""An option of ``head``/``tail`` counting lines or bytes (``-n 9``, ``-5``), or ``--``."""
+
+
+def _code_files(code: str) -> list[str] | None:
+    """The files whose text the command substitution ``code`` (``$(…)``, `` `…` ``) prints,
+    when it is one reading of them this reads exactly: ``cat``, ``head`` or ``tail`` (with
+    ``-n N``) of names or ``< NAME`` (:data:`_CODE_FILE_WORD_RE`), its other output sent
+    away, piped through more such readers only (``cat ~/w | cat``); None for anything else
+    (another program, a variable, a quote, a nested substitution)."""
+    match = re.fullmatch(_SUBSTITUTION_BODY_RE, code)
+    if match is None:
+        return None
+    files: list[str] = []
+    for index, part in enumerate(match.group("body").split("|")):
+        text = re.sub(_QUIET_RE, " ", part)
+        text = re.sub(rf"<\s*({_CODE_FILE_WORD_RE})", lambda m: f" {m.group(1)} ", text)
+        redirected = re.findall(rf"<\s*{_CODE_FILE_WORD_RE}", part)
+        text = re.sub(rf"(?<!\S){_NUMBER_OPTION_RE}(?!\S)", " ", text)
+        words = text.split()
+        program = words.pop(0) if words and re.fullmatch(_CODE_READERS_RE, words[0]) else None
+        if program is None and not (index == 0 and redirected and len(words) == 1):
+            return None  # not a reader, nor ``$(< FILE)``
+        if any("<" in word or ">" in word or word.startswith("-") for word in words):
+            return None
+        if index and words:
+            return None  # a reader after a pipe reads the pipe only
+        if not all(re.fullmatch(_CODE_FILE_WORD_RE, word) for word in words):
+            return None
+        files += words
+    return files or None
+
+
+def _note_run_time_code(
+    found: ShellPaths,
+    code: str | None,
+    spelt: tuple[list[str], int],
+    where: tuple[str, Mapping[str, str | None], Mapping[str, str]],
+) -> None:
+    """Note what ``eval`` or ``source`` runs from ``code`` (:func:`_run_time_code`, at the
+    word ``spelt``: the command's words and its index), run in ``where`` (its folder,
+    assignments, environment): nothing for what :data:`_CODE_PRINTERS` print
+    (``eval "$(ssh-agent -s)"``); each file whose text it is, read exactly
+    (:func:`_code_files`: ``eval "$(head -n 9 ~/w)"``, ``eval $(cat ~/w 2>/dev/null)``), as a
+    script fed to a shell, judged as ``bash < FILE`` is; any other code as code known only at
+    run time (``ShellPaths.unread_code``: ``eval "$(curl …)"``, ``eval "$(python3 gen.py)"``),
+    which the guard refuses (review59 finding 8: a few exact spellings only were read)."""
+    words, at = spelt
+    sourced = at > 0 and words[at - 1] in _SOURCING and words[at] != "<("
+    if code is None or _code_printed(code) or sourced:
+        return  # ``source "$(dirname s)/s.sh"``: a file named at run time, no printed code
+    code = _unquoted_code_file(["eval", *words[at:]], 1) or code  # ``$(< s)``, `` `cat s` ``
+    files = _code_files(code)
+    if files is None:
+        found.unread_code.append(code)
+        return
+    base, known, environ = where
+    for name in files:
+        expanded = _expand(name, known, environ)
+        path = None if expanded is None else _tilde(expanded, environ)
+        found.scripts.append(("fed", base, name, path, True))
 
 
 def _evaluated(
@@ -2805,6 +2904,14 @@ class _Writes:
             words = words[1:] if shell in SHELLS or shell in STARTUP_SHELLS else []
         return bool(words) and words[-1] == word and shell_run(words).code == len(words) - 1
 
+    def sed_code(self, word: str) -> list[str]:
+        """The command lines ``word``, just seen, runs when it is a word of ``sed``'s holding
+        an ``e`` command (:func:`~harness_memory.hooks.script_writers.sed_run_texts`), each
+        read as a shell's ``-c`` code; none else."""
+        if self._command != "sed" or "e" not in word:
+            return []
+        return sed_run_texts(word)
+
     def may_run(self, word: str, previous: str | None) -> bool:
         """Whether ``word``, seen now (after ``previous``), may be run as shell text: it holds
         a command substitution (``"$(python3 mk.py)"``), feeds a program's standard input
@@ -2816,6 +2923,8 @@ class _Writes:
         the variable's own value, ``CFLAGS="$CFLAGS -O2"``, is read past it: :func:`_code_in`).
         Else it is data (``echo "$USER did it"``): its first word named at run time is no
         program run (:func:`_read_inner`); one it names by name still is."""
+        if self.sed_code(word):
+            return True  # ``sed '1e sh x'``: shell code its ``e`` command runs
         if "$(" in word or "`" in word or previous == "<<<":
             return True
         command = self._command
