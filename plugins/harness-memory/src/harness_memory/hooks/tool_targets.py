@@ -206,8 +206,7 @@ MAYBE_PATCHER = "its program is named at run time, so it may be apply_patch"
 _WORD_SPLIT_RE = r"[=<>;|&()'\"]+"
 _ASSIGNMENT_RE = r"(?s)^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$"
 _VARIABLE_RE = r"\$(?:\{(?P<braced>[^}]*)\}|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
-_VARIABLE = re.compile(_VARIABLE_RE)
-_UNBRACED_VARIABLE = re.compile(r"\$(?:(?P<braced>(?!))|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
+_UNBRACED_VARIABLE_RE = r"\$(?:(?P<braced>(?!))|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
 """:data:`_VARIABLE_RE` where no ``}`` follows: its ``braced`` group never matches."""
 _NAME_RE = r"^[A-Za-z_][A-Za-z0-9_]*$"
 _GLUED_OPTION_RE = r"(?s)^-(?P<letters>[A-Za-z]+)[^A-Za-z]*[/~]"
@@ -6304,8 +6303,8 @@ def _variables(word: str) -> Iterator[re.Match[str]]:
     in its length: past its last ``}`` no ``${`` is braced, so none is matched to the end of
     ``word`` from each (``${${${…``: quadratic, 100,000 of them read for minutes)."""
     close = word.rfind("}") + 1
-    yield from _VARIABLE.finditer(word, 0, close)
-    yield from _UNBRACED_VARIABLE.finditer(word, close)
+    yield from re.compile(_VARIABLE_RE).finditer(word, 0, close)  # compiled once, when first used
+    yield from re.compile(_UNBRACED_VARIABLE_RE).finditer(word, close)
 
 
 def _braces(word: str, start: int = 0) -> list[str] | None:
