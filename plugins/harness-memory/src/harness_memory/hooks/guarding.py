@@ -236,6 +236,8 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
         return reason  # counted once for the whole call: linear in what it names
     unlisted: list[tuple[str, str | None]] = []  # archives it cannot list, where unpacked
     for found in read:
+        if depth:  # a quoted "$x" named at run time in a startup file or settings: the user's
+            found.split = [word for word in found.split if not word.startswith('"')]
         if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
             return reason
         if depth == 0 and found.unread_code:  # the call's own (a startup file's is the user's)
