@@ -79,9 +79,9 @@ async def test_h6_a_repository_turns_claude_codes_memory_on_over_the_user_instal
     (workspace / ".claude" / where).write_text(TURNS_IT_ON[1])
     home = tmp_path / "home"
     said = installed_homes.install(
-        "claude-code", home, shared_service, module_memory_root, agent=module_agent
+        "claude-code", home, shared_service, module_memory_root, "--verbose", agent=module_agent
     )
-    assert (  # said plainly by the install's short summary (H-6)
+    assert (  # said by the install (H-6): its short summary points to --verbose for it
         "turn Claude Code's own auto memory back on beside Agent Memory "
         '("env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"})'
     ) in said

@@ -240,10 +240,11 @@ ACCOUNT_FILES = ("/etc/group", "/etc/passwd")
 
 def own_group(gid: int) -> bool:
     """Whether the group ``gid`` is this process's own and holds no other account: its
-    effective group or one of its supplementary groups (``newgrp docker`` makes the user's
-    private group a supplementary one), naming no other member in the group database and the
-    primary group of no other account there (a user private group; a pod's ``fsGroup``, which
-    the container's group database does not know). The group ``users`` that every account
+    effective group, or one of its supplementary groups the group database knows (``newgrp
+    docker`` makes the user's private group a supplementary one), naming no other member in
+    the group database and the primary group of no other account there (a user private group;
+    a pod's ``fsGroup``, which the container's group database does not know, as the effective
+    group only). The group ``users`` that every account
     shares is not.
 
     Read again whenever :data:`ACCOUNT_FILES` change (an account added to the group is seen
@@ -267,12 +268,15 @@ def _account_files_changed() -> tuple[int, ...]:
 @functools.lru_cache(maxsize=8)
 def _own_group_as_of(gid: int, _changed: tuple[int, ...]) -> bool:
     """:func:`own_group` as the account database stood when it changed at ``_changed``."""
-    if gid != os.getegid() and gid not in os.getgroups():  # after ``newgrp``, a supplementary one
+    effective = gid == os.getegid()
+    if not effective and gid not in os.getgroups():
         return False
     me = os.geteuid()
     try:
         members = set(grp.getgrgid(gid).gr_mem)
-    except KeyError:
+    except KeyError:  # unknown here: its members too, so only the effective group (fsGroup)
+        if not effective:
+            return False
         members = set()
     try:
         names = {entry.pw_name for entry in pwd.getpwall() if entry.pw_uid == me}
