@@ -279,8 +279,9 @@ def _own_group_as_of(gid: int, _changed: tuple[int, ...]) -> bool:
             return False
         members = set()
     try:
-        names = {entry.pw_name for entry in pwd.getpwall() if entry.pw_uid == me}
-        sharing = any(entry.pw_gid == gid and entry.pw_uid != me for entry in pwd.getpwall())
+        accounts = pwd.getpwall()  # the whole database, read once
+        names = {entry.pw_name for entry in accounts if entry.pw_uid == me}
+        sharing = any(entry.pw_gid == gid and entry.pw_uid != me for entry in accounts)
     except OSError:
         return False
     return not sharing and members <= names

@@ -3051,11 +3051,11 @@ class _Writes:
             return word
         names = {m.group("braced") or m.group("plain") for m in _variables(word)}
         looped = None if self._unsure else _through_loops(word, self._loops)
-        ifs_set = "IFS" in self.unsure_names or _split_elsewhere("$", self._known, split=True)
-        if looped is not None and len(looped) == 1 and ifs_set:  # ``IFS=:; for x in cp:a:b``
-            self._found.split.append(word)  # unquoted, the loop's word may split at run time
-        elif looped is not None and len(looped) == 1:  # ``for x in bash; do "$x" ~/w``: bash
-            word, names = looped[0], names - self._loops.keys()  # (:mod:`.loop_words`)
+        if looped is not None and len(looped) == 1:
+            if "IFS" in self.unsure_names or _split_elsewhere("$", self._known, split=True):
+                self._found.split.append(word)  # ``IFS=:; for x in cp:a:b``: it may split
+            else:  # ``for x in bash; do "$x" ~/w``: ``bash`` (:mod:`.loop_words`)
+                word, names = looped[0], names - self._loops.keys()
         elif names & self.loop_names:  # after its loop, set again, after ``source``: unknown
             self._found.split.append(f'"{word}"')
         if self._unsure or names & self.unsure_names:
