@@ -14,6 +14,8 @@ import os
 import time
 from pathlib import Path
 
+from harness_memory.session import started_no_earlier
+
 from tests.plugin.real_service import RealService
 from tests.plugin.test_r1_remote_sync import append, machine, synced
 
@@ -50,3 +52,19 @@ def test_r1_a_parallel_entry_s_sync_since_this_start_is_still_read_not_made_agai
     [result] = laptop.sync(None, fresh_since=started)
 
     assert result.ok and result.skipped, result.as_json()
+
+
+def test_r1_a_sync_ended_before_this_entry_started_is_never_taken_for_a_parallel_entry_s() -> None:
+    """The Session before (its sync a few milliseconds before this entry's process began) must
+    not pass for a parallel entry's: the kernel rounds the start down to a clock tick."""
+    hz, boot = 100, 1_700_000_000.0
+    for thousandths in range(0, 1000, 7):
+        started = 5_000 + thousandths / 1000  # seconds since boot
+        for age in (0.004, 0.05, 0.3):
+            uptime = started + age
+            stat = f"42 (harness-memory) S {'0 ' * 18}{int(started * hz)} 0"
+            since = started_no_earlier(
+                stat, f"{int(uptime * 100) / 100:.2f} 1.00", boot + uptime, hz
+            )
+            assert since >= boot + started, (started, age, since - boot)
+            assert since <= boot + started + 2 / hz, (started, age, since - boot)

@@ -589,18 +589,36 @@ def _read_files(fetched: _Fetched, memory_root: Path, project: str, agent: str) 
 
 
 def _process_started() -> float:
-    """When this process started (``time.time()`` seconds, to 10 ms, from Linux's ``/proc``);
-    now where that cannot be read. A sync that ended after it was made by a hook entry running
-    beside this one (remote mode: Claude Code runs a Session's SessionStart entries at once)."""
+    """When this process started at the latest (``time.time()`` seconds, from Linux's
+    ``/proc``: :func:`started_no_earlier`); now where that cannot be read. A sync that ended
+    after it was made by a hook entry running beside this one (remote mode: Claude Code runs a
+    Session's SessionStart entries at once)."""
     import os
 
     try:
-        fields = Path("/proc/self/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
-        uptime = float(Path("/proc/uptime").read_text(encoding="ascii").split()[0])
-        age = uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22: starttime
+        stat = Path("/proc/self/stat").read_text(encoding="ascii")
+        uptime = Path("/proc/uptime").read_text(encoding="ascii")
+        return started_no_earlier(stat, uptime, time.time(), os.sysconf("SC_CLK_TCK"))
     except (OSError, ValueError, IndexError):
         return time.time()
-    return time.time() - max(age, 0.0)
+
+
+def started_no_earlier(stat: str, uptime: str, now: float, ticks_per_s: int) -> float:
+    """A time (``time.time()`` seconds) no earlier than the start of the process whose
+    ``/proc/PID/stat`` text is ``stat``, with ``/proc/uptime``'s text read just before ``now``.
+
+    The kernel gives the start in whole clock ticks since boot (field 22, rounded down) and the
+    uptime in hundredths (rounded down): the start is counted one tick later, so a sync that
+    ended before this process started (the Session before, a few milliseconds earlier) is never
+    taken for a parallel entry's (it was, 1 in 4 runs: that Session's success reported for a
+    start made offline). Raises ``ValueError``/``IndexError`` on text not of that shape.
+
+    >>> started_no_earlier("1 (x) S " + "0 " * 18 + "1000 0", "20.00 0.00", 100.0, 100)
+    90.01
+    """
+    ticks = int(stat.rsplit(")", 1)[1].split()[19])  # field 22: starttime
+    age = float(uptime.split()[0]) - (ticks + 1) / ticks_per_s
+    return now - max(age, 0.0)
 
 
 def _describe(failure: Exception) -> tuple[str, str]:
