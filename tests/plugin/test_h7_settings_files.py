@@ -489,6 +489,61 @@ def test_token_in_readable_settings_masked_however_it_is_quoted(
     assert MASK in shown
 
 
+# A token of an earlier install, one the install is not given, where that harness runs it from.
+OLDER_TOKEN = "mem_OLDsecret-0042"
+OLDER_TOKEN_PLACES = {
+    "codex hooks inline in config.toml": (
+        "codex",
+        ".codex/config.toml",
+        '[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\ntype = "command"\n'
+        'command = "harness-memory hook codex session-start --token %s"\n',
+    ),
+    "codex shell_environment_policy": (
+        "codex",
+        ".codex/config.toml",
+        '[shell_environment_policy]\nset = { HARNESS_MEMORY_TOKEN = "%s" }\n',
+    ),
+    "gemini hook command": (
+        "gemini",
+        ".gemini/settings.json",
+        '{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": '
+        '"harness-memory hook gemini session-start --token %s"}]}]}}\n',
+    ),
+    "claude-code env": (
+        "claude-code",
+        ".claude/settings.json",
+        '{"env": {"HARNESS_MEMORY_TOKEN": "%s"}}\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("place", OLDER_TOKEN_PLACES)
+@pytest.mark.parametrize("given", [(), ("--token", "n3w-Token-0815")])
+def test_token_in_readable_settings_an_older_token_the_install_is_not_given(
+    tmp_path: Path, place: str, given: tuple[str, ...]
+) -> None:
+    """A settings file the install rewrites holding an earlier install's token (or one the user
+    wired by hand) is a file holding a token, whichever token the install is given, or none:
+    the dry run masks it, the file keeps it only readable by its owner, its backup likewise.
+    Codex's ``config.toml`` was left 0644 with a 0644 backup, the token shown in the diff."""
+    harness, name, text = OLDER_TOKEN_PLACES[place]
+    home = tmp_path / "home"
+    settings = home / name
+    settings.parent.mkdir(parents=True)
+    settings.write_text(text % OLDER_TOKEN, encoding="utf-8")
+    settings.chmod(0o644)
+    root = memory_root(tmp_path)
+
+    status, shown = run(home, root, "install", harness, *given, "--dry-run")
+    assert status == 0 and OLDER_TOKEN not in shown and MASK in shown, shown
+
+    status, said = run(home, root, "install", harness, *given)
+    assert status == 0 and OLDER_TOKEN not in said, said
+    if OLDER_TOKEN in settings.read_text(encoding="utf-8"):
+        assert mode(settings) == 0o600
+    assert [mode(backup) for backup in backups_of(settings)] == [0o600]
+
+
 def test_token_in_readable_settings_old_backups_made_private(tmp_path: Path) -> None:
     """An older install kept Claude Code's token in the settings' ``env``; a backup of those
     settings left readable is made private by the next install, which moves the token into

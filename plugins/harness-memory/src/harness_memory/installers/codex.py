@@ -49,7 +49,7 @@ from harness_memory.installers.own_memory import (
 from harness_memory.installers.own_switches import codex_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, read_record
-from harness_memory.installers.secrets import tokens_in
+from harness_memory.installers.secrets import tokens_in, toml_tokens_in
 from harness_memory.installers.settings_text import dump_toml, parse_toml, split_mark
 from harness_memory.installers.spec import (
     InstallOptions,
@@ -166,6 +166,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     except TOMLKitError as error:
         raise SettingsFileError(f"{config_path} is not valid TOML ({error})") from None
     check_tables(config, config_path)
+    config_tokens = toml_tokens_in(config)  # before the plan changes it
     key_source = str(hooks_path.absolute())
     found = _as_the_user_had_it(old_config, document, key_source, hooks_path)
     for keys in EDITED_IN_PLACE if install else ():
@@ -214,7 +215,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if not install:  # tables taken out leave their blank separator line behind
         new_config = _without_trailing_blank_lines(new_config)
     if install or old_config is not None:
-        changes.append(FileChange(config_path, old_config, new_config, harness_settings=True))
+        secrets = frozenset(config_tokens | toml_tokens_in(config))
+        changes.append(
+            FileChange(config_path, old_config, new_config, secrets, harness_settings=True)
+        )
     return with_state(changes, notes, record, install=install, removals=removals)
 
 

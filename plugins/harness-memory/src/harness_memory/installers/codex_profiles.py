@@ -24,6 +24,7 @@ import tomlkit
 from harness_memory.installers.files import FileChange, read_text, toml_object
 from harness_memory.installers.own_memory import Switch, switch_off, switches_back
 from harness_memory.installers.record import InstallRecord
+from harness_memory.installers.secrets import toml_tokens_in
 from harness_memory.installers.settings_text import dump_toml, split_mark
 
 __all__ = ["PROFILE_SUFFIX", "memory_profile_notes", "memory_profiles", "profile_plan"]
@@ -77,6 +78,7 @@ def profile_plan(
         if old is None:
             continue
         document = toml_object(old, path)
+        tokens = toml_tokens_in(document)  # before the plan changes it
         noted = previous.setdefault(_RECORDED + path.name, {})
         features = document.get("features")
         named = [replace(s, what=f"{s.what} in the profile file {path}") for s in switches]
@@ -87,7 +89,9 @@ def profile_plan(
         else:
             first = record.first_found(path, toml_object)
             notes += switches_back(document, named, noted, first=first)
-        changes.append(FileChange(path, old, dump_toml(document, old), harness_settings=True))
+        secrets = frozenset(tokens | toml_tokens_in(document))
+        new = dump_toml(document, old)
+        changes.append(FileChange(path, old, new, secrets, harness_settings=True))
     return changes, notes
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "mask",
     "private_mode",
     "tokens_in",
+    "toml_tokens_in",
 ]
 
 TOKEN_ENV = "HARNESS_MEMORY_TOKEN"  # noqa: S105 (a variable name, not a password)
@@ -51,6 +52,22 @@ def tokens_in(document: Any, harness: str) -> set[str]:
         found.add(env[TOKEN_ENV])
     for command in our_commands(document, harness):
         found.update(flag_values(command, "--token"))
+    return found
+
+
+def toml_tokens_in(document: Any) -> set[str]:
+    """Every token a Codex CLI TOML settings ``document`` (``config.toml``, a profile file, as
+    :func:`~harness_memory.installers.settings_text.parse_toml` reads it) holds: the
+    ``--token`` values of our commands in its inline ``[hooks]`` tables (Codex runs those as it
+    runs ``hooks.json``'s) and ``shell_environment_policy.set.HARNESS_MEMORY_TOKEN``. A file an
+    install rewrites holding one is made private and masked in every diff (H-7) whether or not
+    it is the token the install is given. Never raises on odd shapes."""
+    plain = document.unwrap() if hasattr(document, "unwrap") else document
+    found = tokens_in(plain, "codex")
+    policy = plain.get("shell_environment_policy") if isinstance(plain, dict) else None
+    values = policy.get("set") if isinstance(policy, dict) else None
+    if isinstance(values, dict) and isinstance(values.get(TOKEN_ENV), str) and values[TOKEN_ENV]:
+        found.add(values[TOKEN_ENV])
     return found
 
 
