@@ -40,6 +40,7 @@ from bench.perf_data import AGENT, HALF_AGENT, PROJECT, SIZES, BenchData, Size, 
 from bench.perf_driver import DRIVERS, Driver, choose
 from bench.perf_load import Figures, Request, drive
 from bench.perf_server import Server, start, venv_bin
+from bench.perf_settle import first_session_start, session_start, wait_recorded
 from bench.search import search_bench
 from bench.sync import SYNC_NO_CHANGE_BUDGET_MS, SYNC_ONE_FILE_BUDGET_MS, sync_bench
 
@@ -139,8 +140,12 @@ def _case(
     count: int,
     concurrency: int,
     driver: Driver,
+    data: BenchData,
 ) -> Figures:
-    """One case: a warm-up, then the measured run, with the service's CPU per request."""
+    """One case, once the history shows the first versions of ``data``'s Session-start scopes
+    (:mod:`bench.perf_settle`): a warm-up, then the measured run, with the service's CPU per
+    request."""
+    wait_recorded(server, data)
     driver.warm_up(server, request, count, concurrency)
     server.reset_peak()
     measured = driver.run(server, request, count, concurrency)
@@ -160,13 +165,16 @@ def _case(
 def _throughput_cases(
     report: Report, server: Server, data: BenchData, plan: Plan, driver: Driver
 ) -> None:
-    """``/healthz`` and Session start at concurrency 1 and 64: the p99 budget and the ratios."""
-    session = Request("POST", _memory(data.agent) + "/session-start", {"workspace": _big(data)})
-    health = Request("GET", "/healthz")
-    health1 = _case(report, server, "/healthz c=1", health, plan.light, 1, driver)
-    health64 = _case(report, server, "/healthz c=64", health, plan.light, 64, driver)
-    start1 = _case(report, server, "session start c=1", session, plan.heavy, 1, driver)
-    start64 = _case(report, server, "session start c=64", session, plan.light, 64, driver)
+    """``/healthz`` and Session start at concurrency 1 and 64: the p99 budget and the ratios.
+
+    The service's first Session start comes first, and the first versions it records (V-1)
+    are waited for (:mod:`bench.perf_settle`): no case measures that one-time record."""
+    session, health = session_start(data), Request("GET", "/healthz")
+    report.machine["first_record_s"] = first_session_start(server, data)
+    health1 = _case(report, server, "/healthz c=1", health, plan.light, 1, driver, data)
+    health64 = _case(report, server, "/healthz c=64", health, plan.light, 64, driver, data)
+    start1 = _case(report, server, "session start c=1", session, plan.heavy, 1, driver, data)
+    start64 = _case(report, server, "session start c=64", session, plan.light, 64, driver, data)
     report.budget(
         "session start c=64 p99 / /healthz c=64 p99",
         start64.p99_ms / health64.p99_ms if health64.p99_ms else 0.0,
@@ -203,10 +211,6 @@ def _memory(agent: str) -> str:
     return f"/api/projects/{PROJECT}/agents/{agent}/memory"
 
 
-def _big(data: BenchData) -> str:
-    return str(data.big_workspace)
-
-
 def _pages(data: BenchData) -> dict[str, Request]:
     """Every page view's and API call's request (the page's own calls), for ``data``'s agent."""
     memory = _memory(data.agent)
@@ -232,13 +236,14 @@ def _page_cases(
     """Every page warm at the full size (≤ 100 ms), and the growing ones at half the size."""
     python = Driver("python", plan.wrk_s, plan.max_s)
     for name, request in _pages(full).items():
-        figures = _case(report, server, f"{name} warm", request, plan.slow, 1, python)
+        figures = _case(report, server, f"{name} warm", request, plan.slow, 1, python, full)
         report.budget(f"{name} warm p50 (ms)", figures.p50_ms, PAGE_BUDGET_MS, "ms")
     start1 = report.case("session start c=1")
     report.budget("session start c=1 p50 (ms)", start1["p50_ms"], PAGE_BUDGET_MS, "ms")
     half_pages = _pages(half)
     for name in GROWING:
-        _case(report, server, f"{name} warm, half size", half_pages[name], plan.slow, 1, python)
+        page = half_pages[name]
+        _case(report, server, f"{name} warm, half size", page, plan.slow, 1, python, full)
         at_half = report.case(f"{name} warm, half size")["service_cpu_us"]
         at_full = report.case(f"{name} warm")["service_cpu_us"]
         report.budget(
@@ -255,7 +260,7 @@ def _page_cases(
 
 def _rss_growth(report: Report, server: Server, data: BenchData, plan: Plan) -> None:
     """Two more identical rounds of Session starts and overviews must not grow the process."""
-    session = Request("POST", _memory(data.agent) + "/session-start", {"workspace": _big(data)})
+    session = session_start(data)
     before = server.rss_mb()
     for _ in range(2):
         drive(server.base_url, session, plan.light, 64, plan.max_s)

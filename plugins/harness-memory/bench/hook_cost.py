@@ -218,14 +218,27 @@ def main() -> int:
         server.close()
         at_caps.close()
     figures = {"wall": _medians(wall), "cpu": _medians(cpu)}
+    tails = _p95s(wall)
     over = [name for name, (ms, _) in list(figures["wall"].items())[1:] if ms > args.budget_ms]
     if args.json:
-        print(json.dumps({"runs": args.runs, "budget_ms": args.budget_ms, **figures}, indent=2))
+        print(
+            json.dumps(
+                {"runs": args.runs, "budget_ms": args.budget_ms, **figures, "wall_p95": tails},
+                indent=2,
+            )
+        )
     else:
-        print(f"{'hook process':38} {'wall ms':>8} {'ratio':>7} {'CPU ms':>8} {'ratio':>7}")
+        print(
+            f"{'hook process':38} {'wall ms':>8} {'ratio':>7} {'p95 ms':>8} {'CPU ms':>8}"
+            f" {'ratio':>7}"
+        )
         for name, (wall_ms, wall_ratio) in figures["wall"].items():
             cpu_ms, cpu_ratio = figures["cpu"][name]
-            print(f"{name:38} {wall_ms:8.1f} {wall_ratio:6.2f}x {cpu_ms:8.1f} {cpu_ratio:6.2f}x")
+            p95 = tails[name]
+            print(
+                f"{name:38} {wall_ms:8.1f} {wall_ratio:6.2f}x {p95:8.1f} {cpu_ms:8.1f}"
+                f" {cpu_ratio:6.2f}x"
+            )
         verdict = f"over the {args.budget_ms:g} ms budget: {', '.join(over)}" if over else "ok"
         print(f"H-5, every hook within {args.budget_ms:g} ms wall (median): {verdict}")
     return 1 if over else 0
@@ -338,6 +351,15 @@ def _medians(times: dict[str, list[float]]) -> dict[str, tuple[float, float]]:
     medians = {name: statistics.median(values) * 1000 for name, values in times.items()}
     base = next(iter(medians.values())) or 1e-9
     return {name: (value, value / base) for name, value in medians.items()}
+
+
+def _p95s(times: dict[str, list[float]]) -> dict[str, float]:
+    """Each case's 95th percentile in ms (the budget is on the median; the tail as
+    information: one run in twenty on a shared machine); a lone run is its own."""
+    return {
+        name: statistics.quantiles(values, n=20)[-1] * 1000 if len(values) > 1 else values[0] * 1000
+        for name, values in times.items()
+    }
 
 
 if __name__ == "__main__":
