@@ -18,7 +18,6 @@ import logging
 import os
 import pwd
 from pathlib import Path
-from typing import NoReturn
 
 import msgspec
 import pytest
@@ -29,7 +28,6 @@ from harness_memory.hooks.claude_code_start import session_start
 from harness_memory.hooks.post_write import written_scopes
 from harness_memory.hooks.sync import session_end, session_scopes
 from harness_memory.records import record_path
-from harness_memory.remote import RemoteCopy
 from harness_memory.settings import HarnessSettings
 from memory_core.account_access import _own_group_as_of
 from memory_core.keys import workspace_memory_key
@@ -362,23 +360,38 @@ def test_the_sync_takes_the_workspace_from_the_cwd_not_from_an_untrusted_record(
 
 
 def test_the_session_end_sends_nothing_back_from_a_copy_in_an_untrusted_state_dir(
-    forged: HarnessSettings,
-    places: tuple[Path, Path],
-    monkeypatch: pytest.MonkeyPatch,
-    caplog: pytest.LogCaptureFixture,
+    forged: HarnessSettings, places: tuple[Path, Path], caplog: pytest.LogCaptureFixture
 ) -> None:
     """Remote mode's local copy lives in the state dir: the account that may change it could
     put its own files there, and the Session end would send them as this user's."""
     root, workspace = places
-    assert forged.state_dir is not None
+    state = forged.state_dir
+    assert state is not None
     settings = msgspec.structs.replace(forged, remote=True)
 
-    def no_copy(*args: object, **kwargs: object) -> NoReturn:
-        raise AssertionError("the local copy was synced")
-
-    monkeypatch.setattr(RemoteCopy, "configured", no_copy)
     with caplog.at_level(logging.WARNING, logger="harness_memory"):
         session_end(_hook_input(workspace, root / OWN_KEY / "notes.md"), settings)
 
     assert "memory not sent back" in caplog.text
-    _says_untrusted_with_the_fix(caplog.text, forged.state_dir)
+    _says_untrusted_with_the_fix(caplog.text, state)
+    assert not (state / "remote").exists(), "the local copy was synced"
+
+
+def test_a_sync_by_hand_refuses_a_copy_in_an_untrusted_state_dir(
+    forged: HarnessSettings, tmp_path: Path
+) -> None:
+    state = forged.state_dir
+    assert state is not None
+    out = io.StringIO()
+    flags = ["--url", "http://127.0.0.1:9", "--project", "p", "--agent", "a"]
+
+    status = main(
+        ["sync", *flags, "--state-dir", str(state), "--workspace", str(tmp_path)],
+        environ={"HOME": str(tmp_path)},
+        stdout=out,
+    )
+
+    assert status == 1
+    assert out.getvalue().startswith("not synced: the local copy is in a state dir"), out.getvalue()
+    _says_untrusted_with_the_fix(out.getvalue(), state)
+    assert not (state / "remote").exists(), "the local copy was synced"

@@ -73,17 +73,10 @@ def session_scopes(hook: HookInput, settings: HarnessSettings) -> tuple[list[str
 def send_back(hook: HookInput, settings: HarnessSettings, scopes: list[str] | None = None) -> None:
     """Send the Session's changed ``scopes`` (None: all of the Session's) back to the service,
     send-only, in remote mode; outside it, or without URL, project and agent, nothing. Never
-    raises: every failure is logged, and the changes wait for the next sync. Nothing is sent
-    from a local copy in a state dir another account could change
-    (:func:`~harness_memory.state_trust.untrusted_state`: that account could have put its own
-    files there, to be sent as this user's), said in the log with the folder and the fix."""
+    raises: every failure is logged, and the changes wait for the next sync (a local copy in a
+    state dir another account could change sends nothing:
+    :meth:`~harness_memory.remote.RemoteCopy.sync_scope` says why)."""
     if not (settings.remote and settings.url and settings.project and settings.agent):
-        return
-    if settings.state_dir is not None and (why := untrusted_state(settings.state_dir)):
-        logger.warning(
-            "memory not sent back: the local copy is in a state dir that cannot be trusted: %s",
-            why,
-        )
         return
     from memory_core.errors import InvalidId
 
