@@ -32,6 +32,8 @@ from harness_memory.settings import HarnessSettings
 from memory_core.account_access import _own_group_as_of
 from memory_core.keys import workspace_memory_key
 
+from tests.plugin.helpers import run_cli
+
 SESSION_ID = "6ae0bd3a-31ab-479d-8199-c610bd3ebf18"
 OWN_KEY, OTHER_KEY = "my-app-1111111111", "their-app-2222222222"
 
@@ -298,6 +300,22 @@ def test_a_call_the_guard_cannot_read_is_refused_while_the_state_dir_cannot_be_t
         reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
     assert "could not be read" in reason
     _says_untrusted_with_the_fix(reason, state)
+
+
+async def test_the_console_script_refuses_an_unreadable_call_as_the_hook_function_does(
+    tmp_path: Path,
+) -> None:
+    """The one real process of this file: the installed ``harness-memory`` console script."""
+    state = _shared_state(tmp_path)
+    argv = ("hook", "claude-code", "pre-tool-use", "--state-dir", str(state), "--flags-only")
+
+    done = await run_cli(*argv, stdin=b'{"tool_name": "Write", ', env={})
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout, "a tool call the guard could not read was allowed"
+    output = json.loads(done.stdout)["hookSpecificOutput"]
+    assert output["permissionDecision"] == "deny"
+    _says_untrusted_with_the_fix(output["permissionDecisionReason"], state)
 
 
 @pytest.mark.parametrize("damage", ["malformed", "no-record-fields", "a-folder"])

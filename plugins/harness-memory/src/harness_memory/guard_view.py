@@ -89,7 +89,7 @@ def _unreadable(path: Path, why: str) -> str:
     """:class:`UnreadableRecord`'s reason for the record at ``path``."""
     return (
         f"the Session's record {path} cannot be read ({why}): start the Session again (its "
-        "Session start writes the record anew)"
+        "Session start writes the record anew; move away first what is no file in its place)"
     )
 
 
