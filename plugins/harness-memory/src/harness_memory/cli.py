@@ -33,8 +33,9 @@ then, if it succeeded, ends quietly by ``SIGPIPE`` (a shell's 141), as ``git`` d
 (:mod:`memory_core.closed_reader`); one that failed keeps its exit status (``sync | true``: 1).
 ``draft show`` exits 1 when the draft cannot be fetched (expired, unknown, service down). Hook
 adapters always exit 0 so a memory problem never blocks the harness; malformed hook input is
-logged and answered with nothing, but for a pre-tool event with a memory root configured,
-where the write guard denies the call it cannot read (P-3).
+logged and answered with nothing, but for a pre-tool event with a memory root known (configured,
+or a Session's record in the state dir) or a state dir another account could change, where the
+write guard denies the call it cannot read (P-3).
 
 With ``--draft`` the text output is the system prompt, then the line :data:`DRAFT_SEPARATOR`,
 then the draft's prompt verbatim (the Session's first user message); JSON gains
