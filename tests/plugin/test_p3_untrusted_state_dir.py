@@ -12,18 +12,27 @@ runs as root or as the folders' owner, and gives a folder to ``nobody`` with ``c
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import os
 import pwd
 from pathlib import Path
 
+import msgspec
 import pytest
+from harness_memory.cli import main
 from harness_memory.hooks.claude_code import HookInput
-from harness_memory.hooks.claude_code_guard import pre_tool_use
+from harness_memory.hooks.claude_code_guard import pre_tool_use, tool_writes
 from harness_memory.hooks.claude_code_start import session_start
+from harness_memory.hooks.post_write import written_scopes
+from harness_memory.hooks.sync import session_end, session_scopes
 from harness_memory.records import record_path
 from harness_memory.settings import HarnessSettings
 from memory_core.account_access import _own_group_as_of
+from memory_core.keys import workspace_memory_key
+
+from tests.plugin.helpers import run_cli
 
 SESSION_ID = "6ae0bd3a-31ab-479d-8199-c610bd3ebf18"
 OWN_KEY, OTHER_KEY = "my-app-1111111111", "their-app-2222222222"
@@ -58,9 +67,26 @@ def _record(state: Path, key: str, memory_root: Path, workspace: Path) -> Path:
     return path
 
 
-def _write_into(settings: HarnessSettings, target: Path, workspace: Path) -> str | None:
-    """The guard's deny reason for a Write of ``target``, None when it is allowed."""
-    hook = HookInput(
+def _says_untrusted_with_the_fix(said: str, folder: Path) -> None:
+    """``said`` tells that the state dir's records cannot be trusted, naming ``folder`` and a
+    fix (``chmod o-w`` it or ``chown`` it)."""
+    assert str(folder) in said, said
+    assert "cannot be trusted" in said, said
+    assert "chmod o-w" in said or "chown" in said, said
+
+
+def _shared_state(tmp_path: Path) -> Path:
+    """A state dir another account (``nobody``) owns and every account may write (``0777``)."""
+    state = tmp_path / "shared-state"
+    state.mkdir()
+    state.chmod(0o777)
+    os.chown(state, _nobody(), -1)
+    return state
+
+
+def _hook_input(workspace: Path, target: Path) -> HookInput:
+    """The hook input of a ``Write`` of ``target`` by the Session, from ``workspace``."""
+    return HookInput(
         hook_event_name="PreToolUse",
         session_id=SESSION_ID,
         cwd=str(workspace),
@@ -68,7 +94,11 @@ def _write_into(settings: HarnessSettings, target: Path, workspace: Path) -> str
         tool_name="Write",
         tool_input={"file_path": str(target), "content": "hello"},
     )
-    answer = pre_tool_use(hook, settings)
+
+
+def _write_into(settings: HarnessSettings, target: Path, workspace: Path) -> str | None:
+    """The guard's deny reason for a Write of ``target``, None when it is allowed."""
+    answer = pre_tool_use(_hook_input(workspace, target), settings)
     if answer is None:
         return None
     output = answer["hookSpecificOutput"]
@@ -106,9 +136,7 @@ def test_a_record_swapped_in_by_the_owner_of_the_state_dir_opens_no_other_scope(
     reason = _write_into(_settings(state), root / OTHER_KEY / "notes.md", workspace)
 
     assert reason is not None, "a Write into another Workspace's scope was allowed"
-    assert str(state) in reason
-    assert "cannot be trusted" in reason
-    assert "chmod o-w" in reason or "chown" in reason
+    _says_untrusted_with_the_fix(reason, state)
 
 
 def test_the_guard_follows_the_record_of_a_state_dir_that_is_the_users_own(
@@ -163,10 +191,7 @@ def test_a_record_another_account_owns_is_not_trusted(
 
 
 def test_the_session_start_says_its_state_dir_cannot_be_trusted(tmp_path: Path) -> None:
-    state = tmp_path / "shared-state"
-    state.mkdir()
-    state.chmod(0o777)
-    os.chown(state, _nobody(), -1)
+    state = _shared_state(tmp_path)
     workspace = tmp_path / "src" / "my-app"
     workspace.mkdir(parents=True)
     hook = HookInput(
@@ -181,10 +206,7 @@ def test_the_session_start_says_its_state_dir_cannot_be_trusted(tmp_path: Path) 
     answer = session_start(hook, _settings(state), part=1, parts=4)
 
     assert answer is not None
-    message = answer["systemMessage"]
-    assert str(state) in message
-    assert "cannot be trusted" in message
-    assert "chmod o-w" in message or "chown" in message
+    _says_untrusted_with_the_fix(answer["systemMessage"], state)
 
 
 def test_a_state_dir_of_ones_own_is_trusted_in_a_sticky_folder_not_in_an_open_one(
@@ -250,3 +272,144 @@ def test_a_record_linked_from_a_folder_another_account_owns_is_not_trusted(
 
     assert reason is not None
     assert str(theirs) in reason
+
+
+@pytest.mark.parametrize(
+    ("harness", "event"),
+    [("claude-code", "pre-tool-use"), ("codex", "pre-tool-use"), ("gemini", "before-tool")],
+)
+def test_a_call_the_guard_cannot_read_is_refused_while_the_state_dir_cannot_be_trusted(
+    tmp_path: Path, harness: str, event: str
+) -> None:
+    """A hand-wired guard without ``--memory-root``: the account that may write the state dir
+    emptied it, and the call cannot be read. "No record here" is then no "nothing to guard"."""
+    state = _shared_state(tmp_path)
+    out = io.StringIO()
+    argv = ["hook", harness, event, "--state-dir", str(state)]
+
+    assert main(argv, environ={}, stdin=io.BytesIO(b'{"tool_name": "Write", '), stdout=out) == 0
+
+    said = out.getvalue()
+    assert said, "a tool call the guard could not read was allowed"
+    answer = json.loads(said)
+    if harness == "gemini":
+        assert answer["decision"] == "deny"
+        reason = answer["reason"]
+    else:
+        assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+        reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "could not be read" in reason
+    _says_untrusted_with_the_fix(reason, state)
+
+
+async def test_the_console_script_refuses_an_unreadable_call_as_the_hook_function_does(
+    tmp_path: Path,
+) -> None:
+    """The one real process of this file: the installed ``harness-memory`` console script."""
+    state = _shared_state(tmp_path)
+    argv = ("hook", "claude-code", "pre-tool-use", "--state-dir", str(state), "--flags-only")
+
+    done = await run_cli(*argv, stdin=b'{"tool_name": "Write", ', env={})
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout, "a tool call the guard could not read was allowed"
+    output = json.loads(done.stdout)["hookSpecificOutput"]
+    assert output["permissionDecision"] == "deny"
+    _says_untrusted_with_the_fix(output["permissionDecisionReason"], state)
+
+
+@pytest.mark.parametrize("damage", ["malformed", "no-record-fields", "a-folder"])
+def test_a_record_the_guard_cannot_read_refuses_the_call_naming_the_record(
+    own_record: Path, places: tuple[Path, Path], damage: str
+) -> None:
+    """Without ``--memory-root`` the record alone tells where memory is: unreadable, it must
+    not let a Write into another Workspace's scope through."""
+    root, workspace = places
+    if damage == "a-folder":
+        own_record.unlink()
+        own_record.mkdir(mode=0o700)
+    else:
+        own_record.write_text("{" if damage == "malformed" else '{"workspace": 1}', "utf-8")
+    settings = _settings(own_record.parent.parent)
+
+    reason = _write_into(settings, root / OTHER_KEY / "notes.md", workspace)
+
+    assert reason is not None, "a Write into another Workspace's scope was allowed"
+    assert str(own_record) in reason
+    assert "start the Session again" in reason
+    hook = _hook_input(workspace, root / OWN_KEY / "notes.md")
+    assert written_scopes(tool_writes(hook), hook, settings) == []  # refused: nothing landed
+    assert session_scopes(hook, settings)[0] == ["user", workspace_memory_key(str(workspace))]
+
+
+@pytest.fixture
+def forged(tmp_path: Path, places: tuple[Path, Path]) -> HarnessSettings:
+    """Settings naming a state dir another account may change, holding the record that account
+    put there: the Session's, naming another Workspace's key."""
+    root, workspace = places
+    return _settings(_record(_shared_state(tmp_path), OTHER_KEY, root, workspace).parent.parent)
+
+
+def test_the_post_write_hook_records_nothing_from_a_state_dir_it_cannot_trust(
+    forged: HarnessSettings, places: tuple[Path, Path], own_record: Path
+) -> None:
+    """The guard refused every write of such a Session, so none landed; a record another
+    account put there names no scope that was written."""
+    root, workspace = places
+    for key in (OTHER_KEY, OWN_KEY):
+        hook = _hook_input(workspace, root / key / "notes.md")
+        assert written_scopes(tool_writes(hook), hook, forged) == [], key
+    own = _settings(own_record.parent.parent)
+    assert written_scopes(tool_writes(hook), hook, own) == [OWN_KEY]
+
+
+def test_the_sync_takes_the_workspace_from_the_cwd_not_from_an_untrusted_record(
+    forged: HarnessSettings, places: tuple[Path, Path], own_record: Path
+) -> None:
+    """Remote mode's Session end syncs the Session's scopes: a record another account put in
+    the state dir must not name another Workspace's scope to send back."""
+    root, workspace = places
+    hook = _hook_input(workspace, root / OWN_KEY / "notes.md")
+
+    scopes, _ = session_scopes(hook, forged)
+
+    assert scopes == ["user", workspace_memory_key(str(workspace))]
+    assert session_scopes(hook, _settings(own_record.parent.parent))[0] == ["user", OWN_KEY]
+
+
+def test_the_session_end_sends_nothing_back_from_a_copy_in_an_untrusted_state_dir(
+    forged: HarnessSettings, places: tuple[Path, Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Remote mode's local copy lives in the state dir: the account that may change it could
+    put its own files there, and the Session end would send them as this user's."""
+    root, workspace = places
+    state = forged.state_dir
+    assert state is not None
+    settings = msgspec.structs.replace(forged, remote=True)
+
+    with caplog.at_level(logging.WARNING, logger="harness_memory"):
+        session_end(_hook_input(workspace, root / OWN_KEY / "notes.md"), settings)
+
+    assert "memory not sent back" in caplog.text
+    _says_untrusted_with_the_fix(caplog.text, state)
+    assert not (state / "remote").exists(), "the local copy was synced"
+
+
+def test_a_sync_by_hand_refuses_a_copy_in_an_untrusted_state_dir(
+    forged: HarnessSettings, tmp_path: Path
+) -> None:
+    state = forged.state_dir
+    assert state is not None
+    out = io.StringIO()
+    flags = ["--url", "http://127.0.0.1:9", "--project", "p", "--agent", "a"]
+
+    status = main(
+        ["sync", *flags, "--state-dir", str(state), "--workspace", str(tmp_path)],
+        environ={"HOME": str(tmp_path)},
+        stdout=out,
+    )
+
+    assert status == 1
+    assert out.getvalue().startswith("not synced: the local copy is in a state dir"), out.getvalue()
+    _says_untrusted_with_the_fix(out.getvalue(), state)
+    assert not (state / "remote").exists(), "the local copy was synced"

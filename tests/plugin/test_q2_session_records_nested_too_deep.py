@@ -1,6 +1,7 @@
 """Q-2: a Session record (``<state-dir>/sessions/<id>.json``) nested deeper than msgspec
-decodes is a damaged record, read as none, like any other record that is no record: never a
-``RecursionError`` out of a hook or ``status``.
+decodes is a damaged record, like any other record that is no record (read as none by
+``status`` and the post-write hook, refused by name by the write guard, P-3: a read error never
+widens access): never a ``RecursionError`` out of a hook or ``status``.
 
 msgspec raises ``RecursionError`` (not its ``DecodeError``) for arrays nested some 1000 deep,
 even in a field it skips; the record readers took only ``DecodeError``, so the post-write hook
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
-from harness_memory.guard_view import read_guard_view, record_path
+from harness_memory.guard_view import UnreadableRecord, read_guard_view, record_path
 from harness_memory.installers.last_session import last_session_lines
 from harness_memory.records import read_record
 
@@ -36,11 +37,12 @@ def _state(tmp_path: Path, content: bytes) -> Path:
     return state
 
 
-def test_q2_a_record_nested_too_deep_reads_as_no_record(tmp_path: Path) -> None:
+def test_q2_a_record_nested_too_deep_reads_as_a_damaged_one(tmp_path: Path) -> None:
     state = _state(tmp_path, DEEP)
 
     assert read_record(state, SESSION_ID) is None
-    assert read_guard_view(state, SESSION_ID) is None
+    with pytest.raises(UnreadableRecord, match="not a Session record"):  # the guard refuses
+        read_guard_view(state, SESSION_ID)
 
 
 def test_q2_status_counts_a_record_nested_too_deep_as_none(tmp_path: Path) -> None:

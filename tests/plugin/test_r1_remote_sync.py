@@ -268,7 +268,7 @@ def test_r2_a_file_renamed_only_in_letter_case_reaches_a_copy_on_a_case_insensit
     append(served_root / "user" / "notes.md", "old\n")
     laptop = machine(shared_service, new_agent, tmp_path, "laptop")
     synced(laptop)
-    with case_insensitive_disk(tmp_path) as disk:
+    with case_insensitive_disk(tmp_path, private=True) as disk:
         (disk / "probe.md").write_text("one file\n", encoding="utf-8")
         assert (disk / "PROBE.md").read_text(encoding="utf-8") == "one file\n"
         desktop = machine(shared_service, new_agent, disk, "desktop")
@@ -293,7 +293,7 @@ def test_r2_a_case_only_rename_made_on_a_case_insensitive_disk_reaches_the_servi
     machine, and every later sync brought the old name back to the others."""
     append(served_root / "user" / "MEMORY.md", "- [Notes](notes.md) notes\n")
     append(served_root / "user" / "notes.md", "old\n")
-    with case_insensitive_disk(tmp_path) as disk:
+    with case_insensitive_disk(tmp_path, private=True) as disk:
         desktop = machine(shared_service, new_agent, disk, "desktop")
         synced(desktop)
         scope = desktop.memory_root / "user"

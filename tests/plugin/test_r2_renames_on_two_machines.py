@@ -298,7 +298,7 @@ def test_r2_a_case_only_rename_and_an_edit_on_two_machines_end_as_one_file_with_
     disk, whose other text it would send back as an edit), nothing waiting."""
     linux = machine(shared_service, new_agent, tmp_path, "laptop")
     synced(linux)
-    with case_insensitive_disk(tmp_path) as disk:
+    with case_insensitive_disk(tmp_path, private=True) as disk:
         exfat = machine(shared_service, new_agent, disk, "desktop")
         synced(exfat)
         renaming, editing = (exfat, linux) if renamer == "exfat" else (linux, exfat)
@@ -345,7 +345,7 @@ def test_r2_one_case_only_rename_made_on_both_machines_one_on_exfat_is_one_file(
 ) -> None:
     linux = machine(shared_service, new_agent, tmp_path, "laptop")
     synced(linux)
-    with case_insensitive_disk(tmp_path) as disk:
+    with case_insensitive_disk(tmp_path, private=True) as disk:
         exfat = machine(shared_service, new_agent, disk, "desktop")
         synced(exfat)
         for copy in (linux, exfat):

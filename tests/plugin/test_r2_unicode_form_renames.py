@@ -64,7 +64,7 @@ class Renaming:
         """A copy on an exFAT disk, synced once, for the ``with`` block; checks first that the
         disk folds letter case (``É`` and ``é`` are one name) and keeps the two Unicode forms
         apart (exFAT does not normalise)."""
-        with case_insensitive_disk(self.tmp_path) as disk:
+        with case_insensitive_disk(self.tmp_path, private=True) as disk:
             (disk / "Été.md").write_text("one file\n", encoding="utf-8")
             assert (disk / "été.md").read_text(encoding="utf-8") == "one file\n"
             assert not (disk / unicodedata.normalize("NFD", "Été.md")).exists()

@@ -123,9 +123,10 @@ def test_q1_every_readme_command_names_the_port_as_the_user_chose_it() -> None:
 HOOK_ROW = re.compile(r"^\| `(\w+)` \| .*? \| `harness-memory hook ([^`]+)`", re.M)
 
 
-def installed_claude_code_hooks(home: Path) -> set[tuple[str, str]]:
+def installed_claude_code_hooks(home: Path, *, token: bool = True) -> set[tuple[str, str]]:
     """``(event, "claude-code EVENT [--part K --parts N]")`` for each hook command
-    ``harness-memory install claude-code`` writes into a new ``home`` (K given as ``K``)."""
+    ``harness-memory install claude-code`` writes into a new ``home`` (K given as ``K``), given
+    a token to keep in its token file (``token``) or none (a service without tokens)."""
     import io
 
     from harness_memory.cli import main as harness_memory_main
@@ -136,7 +137,7 @@ def installed_claude_code_hooks(home: Path) -> set[tuple[str, str]]:
     root.mkdir(parents=True)
     flags = ["--home", str(home), "--memory-root", str(root), "--url", "http://127.0.0.1:9"]
     flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
-    flags += ["--token", "a-token-the-install-keeps-in-its-token-file"]
+    flags += ["--token", "a-token-the-install-keeps-in-its-token-file"] if token else []
     said = io.StringIO()
     assert (
         harness_memory_main(
@@ -161,26 +162,42 @@ def installed_claude_code_hooks(home: Path) -> set[tuple[str, str]]:
     return found
 
 
+def _session_start_words(home: Path) -> list[str]:
+    """The words of the first Session-start hook command the install wrote into ``home``."""
+    installed = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    return shlex.split(installed["hooks"]["SessionStart"][0]["hooks"][0]["command"])
+
+
 def test_h3_the_readme_wires_claude_code_by_hand_as_the_install_does(tmp_path: Path) -> None:
     """The README's hand-wiring table names, per Claude Code event, the hook command the
     install writes (the Session start split over ``--part K --parts 4``), each of which the
     real parser takes with the flags the README's example gives; the events it names for
-    Codex CLI and Gemini CLI are theirs. The example entry gives the token file the install
-    wrote (without it, a service with tokens answered 401 "memory is off") and a state dir
-    under the user's home (one in a shared ``/tmp`` folder is not the user's alone, and the
-    write guard then trusts no record in it)."""
+    Codex CLI and Gemini CLI are theirs. The example entry gives a state dir under the user's
+    home (one in a shared ``/tmp`` folder is not the user's alone, and the write guard then
+    trusts no record in it) and holds for a service with tokens and one without: as written it
+    names no token file, as the install for a service without tokens (a fresh ``make run``'s)
+    writes none (a ``--token-file`` naming no file turned memory off: "cannot read the token
+    file"), and the token file its comment says to add for a service with tokens is the one
+    the install wrote (without it, such a service answered 401 "memory is off")."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
     rows = {(event, command.split(",")[0]) for event, command in HOOK_ROW.findall(text)}
     home = tmp_path / "home"
     assert rows == installed_claude_code_hooks(home)
     example = next(block for block in SHELL_BLOCK.findall(text) if "hook claude-code" in block)
-    words = shlex.split(example.replace("\\\n", " ").split(" | ", 1)[1])
+    command, _, comment = example.partition("\n# ")
+    words = shlex.split(command.replace("\\\n", " ").split(" | ", 1)[1])
     given = harness_memory_parser().parse_args(words[1:])
     assert given.state_dir.startswith("~/")
-    installed = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))
-    start = shlex.split(installed["hooks"]["SessionStart"][0]["hooks"][0]["command"])
+    assert given.token_file is None
+    tokenless_home = tmp_path / "tokenless" / "home"
+    assert installed_claude_code_hooks(tokenless_home, token=False) == rows
+    assert _session_start_words(tokenless_home).count("--token-file") == 0
+    assert not (tokenless_home / ".claude" / "harness-memory" / "token").exists()
+    added = re.search(r"a service with tokens: add --token-file (\S+),", comment)
+    assert added is not None, comment
+    start = _session_start_words(home)
     token_file = start[start.index("--token-file") + 1]
-    assert given.token_file.replace("~", str(home), 1) == token_file
+    assert added.group(1).replace("~", str(home), 1) == token_file
     assert Path(token_file).is_file()
     for _, command in rows:
         arguments = ["hook", *command.replace("K", "1").split(), "--flags-only"]

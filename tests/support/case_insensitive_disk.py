@@ -27,9 +27,12 @@ PROGRAMS = ("mkfs.exfat", "mount.exfat-fuse", "losetup", "umount")
 
 
 @contextlib.contextmanager
-def case_insensitive_disk(tmp_path: Path) -> Iterator[Path]:
+def case_insensitive_disk(tmp_path: Path, *, private: bool = False) -> Iterator[Path]:
     """Mount a new exFAT disk at ``tmp_path / "disk"`` for the ``with`` block; its mount point.
-    Skips the test, saying why, when mounting is impossible here."""
+    exFAT keeps no modes: every file and folder shows ``0777`` (which remote mode's copy and
+    the write guard take for a folder every account may write, P-3), or with ``private``
+    ``0700``/``0600`` (``umask=077``, as a desktop mounts a removable disk for the user who
+    plugged it in). Skips the test, saying why, when mounting is impossible here."""
     missing = [program for program in PROGRAMS if shutil.which(program) is None]
     if missing:
         pytest.skip(f"no case-insensitive disk can be mounted: {', '.join(missing)} not installed")
@@ -42,7 +45,7 @@ def case_insensitive_disk(tmp_path: Path) -> Iterator[Path]:
     _run("mkfs.exfat", str(image))
     loop = _run("losetup", "--find", "--show", str(image)).strip()
     try:
-        _run("mount.exfat-fuse", loop, str(mount_point))
+        _run("mount.exfat-fuse", *(["-o", "umask=077"] if private else []), loop, str(mount_point))
         try:
             yield mount_point
         finally:

@@ -33,8 +33,9 @@ then, if it succeeded, ends quietly by ``SIGPIPE`` (a shell's 141), as ``git`` d
 (:mod:`memory_core.closed_reader`); one that failed keeps its exit status (``sync | true``: 1).
 ``draft show`` exits 1 when the draft cannot be fetched (expired, unknown, service down). Hook
 adapters always exit 0 so a memory problem never blocks the harness; malformed hook input is
-logged and answered with nothing, but for a pre-tool event with a memory root configured,
-where the write guard denies the call it cannot read (P-3).
+logged and answered with nothing, but for a pre-tool event with a memory root known (configured,
+or a Session's record in the state dir) or a state dir another account could change, where the
+write guard denies the call it cannot read (P-3).
 
 With ``--draft`` the text output is the system prompt, then the line :data:`DRAFT_SEPARATOR`,
 then the draft's prompt verbatim (the Session's first user message); JSON gains
@@ -73,6 +74,7 @@ from harness_memory.settings import (
     TokenFileError,
     load_settings,
 )
+from harness_memory.state_trust import UNTRUSTED_SAID, untrusted_state
 
 if TYPE_CHECKING:
     from harness_memory.session import SessionStart
@@ -340,10 +342,9 @@ def _hook(args: argparse.Namespace, raw: bytes, settings: HarnessSettings) -> An
     except ValueError as error:
         name = _HARNESS_NAMES[args.agent_kind]
         _say(f"harness-memory: hook input is not the JSON {name} sends: {error}")
-        if not _guarded(settings):
-            return None
-        return _unread_tool_call(
+        return _unjudged(
             args.event,
+            settings,
             f"the tool call could not be read ({error}); send the call with plain arguments",
         )
     module, _, function = HOOKS[args.agent_kind][args.event].partition(":")
@@ -356,10 +357,10 @@ def _hook(args: argparse.Namespace, raw: bytes, settings: HarnessSettings) -> An
         return adapter(hook, settings)
     except Exception as error:  # a guard that fails must not let the call run unjudged (P-3)
         _say(f"harness-memory: the write guard failed: {error!r}")
-        if not _guarded(settings):
-            return None
-        return _unread_tool_call(
-            args.event, f"the guard failed while judging this call ({type(error).__name__})"
+        return _unjudged(
+            args.event,
+            settings,
+            f"the guard failed while judging this call ({type(error).__name__})",
         )
 
 
@@ -374,12 +375,22 @@ _PRE_TOOL_EVENTS = frozenset({"pre-tool-use", "before-tool"})
 """The events whose answer allows or denies a tool call: the write guard's (P-3)."""
 
 
-def _guarded(settings: HarnessSettings) -> bool:
-    """Whether the guard protects anything here: a memory root configured, or a Session's
-    record in the state dir."""
-    return settings.memory_root is not None or (
-        settings.state_dir is not None and holds_a_record(settings.state_dir)
-    )
+def _unjudged(event: str, settings: HarnessSettings, why: str) -> Any:
+    """The answer to a tool call the guard could not judge (``why``: its input unreadable, or
+    the guard failed): :func:`_unread_tool_call`'s deny for a pre-tool event wherever the guard
+    protects something (a memory root configured, a Session's record in the state dir, or a
+    state dir another account could change: :func:`~harness_memory.state_trust.untrusted_state`,
+    whose reason names the folder and the fix); None otherwise (P-3: a read error never widens
+    access, so a state dir whose emptiness another account may have made is no "nothing to
+    guard")."""
+    if event not in _PRE_TOOL_EVENTS:
+        return None
+    state = settings.state_dir
+    if state is not None and (untrusted := untrusted_state(state)) is not None:
+        return _unread_tool_call(event, f"{why}; and {UNTRUSTED_SAID}: {untrusted}")
+    if settings.memory_root is None and (state is None or not holds_a_record(state)):
+        return None
+    return _unread_tool_call(event, why)
 
 
 def _unread_tool_call(event: str, why: str) -> Any:

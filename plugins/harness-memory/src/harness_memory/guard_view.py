@@ -16,9 +16,15 @@ from pathlib import Path
 import msgspec
 from memory_core import json_text
 
-__all__ = ["GuardView", "holds_a_record", "read_guard_view", "record_path"]
+__all__ = ["GuardView", "UnreadableRecord", "holds_a_record", "read_guard_view", "record_path"]
 
 _SAFE_ID_RE = r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
+
+
+class UnreadableRecord(Exception):
+    """A Session's record is there but cannot be read, or is no record (P-3: a read error never
+    widens access, so the guard refuses what it would judge by it); ``str()`` is the user's
+    reason, naming the file and the fix."""
 
 
 class _Directories(msgspec.Struct, frozen=True, rename="camel"):
@@ -60,15 +66,31 @@ def _digest(text: str) -> str:
 
 
 def read_guard_view(state_dir: Path, session_id: str) -> GuardView | None:
-    """The guard's view of the record of ``session_id``; None when there is none, when it is
-    unreadable or not a record, or when it names no memory root (memory failed open)."""
+    """The guard's view of the record of ``session_id``; None when there is none, or when it
+    names no memory root (memory failed open). Raises :class:`UnreadableRecord` when the
+    record is there but cannot be opened or read (a folder in its place, no permission, an I/O
+    error) or is not a record (torn, malformed JSON, a field missing): the memory root and the
+    Workspace key it holds are then unknown, and knowing none must not open every path."""
+    path = record_path(state_dir, session_id)
     try:
-        fields = json_text.decode(_DECODER, record_path(state_dir, session_id).read_bytes())
-    except (OSError, msgspec.DecodeError):
+        fields = json_text.decode(_DECODER, path.read_bytes())
+    except FileNotFoundError:
         return None
+    except OSError as error:
+        raise UnreadableRecord(_unreadable(path, error.strerror or type(error).__name__)) from None
+    except msgspec.DecodeError:
+        raise UnreadableRecord(_unreadable(path, "not a Session record")) from None
     if fields.directories is None:
         return None
     return GuardView(fields.directories.memory_root, fields.key, fields.workspace)
+
+
+def _unreadable(path: Path, why: str) -> str:
+    """:class:`UnreadableRecord`'s reason for the record at ``path``."""
+    return (
+        f"the Session's record {path} cannot be read ({why}): start the Session again (its "
+        "Session start writes the record anew; move away first what is no file in its place)"
+    )
 
 
 def holds_a_record(state_dir: Path) -> bool:

@@ -431,7 +431,8 @@ class RemoteCopy:
         scope whose last successful sync ended at or after it is left alone (``skipped``): the
         parallel Session-start hook entries of one Session sync once, the others wait for that
         sync and read what it brought. Raises :class:`RemoteError` when git is missing, the
-        URL is not http(s)://host[:port], the copy cannot be written or a symlink on the
+        URL is not http(s)://host[:port], the copy cannot be written, it is in a state dir
+        another account could change (:meth:`_check_can_sync`) or a symlink on the
         Workspace's way cannot be read. With ``each`` (``harness-memory sync``), a scope whose
         local copy cannot be written is its failed result and the next one is synced all the
         same (:meth:`sync_every_scope`)."""
@@ -455,7 +456,7 @@ class RemoteCopy:
         alone). A Workspace scope goes back with the ``.workspace``
         marker (K-5) its first sync wrote into it. Raises :class:`CopyUnreadable` when the sync
         folder cannot be read, else as :meth:`sync` does for what no scope can sync without
-        (git, the URL).
+        (git, the URL, a state dir no other account may change).
 
         A scope whose local copy cannot be written (its folder, its git dir or its lock on a
         full disk, read-only, or not a folder) is one failed result, saying what failed and
@@ -485,11 +486,21 @@ class RemoteCopy:
             return result
 
     def _check_can_sync(self) -> None:
-        """Raise :class:`RemoteError` when no scope can sync: git is missing, or the URL is
+        """Raise :class:`RemoteError` when no scope can sync: git is missing, the URL is
         not http(s)://host[:port] (git would take a path, file://, ssh or ext:: too and
-        bypass the service's rules)."""
+        bypass the service's rules), or the copy is in a state dir another account could
+        change (:func:`~harness_memory.state_trust.untrusted_state`: that account could put
+        its own files in the copy, sent as this user's writes, P-3), naming the folder and
+        the fix."""
+        from harness_memory.state_trust import untrusted_state
+
         if shutil.which("git") is None:
             raise RemoteError("remote mode needs the git program, which is not installed")
+        if (why := untrusted_state(self.remote_dir.parent)) is not None:
+            raise RemoteError(
+                "the local copy is in a state dir that cannot be trusted (another account could "
+                f"put its own files in it, to be sent as yours): {why}"
+            )
         try:
             service_url_parts(self.url)
         except ServiceUnreachableError as error:

@@ -18,13 +18,19 @@ from pathlib import Path
 
 from harness_memory.guard_view import record_path
 
-__all__ = ["UntrustedStateDir", "untrusted_state"]
+__all__ = ["UNTRUSTED_SAID", "UntrustedStateDir", "untrusted_state"]
 
 
 class UntrustedStateDir(Exception):
     """The state dir, its ``sessions`` folder or a record in it could be changed by another
     account; ``str()`` is the user's reason, naming the path and the fix."""
 
+
+UNTRUSTED_SAID = (
+    "the Session records in the state dir cannot be trusted, so the guard cannot tell which "
+    "memory this Session may write"
+)
+"""How the write guard's refusal starts while :func:`untrusted_state` gives a reason (P-3)."""
 
 _MOVED = "the state dir (--state-dir, HARNESS_MEMORY_STATE_DIR)"
 

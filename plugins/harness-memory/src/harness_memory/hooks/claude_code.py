@@ -143,7 +143,9 @@ def _locate(
     memory root is known (no record, ``--memory-root``); None: read where the key needs it.
     Raises :class:`~harness_memory.state_trust.UntrustedStateDir` when the Session's records
     could be changed by another account (:func:`~harness_memory.state_trust.untrusted_state`):
-    neither its record nor the lack of one tells the guard anything then.
+    neither its record nor the lack of one tells the guard anything then; and
+    :class:`~harness_memory.guard_view.UnreadableRecord` when the Session's record is there but
+    cannot be read (P-3: a read error never widens access).
     """
     record: GuardView | None = None
     if hook.session_id and settings.state_dir is not None:

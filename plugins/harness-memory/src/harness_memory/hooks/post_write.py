@@ -28,6 +28,7 @@ from pathlib import Path, PurePath
 from memory_core.keys import USER_SCOPE, real_or_none
 
 from harness_memory.guard import check_write, is_usable_path
+from harness_memory.guard_view import UnreadableRecord
 from harness_memory.hooks import claude_code
 from harness_memory.hooks.path_refusal import could_reach
 from harness_memory.hooks.tool_writes import ToolWrites, served_readings
@@ -51,12 +52,13 @@ def written_scopes(
     and the Session's key come from the Session's record or ``--memory-root``, as for the
     guard; empty with neither. The mount table is read once per call, and only when a memory
     root is known (:func:`harness_memory.mounts.read_mount_table`); empty too when the state
-    dir cannot be trusted (the guard refused every write). Never raises for odd input.
+    dir cannot be trusted or the Session's record cannot be read (the guard refused every
+    write). Never raises for odd input.
     """
     table = functools.cache(read_mount_table)  # one read for the whole call, the Session
     try:
         located = claude_code._locate(hook, settings, lambda: table().as_read())  # key's walk too
-    except UntrustedStateDir:  # the guard refused every write: none landed
+    except (UntrustedStateDir, UnreadableRecord):  # the guard refused every write: none landed
         return []
     if located is None:  # no memory root: nothing to record, and no table read (H-5)
         return []

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from memory_core.keys import USER_SCOPE
 
-from harness_memory.guard_view import read_guard_view
+from harness_memory.guard_view import UnreadableRecord, read_guard_view
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.settings import HarnessSettings
 from harness_memory.state_trust import untrusted_state
@@ -40,14 +40,19 @@ def session_scopes(hook: HookInput, settings: HarnessSettings) -> tuple[list[str
     when a symlink on its way cannot be read or it is no path a marker can hold, not UTF-8 or
     with a control character, K-5: then only the user scope, said in the log). A record in a
     state dir another account could change (:func:`~harness_memory.state_trust.untrusted_state`)
-    is not read: the hook's ``cwd`` names the Workspace then."""
+    is not read, nor one that cannot be read (said in the log): the hook's ``cwd`` names the
+    Workspace then."""
     from memory_core.errors import UnresolvablePath
     from memory_core.keys import key_for_real_path, real_path, real_workspace_path
     from memory_core.rules import workspace_path_problem
 
     state, session = settings.state_dir, hook.session_id
-    trusted = state is not None and session and untrusted_state(state, session) is None
-    view = read_guard_view(state, session) if state is not None and session and trusted else None
+    view = None
+    if state is not None and session and untrusted_state(state, session) is None:
+        try:
+            view = read_guard_view(state, session)
+        except UnreadableRecord as error:
+            logger.warning("the Workspace is taken from the hook's cwd: %s", error)
     if view is not None and view.key is None:
         return [USER_SCOPE], None
     try:
@@ -68,7 +73,9 @@ def session_scopes(hook: HookInput, settings: HarnessSettings) -> tuple[list[str
 def send_back(hook: HookInput, settings: HarnessSettings, scopes: list[str] | None = None) -> None:
     """Send the Session's changed ``scopes`` (None: all of the Session's) back to the service,
     send-only, in remote mode; outside it, or without URL, project and agent, nothing. Never
-    raises: every failure is logged, and the changes wait for the next sync."""
+    raises: every failure is logged, and the changes wait for the next sync (a local copy in a
+    state dir another account could change sends nothing:
+    :meth:`~harness_memory.remote.RemoteCopy.sync_scope` says why)."""
     if not (settings.remote and settings.url and settings.project and settings.agent):
         return
     from memory_core.errors import InvalidId

@@ -11,12 +11,13 @@ One tool call is one decision: the kernel's mount table is read once for it
 
 from __future__ import annotations
 
+from harness_memory.guard_view import UnreadableRecord
 from harness_memory.hooks import claude_code
 from harness_memory.hooks.path_refusal import REFUSAL_PREFIX, refusal
 from harness_memory.hooks.tool_writes import ToolWrites
 from harness_memory.mounts import read_mount_table
 from harness_memory.settings import HarnessSettings
-from harness_memory.state_trust import UntrustedStateDir
+from harness_memory.state_trust import UNTRUSTED_SAID, UntrustedStateDir
 
 __all__ = ["write_refusal"]
 
@@ -31,20 +32,22 @@ def write_refusal(
     wherever a memory root is known (P-3: never allowed unjudged); every call that may write
     is refused while the Session's state dir cannot be trusted
     (:func:`~harness_memory.state_trust.untrusted_state`: another account could have written
-    its record), saying which folder and how to fix it."""
+    its record), and while the Session's record cannot be read
+    (:class:`~harness_memory.guard_view.UnreadableRecord`), saying which folder or file and how
+    to fix it."""
     try:
         return _refusal(writes, hook, settings)
     except UntrustedStateDir as error:  # its records tell nothing: refused, never allowed
-        return (
-            f"{REFUSAL_PREFIX}the Session records in the state dir cannot be trusted, so the "
-            f"guard cannot tell which memory this Session may write: {error}"
-        )
+        return f"{REFUSAL_PREFIX}{UNTRUSTED_SAID}: {error}"
+    except UnreadableRecord as error:  # a read error never widens access
+        return f"{REFUSAL_PREFIX}the guard cannot tell which memory this Session may write: {error}"
 
 
 def _refusal(
     writes: ToolWrites, hook: claude_code.HookInput, settings: HarnessSettings
 ) -> str | None:
-    """:func:`write_refusal`, raising :class:`UntrustedStateDir` as
+    """:func:`write_refusal`, raising :class:`UntrustedStateDir` and
+    :class:`~harness_memory.guard_view.UnreadableRecord` as
     :func:`~harness_memory.hooks.claude_code._locate` does."""
     if writes.unread is not None:  # what it writes is unknown: refused where memory is guarded
         if claude_code._locate(hook, settings) is None:
