@@ -249,17 +249,15 @@ _PROMPT_RULES = (
 
 
 def _check_prompts(changes: dict[str, Any]) -> None:
-    """Refuse a memory prompt holding a character hidden wherever it stands (I-9): 400 naming
-    the line and what is hidden there, as a template is refused (:func:`_check_template`); and
-    one that would not carry its index exactly once (I-1): 422 naming the placeholder it needs
-    and what it holds instead. ``None`` (the default) always passes. Blocking for a long prompt
-    (a linear scan, under a second for 1 MiB): run in a thread."""
+    """Refuse a memory prompt that would not carry its index exactly once (I-1) or holds a
+    character hidden wherever it stands (I-9): 422 naming the placeholder it needs and what it
+    holds instead, the hidden characters first (their line and kind, never the text), as its
+    rule's summary says ("no character hidden"). ``None`` (the default) always passes.
+    Blocking for a long prompt (a linear scan, under a second for 1 MiB): run in a thread."""
     for field, name, rule in _PROMPT_RULES:
         value = changes.get(field)
         if not isinstance(value, str):
             continue
-        if (hidden := TEMPLATE_RULE.problem(value)) is not None:
-            raise BadRequest(f"{name} {hidden}. Nothing was saved")
         if not rule.accepts(value):
             raise Unprocessable(f"{name} {rule.summary}; {rule.problem(value)}. Nothing was saved")
 
