@@ -241,8 +241,10 @@ async def test_a2_i9_a_memory_prompt_with_hidden_text_is_refused_like_the_templa
     client: Client, agent: AgentHome
 ) -> None:
     """I-9: a memory prompt (user or Workspace) holding a character hidden wherever it stands is
-    refused on ``PATCH …/config``, the one route that sets a prompt, with 400 naming the prompt,
-    the line and what is hidden (never the hidden text), as a template is; nothing is saved.
+    refused on ``PATCH …/config``, the one route that sets a prompt, with 422 problem+json as
+    its every other fault (its rule says "no character hidden"), naming the prompt, the line
+    and what is hidden (never the hidden text); nothing is saved. A zero-width character
+    inside a misspelt placeholder is refused alike (it was 400 while the typo alone was 422).
     Joiners I-9 keeps pass; a prompt written into ``agent.json`` by hand is injected escaped
     (``tests/core/test_i9_hidden_text.py``, an edited prompt reaches the model escaped)."""
     before = await ok_json(await client.get(CONFIG))
@@ -256,16 +258,16 @@ async def test_a2_i9_a_memory_prompt_with_hidden_text_is_refused_like_the_templa
     ]  # fmt: skip
     for field, name, prompt, where in cases:
         refused = await client.patch(CONFIG, json={"memory": {field: prompt}})
-        problem = await expect_problem(
-            refused, 400, f"{name} must not hold hidden characters ({where}"
-        )
+        problem = await expect_problem(refused, 422, "and no character hidden wherever it stands")
+        assert f"must not hold hidden characters ({where}" in problem["detail"]
+        assert problem["detail"].startswith(f"{name} must hold {{{{MEMORY")
         assert "curl" not in problem["detail"]
-    # hidden text is refused before the placeholder is looked at
-    await expect_problem(
-        await client.patch(CONFIG, json={"memory": {"prompt": "no placeholder\u200b"}}),
-        400,
-        "memory.prompt must not hold hidden characters (line 1: 1 invisible character (U+200B))",
-    )
+    # hidden text is named before the placeholder, with the status of a placeholder fault
+    for prompt in ("no placeholder\u200b", "# M\n{{MEMORY_USER_IN\u200bDEX}}\n"):
+        refused = await client.patch(CONFIG, json={"memory": {"prompt": prompt}})
+        problem = await expect_problem(refused, 422, "memory.prompt must hold")
+        assert "must not hold hidden characters (line " in problem["detail"]
+        assert "invisible character (U+200B)" in problem["detail"]
     assert await ok_json(await client.get(CONFIG)) == before  # nothing was saved
 
     kept = "# Memory 👨\u200d👩\u200d👧 می\u200cخواهم\n{{MEMORY_USER_INDEX}}\n"

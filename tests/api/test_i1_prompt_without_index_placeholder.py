@@ -85,6 +85,19 @@ REFUSED_MEMORY_PROMPTS = {
         "{{MEMORY_USER_INDEX}}\n{{#MEMORY_INDEX}}\n",
         "also holds '{{#MEMORY_INDEX}}', which would reach the model as written",
     ),
+    # where a person reading the prompt rendered never sees the index the model is given
+    "in-a-comment": (
+        "# M\n<!-- {{MEMORY_USER_INDEX}} -->\n",
+        "it holds {{MEMORY_USER_INDEX}} inside an HTML comment opened on line 2",
+    ),
+    "after-an-unclosed-comment": (
+        "<!-- notes\n# M\n{{MEMORY_USER_INDEX}}\n",
+        "inside an HTML comment opened on line 1",
+    ),
+    "in-a-code-fence": (
+        "# M\n```\n{{MEMORY_USER_INDEX}}\n```\n",
+        "it holds {{MEMORY_USER_INDEX}} in a code block (line 3)",
+    ),
 }
 
 
@@ -139,6 +152,7 @@ async def test_prompt_without_index_placeholder_a_memory_prompt_edit_is_refused_
         ("{{ Memory_Index }}", "'{{ Memory_Index }}' instead"),
         ("{{WORKSPACE_INDEX}}", "'{{WORKSPACE_INDEX}}' instead"),
         ("{{MEMORY_INDEX}}\n{{INDEX}}", "also holds '{{INDEX}}'"),
+        ("<!--\n{{MEMORY_INDEX}}\n-->", "inside an HTML comment opened on line 1"),
     ],
 )
 async def test_prompt_without_index_placeholder_a_workspace_prompt_edit_is_refused_with_422(

@@ -35,11 +35,14 @@ from memory_core.file_edit import edit_file
 from memory_core.json_members import UncheckedMembers, repeated_member, twice_named
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
 from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
+from memory_core.placeholder_sight import placeholder_out_of_sight
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.rules import (
     AGENT_NAME_RULE,
+    INDEX_PLACEHOLDER,
     MEMORY_PROMPT_RULE,
     TEMPLATE_RULE,
+    USER_INDEX_PLACEHOLDER,
     WHITESPACE,
     WORKSPACE_PROMPT_RULE,
     template_placeholder_problem,
@@ -243,25 +246,27 @@ def _encode(record: AgentRecord) -> bytes:
 
 
 _PROMPT_RULES = (
-    ("prompt", "memory.prompt", MEMORY_PROMPT_RULE),
-    ("workspace_prompt", "memory.workspacePrompt", WORKSPACE_PROMPT_RULE),
+    ("prompt", "memory.prompt", MEMORY_PROMPT_RULE, USER_INDEX_PLACEHOLDER),
+    ("workspace_prompt", "memory.workspacePrompt", WORKSPACE_PROMPT_RULE, INDEX_PLACEHOLDER),
 )
 
 
 def _check_prompts(changes: dict[str, Any]) -> None:
-    """Refuse a memory prompt holding a character hidden wherever it stands (I-9): 400 naming
-    the line and what is hidden there, as a template is refused (:func:`_check_template`); and
-    one that would not carry its index exactly once (I-1): 422 naming the placeholder it needs
-    and what it holds instead. ``None`` (the default) always passes. Blocking for a long prompt
-    (a linear scan, under a second for 1 MiB): run in a thread."""
-    for field, name, rule in _PROMPT_RULES:
+    """Refuse a memory prompt that would not carry its index exactly once (I-1) or holds a
+    character hidden wherever it stands (I-9): 422 naming the placeholder it needs and what it
+    holds instead, the hidden characters first (their line and kind, never the text), as its
+    rule's summary says ("no character hidden"); or whose placeholder stands inside an HTML
+    comment or a code block (:func:`~memory_core.placeholder_sight.placeholder_out_of_sight`:
+    the model would get an index a person reading the prompt does not see as one). ``None``
+    (the default) always passes. Blocking for a long prompt (a linear scan, under a second for
+    1 MiB): run in a thread."""
+    for field, name, rule, rule_placeholder in _PROMPT_RULES:
         value = changes.get(field)
         if not isinstance(value, str):
             continue
-        if (hidden := TEMPLATE_RULE.problem(value)) is not None:
-            raise BadRequest(f"{name} {hidden}. Nothing was saved")
-        if not rule.accepts(value):
-            raise Unprocessable(f"{name} {rule.summary}; {rule.problem(value)}. Nothing was saved")
+        problem = rule.problem(value) or placeholder_out_of_sight(value, rule_placeholder)
+        if problem is not None:
+            raise Unprocessable(f"{name} {rule.summary}; {problem}. Nothing was saved")
 
 
 def _check_name(name: str) -> str:
@@ -557,7 +562,7 @@ class AgentStore:
                 )
                 if not isinstance(value, msgspec.UnsetType)
             }
-            if any(isinstance(changes.get(field), str) for field, _, _ in _PROMPT_RULES):
+            if any(isinstance(changes.get(field), str) for field, _, _, _ in _PROMPT_RULES):
                 await asyncio.to_thread(_check_prompts, changes)
         template = None if isinstance(patch.template, msgspec.UnsetType) else patch.template
         if template:

@@ -19,7 +19,8 @@ answer shows each run as its mark, ``[hidden: 67 tag characters]``: a snippet an
 carries nothing a person cannot see, and ``hidden`` finds only a note that says it.
 
 Matching, ranking and highlighting: :mod:`.search_text` (words in any script, a run of Chinese,
-Japanese, Korean or Thai found anywhere inside), :mod:`.search_rank` (BM25 per field, name and
+Japanese, Korean or Thai found anywhere inside, in the text as rendered: :mod:`.search_markup`,
+``[成语](https://x)接龙`` found by ``成语接龙``, S-2), :mod:`.search_rank` (BM25 per field, name and
 description weighted over the body). FTS5 counts the matches and picks the
 :data:`CANDIDATES` best by its own weighted ``bm25()``; those are scored exactly and the best
 ``limit`` returned, each with its name and description marked and a passage of its body.
@@ -511,7 +512,9 @@ def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int)
     for row in rows:
         shown = [shown_matches(text[:SCORED_CHARS], query) for text in row.fields]
         found = [field.found for field in shown]
-        frequencies = [[sum(m.term == term for m in field) for term in terms] for field in found]
+        frequencies = [
+            [sum(m.term == term and not m.part for m in field) for term in terms] for field in found
+        ]
         cut = [number for number, text in enumerate(row.fields) if len(text) > SCORED_CHARS]
         for term in terms if cut else ():  # one matched in no part read is in the rest
             if not any(field[term] for field in frequencies):

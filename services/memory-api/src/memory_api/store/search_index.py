@@ -63,7 +63,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 16
+SCHEMA_VERSION = 17
 """Raise when what is indexed changes without the schema text changing (2: a scope folder that
 cannot be listed is indexed as unreadable; 3: text is indexed in its search form,
 :func:`~memory_api.store.search_text.search_form`; 4: that form folds compatibility
@@ -94,7 +94,9 @@ of an unspaced script left out, ``喝\\n咖啡`` indexed as ``喝咖啡`` (in a 
 in code nor before a sound mark), and a no-break, em, narrow or
 ideographic space kept as a space, ``100\\u00a0km`` as two words; 16: a line break is a hard
 wrap only after a line of 20 characters or more, never at a hard line break, and a body opening
-with an indented code block keeps its indent: ``张三\\n李四``, a name a line, is two runs)."""
+with an indented code block keeps its indent: ``张三\\n李四``, a name a line, is two runs;
+17: Markdown is indexed as a reader sees it rendered, S-2: ``[成语](https://x)接龙`` as
+``成语接龙`` with its link target after the text)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000

@@ -92,6 +92,8 @@ from memory_core.hidden_text import without_hidden
 from memory_core.markdown import code_lines
 from memory_core.wire import SnippetPart
 
+from memory_api.store.search_markup import Pieces, reader_form
+
 __all__ = [
     "CLUSTER",
     "INDIC_SCRIPTS",
@@ -989,9 +991,11 @@ def index_text(text: str) -> str:
 def visible_text(text: str) -> str:
     """What search indexes and matches of a text as written: what a person sees, each run of
     hidden characters (I-9) left out, so ``pass\\u200bword`` is ``password`` and a word spelt
-    by tag characters, or a ``[hidden: …]`` mark, is nowhere to be found. The marks are put in
-    only where an answer shows the text (:func:`shown_matches`)."""
-    return without_hidden(text)[0]
+    by tag characters, or a ``[hidden: …]`` mark, is nowhere to be found, and Markdown read as
+    rendered (S-2, :func:`~.search_markup.reader_form`: ``[成语](https://x)接龙`` is
+    ``成语接龙``, its link target kept after the text). The marks are put in only where an
+    answer shows the text (:func:`shown_matches`)."""
+    return reader_form(without_hidden(text)[0])[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1009,9 +1013,14 @@ def shown_matches(text: str, query: Query) -> Shown:
     ``[hidden: …]`` mark, and where ``query`` matched in it: found in :func:`visible_text`,
     as indexed, each place moved past the marks before it. A mark where a match starts or ends
     stays outside it; one inside a match (``password`` finds ``pass\\u200bword``) is marked
-    with it."""
+    with it. A match across Markdown left out (``成语接龙`` in ``[成语](https://x)接龙``, S-2)
+    marks the characters shown, one :class:`Match` a piece (the pieces after the first
+    :attr:`Match.part`); all in the order of the text as written."""
     visible, marks = without_hidden(text)
-    found = matches(visible, query)
+    read, pieces = reader_form(visible)
+    found = matches(read, query)
+    if pieces is not None:
+        found = _as_written(found, pieces)
     if not marks:
         return Shown(text, found, [])
     places = [place for place, _ in marks]
@@ -1032,6 +1041,17 @@ def shown_matches(text: str, query: Query) -> Shown:
 
     spans = [(place + before[i], place + before[i + 1]) for i, place in enumerate(places)]
     return Shown("".join(shown), [moved(match) for match in found], spans)
+
+
+def _as_written(found: list[Match], pieces: Pieces) -> list[Match]:
+    """``found`` (in a text's reader form) in the text as written, a match split where
+    markup was left out, sorted by where they start (a moved link target's among them)."""
+    placed = []
+    for match in found:
+        for number, (start, end) in enumerate(pieces.spans(match.start, match.end)):
+            placed.append(dataclasses.replace(match, start=start, end=end, part=number > 0))
+    placed.sort(key=lambda match: match.start)
+    return placed
 
 
 def field_length(text: str) -> int:
@@ -1276,13 +1296,15 @@ class Match:
     ``exact``: the term's identifier as typed, neither spelled apart nor part of a longer one;
     ``loose``: found only through an opened Korean syllable or a merging Arabic fold (``공분``
     for ``공부`` typed, ``علي`` for ``على``): such a hit ranks below one written as typed, and
-    :func:`matches` marks it only where the term is not found as typed."""
+    :func:`matches` marks it only where the term is not found as typed; ``part``: a further
+    piece of the match before it, split where Markdown was left out (S-2): counted once."""
 
     start: int
     end: int
     term: int
     exact: bool = False
     loose: bool = False
+    part: bool = False
 
 
 def matches(text: str, query: Query) -> list[Match]:

@@ -1,0 +1,102 @@
+"""S-2: search matches the text a reader sees, Markdown rendered.
+
+Chinese and Japanese have no spaces, so bold, a link or a code span always sits inside a run
+of characters: a reader of the Memory tab sees ``成语接龙`` in ``[成语](https://x)接龙``, and a
+search for it finds it, marked on the characters shown. Latin has the same gap
+(``**data**base`` is ``database``). A link's target stays searchable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from memory_api.store.search_markup import reader_form
+
+from tests.api.conftest import AgentHome, Client
+from tests.api.test_s1_search import search, topic
+
+
+def _marked(parts: list[dict[str, Any]]) -> list[str]:
+    return [part["text"] for part in parts if part["hit"]]
+
+
+async def test_s2_markdown_inside_a_run_hides_no_word(client: Client, agent: AgentHome) -> None:
+    """The reviewer's repro and every kind of inline markup: one hit each, marked on what a
+    reader sees (the markup between the pieces of a match stays unmarked)."""
+    bodies = {
+        "link.md": "[成语](https://x)接龙 与 `しり`とり",
+        "bold.md": "**成语**接龙 and 喝*咖啡*",
+        "latin.md": "**data**base, ~~str~~ike, <b>ta</b>gged, esc\\*aped\\*",
+        "more.md": "![图](pic.png)片 and <https://example.org/a_b> and 登<br/>录",
+    }
+    for file_name, body in bodies.items():
+        topic(agent.user, file_name, file_name.removesuffix(".md"), "about games", body)
+    expected = {
+        "成语接龙": ("link.md", "bold.md"),
+        "喝咖啡": ("bold.md",),
+        "しりとり": ("link.md",),
+        "database": ("latin.md",),
+        "strike": ("latin.md",),
+        "tagged": ("latin.md",),
+        "图片": ("more.md",),
+        "登录": ("more.md",),
+    }
+    for query, files in expected.items():
+        results = await search(client, query)
+        assert results["total"] == len(files), (query, results)
+        assert {hit["file"] for hit in results["hits"]} == set(files), query
+        for hit in results["hits"]:
+            assert "".join(_marked(hit["snippet"])) == query, (query, hit["snippet"])
+    [link] = (await search(client, "成语接龙 しりとり"))["hits"]
+    assert _marked(link["snippet"]) == ["成语", "接龙", "しり", "とり"]
+    assert "".join(part["text"] for part in link["snippet"]).startswith("[成语](https://x)接龙")
+
+
+async def test_s2_a_link_target_is_still_found_where_it_is_written(
+    client: Client, agent: AgentHome
+) -> None:
+    """Searching a URL finds the note linking it, marked in the link as written (its text too,
+    ``the docs``); a code block
+    is not markup (``**a**b`` there is found as ``a``, not as ``ab``); snake_case and a lone
+    ``*`` keep their words apart."""
+    topic(agent.user, "links.md", "links", "refs", "see [the docs](https://docs.example.org/x) ok")
+    topic(
+        agent.user, "code.md", "code", "snippet", "```\nprint(**kwargs**sep)\n```\nuser_name *.txt"
+    )
+    [hit] = (await search(client, "docs.example.org"))["hits"]
+    assert hit["file"] == "links.md"
+    assert _marked(hit["snippet"]) == ["docs", "docs", "example", "org"]
+    assert [h["file"] for h in (await search(client, "kwargs"))["hits"]] == ["code.md"]
+    assert (await search(client, "kwargssep"))["total"] == 0
+    assert [h["file"] for h in (await search(client, "user"))["hits"]] == ["code.md"]
+    assert (await search(client, "usernametxt"))["total"] == 0
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        ("**成语**接龙 and 喝*咖啡*", "成语接龙 and 喝咖啡"),
+        ("~~str~~ike, <b>ta</b>gged, esc\\*aped\\*", "strike, tagged, esc*aped*"),
+        ("登<br/>录 <https://example.org/a_b>", "登录 https://example.org/a_b"),
+        ('[成语](https://x "t")接龙', '成语接龙\n\nhttps://x "t"'),
+        # not markup: a lone star, snake_case, a word glued to underscores, a code block
+        ("user_name file*.txt __init__py", "user_name file*.txt __init__py"),
+        ("```\n**a**b [c](d)\n```\n**e**f", "```\n**a**b [c](d)\n```\nef"),
+        ("`**a**`b", "**a**b"),
+    ],
+)
+def test_s2_the_reader_form_is_the_text_rendered(written: str, read: str) -> None:
+    """What a reader sees, and where each character of it is written: every piece maps back
+    onto the same characters of the text as written."""
+    form, pieces = reader_form(written)
+    assert form == read
+    if pieces is None:
+        assert written == read
+        return
+    for at, char in enumerate(form):
+        if char != "\n":
+            assert written[pieces.place(at)] == char, (at, char)
+    spans = pieces.spans(0, len(form))  # the whole form: its pieces, apart, in order
+    assert sum(end - start for start, end in spans) == len(form)
+    assert all(start < end for start, end in spans)
