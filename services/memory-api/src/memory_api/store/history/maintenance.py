@@ -86,7 +86,8 @@ class Retention:
 @dataclass(frozen=True, slots=True)
 class Pruned:
     """What a retention run did to one history: versions kept and squashed (0: untouched),
-    each counted once, into how many squashed bases (one per line the cut crossed), or why it
+    each counted once (``squashed``: the versions this run squashed, not those a base of an
+    earlier run stood for), into how many squashed bases (one per line the cut crossed), or why it
     could not (``problem``: a damaged history, a full disk, a lock not had)."""
 
     kept: int
@@ -139,13 +140,14 @@ def _remove_temp_packs(repository: Path) -> None:
 class _Logged:
     """A version as retention reads it: its id, commit time (seconds), tree and parents, and
     how many versions it stands for (``weight``: a squashed base an earlier cut made, its
-    ``Squashed-Versions``; any other version, 1)."""
+    ``Squashed-Versions``; any other version, 1) and whether it is such a base (``base``)."""
 
     version: str
     time: int
     tree: str
     parents: tuple[str, ...]
     weight: int = 1
+    base: bool = False
 
 
 _FIELDS = "%x1f".join(
@@ -172,7 +174,9 @@ def _commits(repository: Path) -> list[_Logged]:
         # a base's count, ASCII digits only: ``"²".isdigit()``, and ``int`` refuses it
         base = not parents and source == "squash" and re.fullmatch(r"[0-9]{1,12}", count)
         weight = max(int(count), 1) if base else 1
-        commits.append(_Logged(version, int(when), tree, tuple(parents.split()), weight))
+        commits.append(
+            _Logged(version, int(when), tree, tuple(parents.split()), weight, bool(base))
+        )
     return commits
 
 
@@ -343,7 +347,9 @@ def apply_retention(repository: Path, retention: Retention, now: float | None = 
         if killed:
             _drop_squashed(repository)
         return Pruned(len(commits), 0)
-    squashed = len(commits) - len(kept)
+    # the versions this run squashes: a base an earlier cut made is folded into the new one
+    # (its count carried over) but its versions were that cut's, reported then
+    squashed = sum(1 for c in commits if c.version not in kept_ids and not c.base)
     raw = _raw_commits(repository, [commit.version for commit in kept])
     stream, bases = _rewritten(commits, kept, raw)
     git(repository, "fast-import", "--quiet", "--done", "--force", stdin=stream)
