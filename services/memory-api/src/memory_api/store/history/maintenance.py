@@ -60,7 +60,14 @@ from memory_api.store.history.git import (
 from memory_api.store.history.repo import COMMITTER, read_head
 from memory_api.store.locks import Locks, lock_name
 
-__all__ = ["Pruned", "Retention", "apply_retention", "maintain", "prune_agent"]
+__all__ = [
+    "Pruned",
+    "Retention",
+    "apply_retention",
+    "drop_unreachable",
+    "maintain",
+    "prune_agent",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -395,12 +402,18 @@ def _move_branch(repository: Path, head: str, new_head: str) -> None:
 
 
 def _drop_squashed(repository: Path) -> None:
-    """Drop the objects only the squashed versions held (``repack -a -d``, ``prune``), then
-    the ref of the cut history (:data:`_RETENTION_REF`, the sign that this is still to do),
-    and write the commit-graph again."""
+    """Drop the objects only the squashed versions held (:func:`drop_unreachable`), then the
+    ref of the cut history (:data:`_RETENTION_REF`, the sign that this is still to do)."""
+    drop_unreachable(repository)
+    git(repository, "update-ref", "-d", _RETENTION_REF)
+
+
+def drop_unreachable(repository: Path) -> None:
+    """Drop every object no ref reaches (``repack -a -d``, ``prune``: what retention squashed,
+    what a machine pushed back of it, R-1) and write the commit-graph again, which may name
+    none of them; under the scope's lock (no push is taken meanwhile)."""
     git(repository, "repack", "-a", "-d", "-q")
     git(repository, "prune", "--expire=now")
-    git(repository, "update-ref", "-d", _RETENTION_REF)
     git(repository, "commit-graph", "write", "--reachable", "--changed-paths", "--split=replace")
 
 
