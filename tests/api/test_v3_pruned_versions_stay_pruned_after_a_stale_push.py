@@ -69,3 +69,30 @@ async def test_v3_a_stale_machines_push_brings_no_squashed_version_back(
     assert sorted(p.name for p in agent.user.iterdir() if p.name.startswith("b")) == ["b.md"]
     assert not holds(repository, old_blob)
     assert not holds(repository, old_version)
+
+
+async def test_v3_a_machine_on_a_kept_version_pushes_an_edit_as_an_edit_after_a_prune(
+    agent: AgentHome, laptop: GitMachine, desktop: GitMachine
+) -> None:
+    """Retention writes the versions it keeps again under new ids; a machine that synced at one
+    of them is measured against it under its new id, so its edit is taken as an edit, not kept
+    twice as from a base the service does not hold."""
+    repository = layout.history_root(agent.data_dir, agent.id) / "user.git"
+    scope_holds(agent.user, {"a.md": OLD_TEXT, "b.md": "b\n"})
+    await desktop.fetch()
+    for text in ("second\n", "third\n"):
+        desktop.write("a.md", text)
+        await desktop.push(text)
+        await desktop.fetch()
+    await laptop.fetch()  # at the newest version, which retention keeps (with a new id)
+    desktop.write("b.md", "b, from the desktop\n")
+    await desktop.push("b")
+    assert apply_retention(repository, Retention(max_versions=2)).squashed >= 2
+
+    laptop.write("a.md", "third, from the laptop\n")
+    await laptop.push("a edited")
+
+    assert sorted(p.name for p in agent.user.iterdir()) == ["a.md", "b.md"]
+    assert (agent.user / "a.md").read_text(encoding="utf-8") == "third, from the laptop\n"
+    assert (agent.user / "b.md").read_text(encoding="utf-8") == "b, from the desktop\n"
+    assert not holds(repository, laptop.run("rev-parse", "HEAD^").stdout.strip())

@@ -77,7 +77,7 @@ from memory_core.shown_names import shown_name
 
 from memory_api.store.containment import held_folder
 from memory_api.store.history.git import HistoryUnavailable, git, git_succeeds
-from memory_api.store.history.maintenance import drop_unreachable
+from memory_api.store.history.maintenance import drop_unreachable, new_id
 from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
 from memory_api.store.history.repo import (
     COMMITTER,
@@ -429,8 +429,9 @@ def _base_of(
     :func:`_keep_files_only`). The base is ``parent`` when it is a version of the scope
     (``head`` or one before it) or the machine's last push the service took (its files are
     merged into ``main``); the stand-in of that push when only its files were kept (the
-    push is then foreign too); else none (foreign: a base the service does not hold, such as
-    a version retention squashed)."""
+    push is then foreign too); the version retention kept ``parent`` as under a new id
+    (:func:`~memory_api.store.history.maintenance.new_id`: foreign too); else none (foreign:
+    a base the service does not hold, such as a version retention squashed)."""
     taken = read_ref(repository, ref.taken)
     if head is None:
         return None, False
@@ -440,6 +441,9 @@ def _base_of(
         return parent, False
     if taken is not None and _stood_for(repository, taken) == parent:
         return taken, True
+    moved = new_id(repository, parent)  # a version retention kept under a new id
+    if moved is not None and git_succeeds(repository, "merge-base", "--is-ancestor", moved, head):
+        return moved, True
     return None, True
 
 
