@@ -58,7 +58,7 @@ def test_v3_after_a_prune_the_squashed_text_leaves_the_stale_copy_and_the_servic
     service_git = layout.history_root(shared_service.data_dir, new_agent) / "user.git"
     laptop_git = laptop.sync_dir / "user.git"
     old_version, old_blob = old_objects(service_git)
-    for text in ("second\n", "third\n", "fourth\n"):
+    for text in ("second\n", "third\n"):
         (desktop.memory_root / "user" / "a.md").write_text(text, encoding="utf-8")
         synced(desktop)
         if text == "second\n":
