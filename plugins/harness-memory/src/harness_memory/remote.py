@@ -1537,7 +1537,28 @@ class _ScopeRun:
             self.set_ref(_BASE, incoming)
         if refs.get(_SENT) != incoming:
             self.set_ref(_SENT, incoming)
+        if base is not None and base != incoming and not self._below(base, incoming):
+            self._drop_rewritten()
         return True
+
+    def _below(self, older: str, newer: str) -> bool:
+        """Whether the commit ``older`` is ``newer`` or one below it (one git process)."""
+        done = self._run(
+            ("merge-base", "--is-ancestor", older, newer), check=False, network=False, stdin=None
+        )
+        return done.returncode == 0
+
+    def _drop_rewritten(self) -> None:
+        """Drop what this copy held of a history the service no longer has (its ``main`` is no
+        longer above the base: the operator's retention squashed old versions, V-3), once the
+        copy moved to the service's new history: every object no ref of the copy, nor its
+        index, reaches (the reflogs and ``ORIG_HEAD`` emptied first). A squashed version then
+        stays squashed on this machine too; what the agent wrote since is in the files and
+        the index, which this keeps."""
+        (self.git_dir / "ORIG_HEAD").unlink(missing_ok=True)
+        self.git("reflog", "expire", "--expire=now", "--all")
+        self.git("repack", "-a", "-d", "-q")
+        self.git("prune", "--expire=now")
 
     def _service_cuts(self, main: str, incoming: str) -> int:
         """Note in :attr:`cuts` the files of ``main`` (what this copy sent and the service

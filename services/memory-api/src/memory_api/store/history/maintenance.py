@@ -21,8 +21,11 @@ files, so a kept version of either reads as the same change, and the merge still
 each squashed version is counted by one base only. The kept versions are written again on top
 with their own files, authors, times and messages, so they read exactly as before but get
 new ids (a page or client that remembered an id of a kept version asks by time instead, or
-reloads). What only the squashed versions held (a file deleted and never brought back before the
-cut, an older text) is gone for good once the objects are pruned, which the same run does.
+reloads; a machine that synced at one is measured against it under its new id, noted in a
+side file: :func:`new_id`). What only the squashed versions held (a file deleted and never
+brought back before the cut, an older text) is gone for good once the objects are pruned,
+which the same run does (and a machine that still held them sends them back in vain:
+:mod:`memory_api.store.sync.push` keeps only its files).
 
 Run again with the same limits (a nightly job), retention leaves a history it cut as it is:
 the bases it made are first versions, and a run whose only versions beyond the limits are first
@@ -58,9 +61,18 @@ from memory_api.store.history.git import (
     remove_stale_locks,
 )
 from memory_api.store.history.repo import COMMITTER, read_head
+from memory_api.store.history.side_files import read_side_file, write_side_file
 from memory_api.store.locks import Locks, lock_name
 
-__all__ = ["Pruned", "Retention", "apply_retention", "maintain", "prune_agent"]
+__all__ = [
+    "Pruned",
+    "Retention",
+    "apply_retention",
+    "drop_unreachable",
+    "maintain",
+    "new_id",
+    "prune_agent",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -86,7 +98,8 @@ class Retention:
 @dataclass(frozen=True, slots=True)
 class Pruned:
     """What a retention run did to one history: versions kept and squashed (0: untouched),
-    each counted once, into how many squashed bases (one per line the cut crossed), or why it
+    each counted once (``squashed``: the versions this run squashed, not those a base of an
+    earlier run stood for), into how many squashed bases (one per line the cut crossed), or why it
     could not (``problem``: a damaged history, a full disk, a lock not had)."""
 
     kept: int
@@ -139,13 +152,14 @@ def _remove_temp_packs(repository: Path) -> None:
 class _Logged:
     """A version as retention reads it: its id, commit time (seconds), tree and parents, and
     how many versions it stands for (``weight``: a squashed base an earlier cut made, its
-    ``Squashed-Versions``; any other version, 1)."""
+    ``Squashed-Versions``; any other version, 1) and whether it is such a base (``base``)."""
 
     version: str
     time: int
     tree: str
     parents: tuple[str, ...]
     weight: int = 1
+    base: bool = False
 
 
 _FIELDS = "%x1f".join(
@@ -172,7 +186,9 @@ def _commits(repository: Path) -> list[_Logged]:
         # a base's count, ASCII digits only: ``"²".isdigit()``, and ``int`` refuses it
         base = not parents and source == "squash" and re.fullmatch(r"[0-9]{1,12}", count)
         weight = max(int(count), 1) if base else 1
-        commits.append(_Logged(version, int(when), tree, tuple(parents.split()), weight))
+        commits.append(
+            _Logged(version, int(when), tree, tuple(parents.split()), weight, bool(base))
+        )
     return commits
 
 
@@ -305,13 +321,13 @@ def _bases(commits: list[_Logged], kept: list[_Logged]) -> tuple[dict[str, _Base
 
 def _rewritten(
     commits: list[_Logged], kept: list[_Logged], raw: dict[str, bytes]
-) -> tuple[bytes, int]:
+) -> tuple[bytes, int, dict[str, int]]:
     """The ``fast-import`` input of the history cut to ``kept`` (newest first, every version
     above a kept one kept too): the squashed bases (:func:`_bases`, one on a line, one per
     line where lines joined by a merge cross the cut), then each kept version written again
     on the same files it stood on (:func:`_replayed`), so it reads as the same change; oldest
     first, so the newest version, the head, is written last. With none kept, the head is the
-    one base. Returns the input and the number of bases."""
+    one base. Returns the input, the number of bases and the mark of each kept version."""
     of, bases = _bases(commits, kept)
     marks = {version: base.mark for version, base in of.items()}  # version → its mark
     stream = [_squash(base) for base in bases]
@@ -319,7 +335,44 @@ def _rewritten(
         marks[commit.version] = len(stream) + 1  # the bases hold marks 1 … len(bases)
         parents = list(dict.fromkeys(marks[parent] for parent in commit.parents))
         stream.append(_replayed(raw[commit.version], marks[commit.version], parents))
-    return b"".join([*stream, b"done\n"]), len(bases)
+    kept_marks = {commit.version: marks[commit.version] for commit in kept[:_IDS_KEPT]}
+    return b"".join([*stream, b"done\n"]), len(bases), kept_marks
+
+
+_IDS_FILE = "retention-ids.json"
+"""The side file naming each kept version's id as retention wrote it again (:func:`new_id`)."""
+_IDS_KEPT = 5000
+"""Kept versions whose new ids are noted, the newest (a machine is seldom further behind; the
+side file stays far below its 1 MiB cap)."""
+_MARKS_FILE = "retention-marks"
+
+
+def _note_new_ids(repository: Path, kept_marks: dict[str, int]) -> None:
+    """Note the new id of each version this run kept (old id → new, read from the marks
+    ``fast-import`` exported), and those an earlier run noted that this one kept again, in the
+    side file :data:`_IDS_FILE`: a machine that synced at a kept version is measured against
+    it under its new id (R-2). A version squashed since is no longer named."""
+    path = repository / _MARKS_FILE
+    try:
+        lines = path.read_text(encoding="ascii").split("\n")
+        path.unlink()
+    except (OSError, UnicodeDecodeError) as error:  # a cache: a push then has no base, as before
+        logger.warning("history %s: kept versions' new ids not noted: %s", repository.name, error)
+        return
+    by_mark = dict(line[1:].split(" ", 1) for line in lines if line.startswith(":"))
+    ids = {old: by_mark[str(mark)] for old, mark in kept_marks.items() if str(mark) in by_mark}
+    earlier = read_side_file(repository, _IDS_FILE) or {}
+    for old, new in earlier.items():
+        if isinstance(new, str) and new in ids:
+            ids[old] = ids[new]
+    write_side_file(repository, _IDS_FILE, dict(ids))
+
+
+def new_id(repository: Path, version: str) -> str | None:
+    """The id retention gave the version ``version`` it kept and wrote again (V-3), or None
+    (no such version was kept, or the note of it is lost: a cache)."""
+    found = (read_side_file(repository, _IDS_FILE) or {}).get(version)
+    return found if isinstance(found, str) else None
 
 
 def apply_retention(repository: Path, retention: Retention, now: float | None = None) -> Pruned:
@@ -343,12 +396,16 @@ def apply_retention(repository: Path, retention: Retention, now: float | None = 
         if killed:
             _drop_squashed(repository)
         return Pruned(len(commits), 0)
-    squashed = len(commits) - len(kept)
+    # the versions this run squashes: a base an earlier cut made is folded into the new one
+    # (its count carried over) but its versions were that cut's, reported then
+    squashed = sum(1 for c in commits if c.version not in kept_ids and not c.base)
     raw = _raw_commits(repository, [commit.version for commit in kept])
-    stream, bases = _rewritten(commits, kept, raw)
-    git(repository, "fast-import", "--quiet", "--done", "--force", stdin=stream)
+    stream, bases, kept_marks = _rewritten(commits, kept, raw)
+    marks = f"--export-marks={repository / _MARKS_FILE}"
+    git(repository, "fast-import", "--quiet", "--done", "--force", marks, stdin=stream)
     new_head = git(repository, "rev-parse", "--verify", _RETENTION_REF).decode().strip()
     _move_branch(repository, head, new_head)
+    _note_new_ids(repository, kept_marks)
     _drop_squashed(repository)
     logger.info(
         "history %s: %d versions squashed into %d bases, %d kept",
@@ -389,12 +446,18 @@ def _move_branch(repository: Path, head: str, new_head: str) -> None:
 
 
 def _drop_squashed(repository: Path) -> None:
-    """Drop the objects only the squashed versions held (``repack -a -d``, ``prune``), then
-    the ref of the cut history (:data:`_RETENTION_REF`, the sign that this is still to do),
-    and write the commit-graph again."""
+    """Drop the objects only the squashed versions held (:func:`drop_unreachable`), then the
+    ref of the cut history (:data:`_RETENTION_REF`, the sign that this is still to do)."""
+    drop_unreachable(repository)
+    git(repository, "update-ref", "-d", _RETENTION_REF)
+
+
+def drop_unreachable(repository: Path) -> None:
+    """Drop every object no ref reaches (``repack -a -d``, ``prune``: what retention squashed,
+    what a machine pushed back of it, R-1) and write the commit-graph again, which may name
+    none of them; under the scope's lock (no push is taken meanwhile)."""
     git(repository, "repack", "-a", "-d", "-q")
     git(repository, "prune", "--expire=now")
-    git(repository, "update-ref", "-d", _RETENTION_REF)
     git(repository, "commit-graph", "write", "--reachable", "--changed-paths", "--split=replace")
 
 

@@ -233,49 +233,77 @@ def _touches(entry: LogEntry, name: str) -> bool:
     return any(item.name == name or item.name.startswith(inside) for item in entry.files)
 
 
+_WINDOW = 16
+"""Versions below a rename :func:`_name_below` reads together first (four times as many next
+while they hold renames of the file: renames one after another cost one git process for
+many)."""
+
+
 def _name_below(repository: Path, name: str, version: str) -> str:
     """The name the file called ``name`` on the branch had below ``version`` (one of the
     branch's): ``name`` followed back through the renames made at ``version`` or after it.
 
-    One ``git log --diff-filter=A`` of ``name`` since ``version`` (its parents excluded, the
-    changed-path filters answer it) tells whether the file's name came by a version since
-    then at all; only then are those versions read, once (one ``git log`` of the range with
-    every version's files, no path), and the renames followed back among them in memory: two
-    git processes however many renames there are. A range holding a merge (a history imported
-    whole) is followed as ``git log`` simplifies it for each name (:func:`_name_walked`)."""
-    added = git(
-        repository, "log", "-n", "1", "--format=%H", "--diff-filter=A", BRANCH, "--not",
-        f"{version}^@", "--", name,
-    )  # fmt: skip
-    if not added.strip():
-        return name
-    above = log(repository, BRANCH, "--not", f"{version}^@")
-    if any(len(entry.parents) > 1 for entry in above):
-        return _name_walked(repository, name, version)
-    current = name
-    for entry in above:  # newest first, each the parent of the one before
-        below = _renamed_from(repository, entry, current)
-        current = current if below is None else below[0]
-    return current
-
-
-def _name_walked(repository: Path, name: str, version: str) -> str:
-    """:func:`_name_below` through merges: for each name the file had, the versions since
-    ``version`` that added it (``git log --diff-filter=A`` bounded by ``version``'s parents),
-    the newest that renamed another file into it giving the name below: one walk per rename
-    crossed (each starts below the last one's version, so it ends)."""
-    current, tip = name, BRANCH
+    The renames are found by name, newest first: ``git log --diff-filter=A`` of the name from
+    where the walk is down to ``version`` (its parents excluded; the changed-path filters
+    answer it, no version is read) lists the versions that added it, which are read with all
+    their files (one ``git log --no-walk``); the newest that renamed another file into it
+    gives the name below, and the walk goes on from that version's parent (:func:`_adds`).
+    Past a rename, :data:`_WINDOW` versions below it are read together, no path (a rename
+    often follows a rename), four times as many while each window holds a rename of the file,
+    and back to the walk by name after one that holds none (:func:`_window`). So the versions
+    read are the adds of the names crossed and at most one window per rename, never every
+    version above ``version``; git processes grow with the renames crossed, slower where they
+    come one after another. A range holding a merge (a history imported whole) is walked by name
+    only, as ``git log`` simplifies it for each name."""
+    current, tip, window = name, BRANCH, _WINDOW
     while True:
-        added = git(
-            repository, "log", "--format=%H", "--diff-filter=A", tip, "--not", f"{version}^@",
-            "--", current,
-        )  # fmt: skip
-        versions = added.decode("ascii").split()
-        whole = (log(repository, "-n", "1", v)[0] for v in versions)
-        found = next(filter(None, (_renamed_from(repository, e, current) for e in whole)), None)
+        found = _adds(repository, current, tip, version)
         if found is None:
             return current
         current, tip = found
+        while window:
+            current, below, renamed = _window(repository, current, tip, version, window)
+            if below is None:
+                return current
+            tip = below
+            if not renamed:  # none: back to the walk by name; a merge: by name from now on
+                window = 0 if renamed is None else _WINDOW
+                break
+            window *= 4
+
+
+def _adds(repository: Path, name: str, tip: str, version: str) -> tuple[str, str] | None:
+    """The newest rename into ``name`` from ``tip`` down to ``version``: (the old name, the
+    version below it); None when no version there renamed a file into ``name``. Two git
+    processes (one when nothing there added ``name``)."""
+    added = git(
+        repository, "log", "--format=%H", "--diff-filter=A", tip, "--not", f"{version}^@",
+        "--", name,
+    )  # fmt: skip
+    versions = added.decode("ascii").split()
+    whole = _with_all_files(repository, versions)
+    entries = (whole[v] for v in versions if v in whole)
+    return next(filter(None, (_renamed_from(repository, e, name) for e in entries)), None)
+
+
+def _window(
+    repository: Path, name: str, tip: str, version: str, size: int
+) -> tuple[str, str | None, bool | None]:
+    """Up to ``size`` versions from ``tip`` down to ``version`` read together (one ``git
+    log``), the renames of ``name`` among them followed in memory: the name below them, where
+    to go on (None: ``version`` was reached), and whether they held a rename of the file
+    (None when they held a merge: nothing is taken from them, the walk goes on by name)."""
+    batch = log(repository, "-n", str(size), tip, "--not", f"{version}^@")
+    if any(len(entry.parents) > 1 for entry in batch):
+        return name, tip, None
+    renamed = False
+    for entry in batch:  # newest first, each the parent of the one before
+        below = _renamed_from(repository, entry, name)
+        if below is not None:
+            name, renamed = below[0], True
+    if len(batch) < size or not batch[-1].parents:
+        return name, None, renamed
+    return name, batch[-1].parents[0], renamed
 
 
 _PATH_PARTS = 2
@@ -304,8 +332,8 @@ def file_history(
     path, a bounded number at a time (:func:`_read_together`): renames made one after another
     (cheap through the API) cost one git process for many, not one each. So a page reads its own
     versions and the renames it crosses, not the file's whole history; a page ``before`` a
-    version also reads the versions since then once, when the file's name came since then
-    (:func:`_name_below`): its cost does not grow with how many renames lie above ``before``.
+    version first follows the file's name back to there (:func:`_name_below`), reading the
+    renames above ``before``, never the versions between them.
     Any number of renames is followed and a page never ends short of ``limit`` while older
     versions remain. Every version the recorder makes has one parent; a history brought in
     whole (an import ``--with-history``, R-1/V-3) may hold merges: the walk then keeps ``git
@@ -323,7 +351,7 @@ def file_history(
         if entries and entries[0].version == before:
             entries = entries[1:]
         added = [entry for entry in entries if (_named(entry, current) or ("M", ""))[0] == "A"]
-        whole = _with_all_files(repository, [entry for entry in added if entry.parents])
+        whole = _with_all_files(repository, [entry.version for entry in added if entry.parents])
         below = None
         for entry in (whole.get(entry.version, entry) for entry in entries):
             below = _renamed_from(repository, entry, current)
@@ -340,12 +368,12 @@ def file_history(
     return _file_versions(repository, page), len(found) > limit
 
 
-def _with_all_files(repository: Path, entries: list[LogEntry]) -> dict[str, LogEntry]:
-    """The logged versions ``entries`` read again with all their files (one ``git log
-    --no-walk``, none for no versions), by id."""
-    if not entries:
+def _with_all_files(repository: Path, versions: list[str]) -> dict[str, LogEntry]:
+    """The versions ``versions`` (ids) read with all their files (one ``git log --no-walk``,
+    none for no versions), by id."""
+    if not versions:
         return {}
-    whole = log(repository, "--no-walk=unsorted", *(entry.version for entry in entries))
+    whole = log(repository, "--no-walk=unsorted", *versions)
     return {entry.version: entry for entry in whole}
 
 
@@ -384,7 +412,7 @@ def _file_versions(
         repository, [blob for _, _, _, (status, blob) in changed if status != "D" and blob]
     )
     whole = _with_all_files(
-        repository, [entry for entry, _, _, (status, _) in changed if status == "D"]
+        repository, [entry.version for entry, _, _, (status, _) in changed if status == "D"]
     )
     versions: list[FileVersion] = []
     for entry, name, came, (status, blob) in changed:

@@ -29,7 +29,10 @@ first push). Then, under the scope's lock:
    service moves: its files are merged into ``main``, so a machine that sends again without
    fetching in between measures its change against what it sent). A machine cannot make up a
    base to have the service's files deleted: any other parent gives an empty base, and
-   whatever differs is kept twice;
+   whatever differs is kept twice. Such a push was made on a history that is not the scope's
+   (a made-up one, or the machine's from before a retention run, V-3): of it the service
+   keeps the files alone (a stand-in first version, :func:`_keep_files_only`), never its
+   history, so a version retention squashed is not brought back by a machine that held it;
 3. the result is written into the scope folder without losing a write made meanwhile by an
    agent on the service's machine (:func:`memory_core.scope_write.apply_scope`: the merge
    starts from the newest version, and a file on disk that differs from it, written since the
@@ -51,6 +54,7 @@ from __future__ import annotations
 
 import codecs
 import functools
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,8 +77,10 @@ from memory_core.shown_names import shown_name
 
 from memory_api.store.containment import held_folder
 from memory_api.store.history.git import HistoryUnavailable, git, git_succeeds
+from memory_api.store.history.maintenance import drop_unreachable, new_id
 from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
 from memory_api.store.history.repo import (
+    COMMITTER,
     TreeEntry,
     blob_sizes,
     commit_of,
@@ -105,6 +111,8 @@ class TakenPush:
     outcomes: list[str] = field(default_factory=list)
     commit: bool = False
     """Whether the push named a commit that was merged (the machine's next base may be it)."""
+    foreign: bool = False
+    """Whether it was made on a history that is not the scope's (its files alone are kept)."""
 
 
 def _refusal(name: str, mode: str, size: int | None) -> str | None:
@@ -208,11 +216,48 @@ def take_push(
     except BaseException:
         set_ref(repository, ref.name, before)
         raise
-    if pushed is not None and taken.commit:
+    if pushed is not None and taken.commit and taken.foreign:
+        _keep_files_only(repository, ref, pushed)
+    elif pushed is not None and taken.commit:
         set_ref(repository, ref.taken, pushed)
     else:
         set_ref(repository, ref.name, before)
     return taken
+
+
+_STANDS_FOR = b"Taken-Push: "
+"""The message of a taken push's stand-in (:func:`_keep_files_only`), then the push's id."""
+
+
+def _keep_files_only(repository: Path, ref: MachineRef, pushed: str) -> None:
+    """Keep of the push ``pushed``, made on a history that is not the scope's (a base that is
+    no version: the machine's history from before a retention run, R-1/V-3), only its files:
+    the machine's refs name a *stand-in*, a first version holding its tree whose message names
+    it (:data:`_STANDS_FOR`), and every object no ref reaches is dropped
+    (:func:`~memory_api.store.history.maintenance.drop_unreachable`), so the versions retention
+    squashed, which such a push sends again, are not kept again. The machine's next push made
+    on ``pushed`` is still measured against it (:func:`_base_of`)."""
+    tree = git(repository, "rev-parse", f"{pushed}^{{tree}}").decode("ascii").strip()
+    now = int(time.time())
+    who = f"{COMMITTER} {now} +0000"
+    head = f"tree {tree}\nauthor {who}\ncommitter {who}\n\n".encode()
+    commit = head + _STANDS_FOR + pushed.encode("ascii") + b"\n"
+    stand_in = git(repository, "hash-object", "-t", "commit", "-w", "--stdin", stdin=commit)
+    set_ref(repository, ref.taken, stand_in.decode("ascii").strip())
+    set_ref(repository, ref.name, stand_in.decode("ascii").strip())
+    drop_unreachable(repository)
+
+
+def _stood_for(repository: Path, taken: str | None) -> str | None:
+    """The push the stand-in ``taken`` keeps the files of (:func:`_keep_files_only`); None
+    when ``taken`` is no stand-in (a push taken as it was, or none)."""
+    if taken is None:
+        return None
+    raw = git(repository, "cat-file", "commit", taken)
+    head, _, message = raw.partition(b"\n\n")
+    if b"\nparent " in b"\n" + head or not message.startswith(_STANDS_FOR):
+        return None
+    return message[len(_STANDS_FOR) :].strip().decode("ascii", "replace")
 
 
 def _take(
@@ -237,14 +282,15 @@ def _take(
     first = {name: entry.blob for name, entry in newest.items()}
     parent = parents[0] if parents else None
     known = None
-    if parent is not None and head is not None and _trusted(repository, ref, parent, head):
-        known = _files_of(repository, parent, head, newest)
+    based, foreign = (None, False) if parent is None else _base_of(repository, ref, parent, head)
+    if based is not None and head is not None:
+        known = _files_of(repository, based, head, newest)
     renamed: tuple[dict[str, str], dict[str, str]] = ({}, {})
-    if parent is not None and known is not None:
+    if based is not None and known is not None:
         base = {name: entry.blob for name, entry in known.items()}
-        incoming = _changed_files(repository, parent, base, pushed, outcomes)
+        incoming = _changed_files(repository, based, base, pushed, outcomes)
         assert head is not None  # a trusted parent is a version or a push merged into one
-        renamed = (_renames(repository, parent, head), _renames(repository, parent, pushed))
+        renamed = (_renames(repository, based, head), _renames(repository, based, pushed))
     else:
         base = {}
         incoming = _memory_files(repository, tree, outcomes)
@@ -278,7 +324,7 @@ def _take(
     # the machine would send it again at every sync, and each would be an empty version
     merged = bool(merge.outcomes or raced)
     recorded = histories.record(agent_id, scope, who, only=written, keep_empty=merged)
-    return TakenPush(recorded, outcomes, commit=True)
+    return TakenPush(recorded, outcomes, commit=True, foreign=foreign)
 
 
 def _sub_folder_notes(
@@ -375,12 +421,30 @@ def _renames(repository: Path, base: str, commit: str) -> dict[str, str]:
     return renames
 
 
-def _trusted(repository: Path, ref: MachineRef, parent: str, head: str) -> bool:
-    """Whether ``parent`` may be a push's base: a version of the scope (``head`` or one before
-    it), or the machine's last push the service took (its files are merged into ``main``)."""
-    if parent in (head, read_ref(repository, ref.taken)):
-        return True
-    return git_succeeds(repository, "merge-base", "--is-ancestor", parent, head)
+def _base_of(
+    repository: Path, ref: MachineRef, parent: str, head: str | None
+) -> tuple[str | None, bool]:
+    """The commit whose files are a push's base, given its ``parent``, and whether the push
+    was made on a history that is not the scope's (``foreign``: its files alone are kept,
+    :func:`_keep_files_only`). The base is ``parent`` when it is a version of the scope
+    (``head`` or one before it) or the machine's last push the service took (its files are
+    merged into ``main``); the stand-in of that push when only its files were kept (the
+    push is then foreign too); the version retention kept ``parent`` as under a new id
+    (:func:`~memory_api.store.history.maintenance.new_id`: foreign too); else none (foreign:
+    a base the service does not hold, such as a version retention squashed)."""
+    taken = read_ref(repository, ref.taken)
+    if head is None:
+        return None, False
+    if parent in (head, taken):
+        return parent, False
+    if git_succeeds(repository, "merge-base", "--is-ancestor", parent, head):
+        return parent, False
+    if taken is not None and _stood_for(repository, taken) == parent:
+        return taken, True
+    moved = new_id(repository, parent)  # a version retention kept under a new id
+    if moved is not None and git_succeeds(repository, "merge-base", "--is-ancestor", moved, head):
+        return moved, True
+    return None, True
 
 
 def _files_of(
