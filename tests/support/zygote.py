@@ -87,15 +87,19 @@ class ForkedProcess:
 
 class Zygote:
     """The zygote process: started on first use with this process's environment, one per
-    test process (:meth:`shared`), ended when that process exits."""
+    test process (:meth:`shared`), ended when that process exits.
+
+    ``command_prefix`` runs it under another program that then runs it (e.g. ``unshare``
+    into a mount namespace whose ``/etc/hosts`` is a test's): every command it forks runs
+    there too. Such a zygote is the test's own to :meth:`close`."""
 
     _shared: Zygote | None = None
     _lock = threading.Lock()
 
-    def __init__(self) -> None:
+    def __init__(self, command_prefix: tuple[str, ...] = ()) -> None:
         self._talk = threading.Lock()  # one request and its answer at a time
         self._process = subprocess.Popen(
-            [sys.executable, "-P", str(ZYGOTE_MAIN)],
+            [*command_prefix, sys.executable, "-P", str(ZYGOTE_MAIN)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -154,3 +158,5 @@ class Zygote:
         if self._process.stdin is not None:
             self._process.stdin.close()
         self._process.wait()
+        if self._process.stdout is not None:
+            self._process.stdout.close()
