@@ -114,15 +114,19 @@ class Zygote:
                 atexit.register(cls._shared.close)
             return cls._shared
 
-    def fork(self, argv: list[str], env: dict[str, str], log_path: Path) -> ForkedProcess:
+    def fork(
+        self, argv: list[str], env: dict[str, str], log_path: Path, *, mount_namespace: bool = False
+    ) -> ForkedProcess:
         """A ``memory-api ARGV`` (e.g. ``["serve"]``) with exactly ``env``, its output in
-        ``log_path``."""
+        ``log_path``; with ``mount_namespace``, in a mount namespace of its own made as
+        ``unshare --mount`` makes one (root only: the child fails, saying so in its log)."""
         stdin, stdout = self._process.stdin, self._process.stdout
         assert stdin is not None and stdout is not None
         exit_path = Path(f"{log_path}.exit")
         exit_path.unlink(missing_ok=True)
         with self._talk:
-            stdin.write(json.dumps({"argv": argv, "env": env, "log": str(log_path)}) + "\n")
+            request = {"argv": argv, "env": env, "log": str(log_path)}
+            stdin.write(json.dumps({**request, "mount_namespace": mount_namespace}) + "\n")
             stdin.flush()
             answer = stdout.readline()
             if not answer:
