@@ -21,6 +21,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import ClassVar
 
 ZYGOTE_MAIN = Path(__file__).with_name("zygote_main.py")
 
@@ -93,7 +94,7 @@ class Zygote:
     into a mount namespace whose ``/etc/hosts`` is a test's): every command it forks runs
     there too. Such a zygote is the test's own to :meth:`close`."""
 
-    _shared: Zygote | None = None
+    _shared: ClassVar[dict[tuple[str, ...], Zygote]] = {}
     _lock = threading.Lock()
 
     def __init__(self, command_prefix: tuple[str, ...] = ()) -> None:
@@ -106,13 +107,15 @@ class Zygote:
         )
 
     @classmethod
-    def shared(cls) -> Zygote:
-        """This test process's zygote, started on first call."""
+    def shared(cls, command_prefix: tuple[str, ...] = ()) -> Zygote:
+        """This test process's zygote under ``command_prefix`` (none: the plain one), started
+        on first call."""
         with cls._lock:
-            if cls._shared is None or cls._shared._process.poll() is not None:
-                cls._shared = cls()
-                atexit.register(cls._shared.close)
-            return cls._shared
+            zygote = cls._shared.get(command_prefix)
+            if zygote is None or zygote._process.poll() is not None:
+                zygote = cls._shared[command_prefix] = cls(command_prefix)
+                atexit.register(zygote.close)
+            return zygote
 
     def fork(
         self, argv: list[str], env: dict[str, str], log_path: Path, *, mount_namespace: bool = False
