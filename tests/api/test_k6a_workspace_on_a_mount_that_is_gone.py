@@ -32,6 +32,7 @@ from memory_core.mount_table import MountTree
 from tests.api.test_k6a_orphaned_while_in_use import _overview_and_scope
 from tests.api.test_k6a_workspace_mount_follows_the_disk import served  # noqa: F401 - a fixture
 from tests.support.serve import ServedProcess, code_under_test, serve
+from tests.support.zygote import Zygote
 
 FINE, NOT_VISIBLE, ORPHANED = (False, False), (False, True), (True, False)
 """``(orphaned, notVisible)`` of a scope, as the overview and the scope's own answer give it."""
@@ -90,9 +91,11 @@ def namespaced(data_dir: Path) -> Iterator[Namespaced]:
 
 @contextlib.contextmanager
 def namespaced_service(data_dir: Path) -> Iterator[Namespaced]:
-    """A service over ``data_dir`` in a mount namespace of its own for the ``with`` block."""
+    """A service over ``data_dir`` in a mount namespace of its own for the ``with`` block (made
+    as ``unshare --mount`` makes one, forked from this test process's zygote: no interpreter
+    start and imports of its own)."""
     env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
-    service = serve(data_dir, env, command_prefix=("unshare", "--mount"))
+    service = serve(data_dir, env, zygote=Zygote.shared(), mount_namespace=True)
     try:
         yield Namespaced(service, layout.memory_root(data_dir, "coder"))
     finally:

@@ -97,9 +97,14 @@ MANAGED_SWITCHES: dict[str, tuple[str, dict[str, Any]]] = {
     **{
         f"workspace-{name}": ("workspace", switch)
         for name, switch in SWITCHES.items()
-        if name in ("enabled-false", "disabled-by-name", "hooks-null")
+        if name in ("enabled-false", "hooks-null")
     },
 }
+"""The switches the managed install holds over, by where they are set. The Workspace listing
+the user install's hook names in ``hooksConfig.disabled`` is
+:func:`test_gemini_managed_hooks_hold_over_a_workspace_naming_their_commands`'s, whose list
+holds those names and more: ``disabled`` is a set of names a hook is looked up in, so hooks it
+does not switch off are not switched off by a part of it (one Gemini CLI run, not two)."""
 
 
 @pytest.mark.parametrize("switch", list(MANAGED_SWITCHES))
@@ -115,7 +120,8 @@ async def test_gemini_managed_install_holds_over_the_users_and_a_workspaces_swit
     run only, root's and writable by no one else, as Gemini CLI requires): the user's settings
     or a trusted Workspace's saying ``hooksConfig.enabled: false`` no longer switch them off
     (the system file's value wins), nor do the user install's hook names in a Workspace's
-    ``hooksConfig.disabled`` (the managed hooks' names differ). The Session gets its memory and
+    ``hooksConfig.disabled`` (the managed hooks' names differ: the test after this one). The
+    Session gets its memory and
     the write guard refuses a write into another Workspace's scope; its records and token are
     the account's (``/etc/passwd``'s home)."""
     where, settings = MANAGED_SWITCHES[switch]
@@ -258,7 +264,7 @@ async def test_gemini_managed_hooks_hold_over_a_workspace_naming_their_commands(
     lists every command the managed install writes on this machine (its URL, ids and memory
     root predicted), and the user install's names, does not switch the managed hooks off,
     whose names end in a random part (``gemini_managed.hook_names``). The Session gets its
-    memory and the guard refuses the write."""
+    memory, the guard refuses the write, and the Session's records are the account's."""
     workspace, key = workspace_with_key(tmp_path)
     flags = managed_flags(shared_service, module_agent, module_memory_root)
     shown = await run_cli("install", "gemini", "--managed", str(tmp_path / "shown"), *flags)
@@ -277,6 +283,7 @@ async def test_gemini_managed_hooks_hold_over_a_workspace_naming_their_commands(
 
     assert f"- Workspace Memory Key: {key}" in first
     assert not planted.exists()
+    assert any((tmp_path / "home" / ".claude" / "harness-memory" / "sessions").iterdir())
 
 
 async def test_gemini_managed_hooks_a_workspace_names_by_their_names_are_switched_off(

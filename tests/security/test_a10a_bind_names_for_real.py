@@ -13,7 +13,11 @@ only when spelt ``localhost``.
 
 Each service here runs in a mount namespace of its own whose ``/etc/hosts`` is the test's
 (``unshare --mount --map-root-user``), so the names resolve as a machine's administrator would
-have written them, and nothing on the machine changes.
+have written them, and nothing on the machine changes. The services and CLI runs of this
+module's ``/etc/hosts`` are forked, each ``memory-api`` as its console script runs it, from one
+zygote started in that namespace (:mod:`tests.support.zygote`: the code imported once, not in
+each of some twenty processes); the test of another ``/etc/hosts`` starts the console script
+itself in a namespace of its own.
 """
 
 from __future__ import annotations
@@ -22,12 +26,13 @@ import http.client
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.support.serve import ServedProcess, code_under_test, serve, venv_bin
+from tests.support.zygote import Zygote
 
 HOSTS = """\
 127.0.0.1 localhost
@@ -73,14 +78,26 @@ def _env(tokens: bool) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def served_on(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+def in_namespace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Zygote]:
+    """The zygote every ``memory-api`` of this module's :data:`HOSTS` is forked from, in a mount
+    namespace of its own whose ``/etc/hosts`` is :data:`HOSTS`; ended after the module."""
+    zygote = Zygote(_namespace_prefix(tmp_path_factory.mktemp("namespace")))
+    yield zygote
+    zygote.close()
+
+
+Start = Callable[..., ServedProcess]
+"""``start(host, reached_at, tokens=False)``: see :func:`served_on`."""
+
+
+@pytest.fixture(scope="module")
+def served_on(tmp_path_factory: pytest.TempPathFactory, in_namespace: Zygote) -> Iterator[Start]:
     """``served_on(host, reached_at, tokens=False)``: the real service bound to ``host`` in the
     namespace, spoken to at the literal ``reached_at``. Started once per module for each
     ``(host, reached_at, tokens)`` and stopped at its end: the tests only send requests and
     list agents, which change nothing on it, and two of them bind the same names the same way
     (one start each instead of one per test)."""
     base = tmp_path_factory.mktemp("served-on")
-    prefix = _namespace_prefix(base)
     started: dict[tuple[str, str, bool], ServedProcess] = {}
 
     def start(host: str, reached_at: str, *, tokens: bool = False) -> ServedProcess:
@@ -88,7 +105,7 @@ def served_on(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         if key not in started:
             data_dir = base / f"data-{len(started)}"
             data_dir.mkdir()
-            started[key] = serve(data_dir, _env(tokens), command_prefix=prefix, host=host,
+            started[key] = serve(data_dir, _env(tokens), zygote=in_namespace, host=host,
                                  reached_at=reached_at)  # fmt: skip
         return started[key]
 
@@ -97,15 +114,34 @@ def served_on(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         served.stop()
 
 
+def in_namespace_run(zygote: Zygote, argv: list[str], env: dict[str, str], log: Path) -> str:
+    """``memory-api ARGV`` with ``env``, forked from ``zygote`` and run to its end: its output
+    (stdout and stderr). Raises subprocess.CalledProcessError on a non-zero exit."""
+    return zygote.run(argv, env, log, STARTS_WITHIN_S)
+
+
 def refused_start(
-    tmp_path: Path, host: str, *, tokens: bool = False, hosts_text: str = HOSTS
+    tmp_path: Path,
+    host: str,
+    *,
+    tokens: bool = False,
+    in_namespace: Zygote | None = None,
+    hosts_text: str = HOSTS,
 ) -> tuple[int, str]:
     """Run ``memory-api serve`` bound to ``host`` in the namespace, expecting it to stop by
-    itself; its exit status and output."""
+    itself; its exit status and output. Forked from ``in_namespace`` when given (whose
+    ``/etc/hosts`` is :data:`HOSTS`), else the console script in a namespace whose
+    ``/etc/hosts`` is ``hosts_text``."""
     data_dir = tmp_path / "data-refused"
     data_dir.mkdir(exist_ok=True)
     env = {**_env(tokens), "MEMORY_API_DATA_DIR": str(data_dir), "MEMORY_API_HOST": host,
            "MEMORY_API_PORT": "0"}  # fmt: skip
+    if in_namespace is not None:
+        assert hosts_text == HOSTS
+        try:
+            return 0, in_namespace_run(in_namespace, ["serve"], env, tmp_path / "refused.log")
+        except subprocess.CalledProcessError as refused:
+            return refused.returncode, str(refused.output)
     done = subprocess.run(
         [*_namespace_prefix(tmp_path, hosts_text), venv_bin("memory-api"), "serve"],
         env=env,
@@ -143,15 +179,13 @@ def get(served: ServedProcess, host: str | None, path: str = "/api/me") -> int:
      ("0:0::1", "[::1]", "::1", None), ("LOCALHOST", "127.0.0.1", "127.0.0.1", "LOCALHOST")],
 )  # fmt: skip
 def test_a10_a_host_resolving_only_to_loopback_runs_open_on_loopback(
-    served_on: object, tmp_path: Path, host: str, reached_at: str, addresses: str | None,
-    page: str | None,
+    served_on: Start, in_namespace: Zygote, tmp_path: Path, host: str, reached_at: str,
+    addresses: str | None, page: str | None,
 ) -> None:  # fmt: skip
     """``page``: how the web page's address names it (None: as the tests reach it, the form a
     browser writes: ``127.1`` was shown as ``http://127.1:PORT/``, ``[::1]`` as
     ``http://[[::1]]:PORT/``)."""
-    start = served_on
-    assert callable(start)
-    served = start(host, reached_at)
+    served = served_on(host, reached_at)
 
     assert get(served, "localhost:{port}") == 200  # open: no token needed
     shown = host.strip("[]") + (f" ({addresses})" if addresses else "")
@@ -162,16 +196,13 @@ def test_a10_a_host_resolving_only_to_loopback_runs_open_on_loopback(
     # The CLI finds its service where MEMORY_API_HOST says, and is answered there: with Host
     # 127.1:PORT it was refused (400), took the service for absent, and listed the default
     # data dir's agents instead.
-    listed = subprocess.run(
-        [*_namespace_prefix(tmp_path), venv_bin("memory-api"), "agent", "list"],
-        env={**_env(tokens=False), "MEMORY_API_HOST": host, "MEMORY_API_PORT": port,
-             "HOME": str(tmp_path)},
-        capture_output=True, check=False, timeout=STARTS_WITHIN_S,
+    listed = in_namespace_run(
+        in_namespace, ["agent", "list"],
+        {**_env(tokens=False), "MEMORY_API_HOST": host, "MEMORY_API_PORT": port,
+         "HOME": str(tmp_path)},
+        tmp_path / "agent-list.log",
     )  # fmt: skip
-    assert listed.returncode == 0, listed.stderr
-    assert f"agents through the service at http://{page or reached_at}:{port}" in (
-        listed.stderr.decode()
-    )
+    assert f"agents through the service at http://{page or reached_at}:{port}" in listed
 
 
 @pytest.mark.parametrize(
@@ -179,13 +210,11 @@ def test_a10_a_host_resolving_only_to_loopback_runs_open_on_loopback(
 )
 @pytest.mark.parametrize("tokens", [False, True])
 def test_a10a_a_service_bound_to_a_loopback_name_answers_what_a_browser_sends_for_it(
-    served_on: object, host: str, reached_at: str, tokens: bool
+    served_on: Start, host: str, reached_at: str, tokens: bool
 ) -> None:
     """The bind name itself (any case, one final dot), ``localhost`` and loopback literals, with
     the port; never another name, nor one that merely begins with the bind name."""
-    start = served_on
-    assert callable(start)
-    served = start(host, reached_at, tokens=tokens)
+    served = served_on(host, reached_at, tokens=tokens)
 
     answered = [f"{host}:{{port}}", f"{host.upper()}.:{{port}}", host, "localhost:{port}",
                 "127.0.0.1:{port}", "[::1]:{port}", f"{reached_at}:{{port}}"]  # fmt: skip
@@ -201,9 +230,9 @@ def test_a10a_a_service_bound_to_a_loopback_name_answers_what_a_browser_sends_fo
 
 
 def test_a10_a_name_resolving_to_loopback_and_a_network_address_is_not_loopback(
-    tmp_path: Path,
+    in_namespace: Zygote, tmp_path: Path
 ) -> None:
-    status, said = refused_start(tmp_path, "mixed-box")
+    status, said = refused_start(tmp_path, "mixed-box", in_namespace=in_namespace)
 
     assert status == 2
     assert (
@@ -214,11 +243,13 @@ def test_a10_a_name_resolving_to_loopback_and_a_network_address_is_not_loopback(
 
 @pytest.mark.parametrize("tokens", [False, True])
 def test_a10_a_host_that_resolves_to_nothing_is_refused_saying_so(
-    tmp_path: Path, tokens: bool
+    in_namespace: Zygote, tmp_path: Path, tokens: bool
 ) -> None:
     """It used to start, say "binds to loopback only" or "binding", then die with the resolver's
     bare "Name or service not known"."""
-    status, said = refused_start(tmp_path, "no-such-host.invalid", tokens=tokens)
+    status, said = refused_start(
+        tmp_path, "no-such-host.invalid", tokens=tokens, in_namespace=in_namespace
+    )
 
     assert status == 2
     assert "cannot bind 'no-such-host.invalid': it resolves to no address (" in said

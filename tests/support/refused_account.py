@@ -4,8 +4,10 @@ harness may not read or write (A-9, A-10a, Q-2b), with the kernel's own refusal.
 Root reads and writes past a file's mode, so as root the process runs under ``setpriv`` without
 the two capabilities that let it (``CAP_DAC_OVERRIDE``, ``CAP_DAC_READ_SEARCH``); as any other
 user it runs as it is. :func:`serve_refused` starts ``memory-api serve`` that way
-(:func:`refused_service` for a fixture), :func:`offline_session_meta` runs the harness's Session
-start that way with the service down, and :func:`request_json` speaks to the service.
+(:func:`refused_service` for a fixture), forked from a zygote started that way (the
+capabilities are gone in every process it forks, and none imports the code again);
+:func:`offline_session_meta` runs the harness's Session start that way with the service down,
+and :func:`request_json` speaks to the service.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import pytest
 from aiohttp.test_utils import unused_port
 
 from tests.support.serve import ServedProcess, code_under_test, serve, venv_bin
+from tests.support.zygote import Zygote
 
 NO_DAC = ("-dac_override", "-dac_read_search")
 """The capabilities taken away (``setpriv`` spelling): reading and writing past a file's mode."""
@@ -46,9 +49,11 @@ def refused_prefix() -> tuple[str, ...]:
 
 def serve_refused(data_dir: Path) -> ServedProcess:
     """``memory-api serve`` over ``data_dir`` under :func:`refused_prefix`, with this process's
-    environment but ``MEMORY_API_TOKENS`` (its tokens are those of ``data_dir``, if any)."""
+    environment but ``MEMORY_API_TOKENS`` (its tokens are those of ``data_dir``, if any): as
+    root forked from this test process's zygote started under that prefix."""
     env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
-    return serve(data_dir, env, command_prefix=refused_prefix())
+    prefix = refused_prefix()
+    return serve(data_dir, env, zygote=Zygote.shared(prefix) if prefix else None)
 
 
 def refused_service(tmp_path: Path, why_root: str) -> Iterator[ServedProcess]:

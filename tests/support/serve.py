@@ -210,6 +210,7 @@ def serve(
     host: str = "127.0.0.1",
     reached_at: str = "127.0.0.1",
     zygote: Zygote | None = None,
+    mount_namespace: bool = False,
 ) -> ServedProcess:
     """Start ``memory-api serve`` over ``data_dir`` on a free 127.0.0.1 port; wait until ready.
 
@@ -225,9 +226,10 @@ def serve(
 
     ``command_prefix`` runs the service under another program (e.g. ``setpriv`` taking
     capabilities away). ``zygote`` forks it from a process that imported its code already (see
-    :mod:`tests.support.zygote`; not with a ``command_prefix``). Raises RuntimeError, with the
-    log, when the process exits or ``/readyz`` has not answered 200 within ``ready_wait_s``
-    seconds (then the process is stopped first).
+    :mod:`tests.support.zygote`; not with a ``command_prefix``), in a mount namespace of its own
+    when ``mount_namespace`` (as ``unshare --mount`` would run it; zygote only). Raises
+    RuntimeError, with the log, when the process exits or ``/readyz`` has not answered 200
+    within ``ready_wait_s`` seconds (then the process is stopped first).
     """
     full_env = {
         **env,
@@ -245,8 +247,10 @@ def serve(
     if zygote is not None:
         if command_prefix:
             raise ValueError("a forked service runs under no command prefix")
-        process = zygote.fork(["serve"], full_env, log_path)
+        process = zygote.fork(["serve"], full_env, log_path, mount_namespace=mount_namespace)
     else:
+        if mount_namespace:
+            raise ValueError("only a forked service is given a mount namespace by serve")
         process = _spawn([*command_prefix, venv_bin("memory-api"), "serve"], full_env, log_path)
     served = ServedProcess("", data_dir, process, log_path, full_env)
     deadline = time.monotonic() + ready_wait_s

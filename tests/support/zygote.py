@@ -21,6 +21,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import ClassVar
 
 ZYGOTE_MAIN = Path(__file__).with_name("zygote_main.py")
 
@@ -87,38 +88,48 @@ class ForkedProcess:
 
 class Zygote:
     """The zygote process: started on first use with this process's environment, one per
-    test process (:meth:`shared`), ended when that process exits."""
+    test process (:meth:`shared`), ended when that process exits.
 
-    _shared: Zygote | None = None
+    ``command_prefix`` runs it under another program that then runs it (e.g. ``unshare``
+    into a mount namespace whose ``/etc/hosts`` is a test's): every command it forks runs
+    there too. Such a zygote is the test's own to :meth:`close`."""
+
+    _shared: ClassVar[dict[tuple[str, ...], Zygote]] = {}
     _lock = threading.Lock()
 
-    def __init__(self) -> None:
+    def __init__(self, command_prefix: tuple[str, ...] = ()) -> None:
         self._talk = threading.Lock()  # one request and its answer at a time
         self._process = subprocess.Popen(
-            [sys.executable, "-P", str(ZYGOTE_MAIN)],
+            [*command_prefix, sys.executable, "-P", str(ZYGOTE_MAIN)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
         )
 
     @classmethod
-    def shared(cls) -> Zygote:
-        """This test process's zygote, started on first call."""
+    def shared(cls, command_prefix: tuple[str, ...] = ()) -> Zygote:
+        """This test process's zygote under ``command_prefix`` (none: the plain one), started
+        on first call."""
         with cls._lock:
-            if cls._shared is None or cls._shared._process.poll() is not None:
-                cls._shared = cls()
-                atexit.register(cls._shared.close)
-            return cls._shared
+            zygote = cls._shared.get(command_prefix)
+            if zygote is None or zygote._process.poll() is not None:
+                zygote = cls._shared[command_prefix] = cls(command_prefix)
+                atexit.register(zygote.close)
+            return zygote
 
-    def fork(self, argv: list[str], env: dict[str, str], log_path: Path) -> ForkedProcess:
+    def fork(
+        self, argv: list[str], env: dict[str, str], log_path: Path, *, mount_namespace: bool = False
+    ) -> ForkedProcess:
         """A ``memory-api ARGV`` (e.g. ``["serve"]``) with exactly ``env``, its output in
-        ``log_path``."""
+        ``log_path``; with ``mount_namespace``, in a mount namespace of its own made as
+        ``unshare --mount`` makes one (root only: the child fails, saying so in its log)."""
         stdin, stdout = self._process.stdin, self._process.stdout
         assert stdin is not None and stdout is not None
         exit_path = Path(f"{log_path}.exit")
         exit_path.unlink(missing_ok=True)
         with self._talk:
-            stdin.write(json.dumps({"argv": argv, "env": env, "log": str(log_path)}) + "\n")
+            request = {"argv": argv, "env": env, "log": str(log_path)}
+            stdin.write(json.dumps({**request, "mount_namespace": mount_namespace}) + "\n")
             stdin.flush()
             answer = stdout.readline()
             if not answer:
@@ -154,3 +165,5 @@ class Zygote:
         if self._process.stdin is not None:
             self._process.stdin.close()
         self._process.wait()
+        if self._process.stdout is not None:
+            self._process.stdout.close()

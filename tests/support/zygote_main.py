@@ -3,17 +3,20 @@ then forks one ``memory-api`` command per request (``serve``, ``demo seed``), ea
 ``memory-api`` console script would run it.
 
 Run as a script (``python -P zygote_main.py``), never imported by the tests. It reads one JSON
-request a line on stdin, ``{"argv": [...], "env": {...}, "log": "<path>"}``, and answers each
-with the child's pid on a line of stdout. The child starts a session of its own (as
-``start_new_session``), has stdin from ``/dev/null`` and stdout and stderr in ``log``, exactly
-``env`` as its environment, and runs :func:`memory_api.cli.main` with ``argv``; its exit code
-goes to ``<log>.exit`` (a child a signal ended writes none). The zygote itself stays
-single-threaded (forking is safe), reaps a child only when asked (``{"reap": pid}``, once its
-owner has seen its end through a pidfd), and ends when its stdin closes.
+request a line on stdin, ``{"argv": [...], "env": {...}, "log": "<path>"}`` (and
+``"mount_namespace": true`` for a child in a mount namespace of its own, as ``unshare --mount``
+makes one), and answers each with the child's pid on a line of stdout. The child starts a
+session of its own (as ``start_new_session``), has stdin from ``/dev/null`` and stdout and
+stderr in ``log``, exactly ``env`` as its environment, and runs :func:`memory_api.cli.main`
+with ``argv``; its exit code goes to ``<log>.exit`` (a child a signal ended writes none). The
+zygote itself stays single-threaded (forking is safe), reaps a child only when asked
+(``{"reap": pid}``, once its owner has seen its end through a pidfd), and ends when its stdin
+closes.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import sys
@@ -27,9 +30,27 @@ from memory_api.cli import main
 from memory_api.page_unicode import unicode_classes_module
 from memory_core import confusables
 
+CLONE_NEWNS = 0x00020000
+MS_REC, MS_PRIVATE = 0x4000, 0x40000
+"""From ``<sched.h>`` and ``<sys/mount.h>`` (Linux)."""
 
-def _child(argv: list[str], env: dict[str, str], log: str) -> None:
-    """Become ``memory-api ARGV`` with ``env``, its output in ``log``; never returns."""
+
+def _own_mount_namespace() -> None:
+    """Move this process into a mount namespace of its own whose mounts propagate nowhere, as
+    ``unshare --mount`` does (``unshare(CLONE_NEWNS)``, then every mount made private).
+    Raises OSError as the kernel refuses (it needs ``CAP_SYS_ADMIN``)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if (
+        libc.unshare(CLONE_NEWNS) != 0
+        or libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0
+    ):
+        errno = ctypes.get_errno()
+        raise OSError(errno, os.strerror(errno))
+
+
+def _child(argv: list[str], env: dict[str, str], log: str, *, mount_namespace: bool) -> None:
+    """Become ``memory-api ARGV`` with ``env``, its output in ``log`` (in a mount namespace of
+    its own when ``mount_namespace``); never returns."""
     code = 1
     try:
         os.setsid()
@@ -39,6 +60,8 @@ def _child(argv: list[str], env: dict[str, str], log: str) -> None:
         os.dup2(sink, 1)
         os.dup2(sink, 2)
         os.closerange(3, 1024)
+        if mount_namespace:
+            _own_mount_namespace()
         os.environ.clear()
         os.environ.update(env)
         sys.argv = ["memory-api", *argv]
@@ -84,7 +107,8 @@ def run() -> None:
             continue
         pid = os.fork()
         if pid == 0:
-            _child(request["argv"], request["env"], request["log"])
+            namespace = bool(request.get("mount_namespace"))
+            _child(request["argv"], request["env"], request["log"], mount_namespace=namespace)
         print(pid, flush=True)
         if not warmed:
             warm()
