@@ -26,6 +26,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import PurePath
 
+from harness_memory.hooks.shell_comments import without_comments
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
 
 __all__ = [
@@ -40,7 +41,6 @@ __all__ = [
     "read_script",
     "script_file",
     "unchangeable",
-    "without_comments",
 ]
 
 SCRIPT_CAP = 1_048_576
@@ -162,16 +162,6 @@ expanded (None when named at run time) and whether it runs at the top (not in ``
 _SEGMENT_RE = r"(\$\(|`|\n|;|&&|\|\||\||(?<![<>])&(?!>)|[()])"
 """What ends a simple command (or starts one inside ``$(…)`` or backquotes), for the scan (a
 ``&`` of a redirection, ``>&/dev/null``, ends none)."""
-_COMMENT_RE = r"(?m)(^|[ \t])#.*$"
-"""A comment: from a ``#`` starting a word to the line's end."""
-
-
-def without_comments(text: str) -> str:
-    """A shell script's ``text`` with its comments (:data:`_COMMENT_RE`) dropped: a comment
-    runs nothing and defines nothing."""
-    return re.sub(_COMMENT_RE, r"\1", text)
-
-
 _REDIRECTION_RE = r"^[0-9]*[<>]"
 """A redirection word before a command's name (``>/dev/null cmd``)."""
 _LEADING = frozenset(
