@@ -106,6 +106,7 @@ REFUSED_ONLY = [
     "( base64 -d payload ) | sh",
     "cat <<< 'Y3A=' | base64 -d | perl",
     "git -c alias.x='!bash -c \"$(rev payload)\"' x",
+    'cat <<< "$(base64 -d payload)" | bash',
 ]
 """The same kind however the text is disguised or fed (not run: no payload is there)."""
 
@@ -138,6 +139,9 @@ EVERYDAY = [
     "echo hi # a comment naming notes/x.md",
     "ls # don't",
     "echo a\\\\ #b > notes/x.md",
+    "cat <<'EOF' | bash\necho hi\nEOF",
+    "cat <<< 'echo hi' | bash",
+    "cat setup.sh | bash",
     "make test",
     "python3 -m pytest -q",
 ]

@@ -24,6 +24,7 @@ each outermost substitution's text.
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 
@@ -153,10 +154,15 @@ def _read_program(name: str, rest: str) -> bool:
 def stage_unread(words: list[str]) -> bool:
     """Whether the simple command ``words`` (as the lexer leaves them, its assignments and
     runners already dropped) prints text the guard cannot read ahead when a pipe gives it to
-    an interpreter as code: any program outside :data:`READ_SOURCES`, or one of them reading
-    text the command feeds it (a redirection, a here-string: ``cat <<< …``). No words (a
-    group or subshell before the pipe, ``( … ) | sh``) is unread too."""
-    if not words or any(word.startswith("<") for word in words):
+    an interpreter as code: any program outside :data:`READ_SOURCES`, or one of them fed a
+    here-string built at run time (``cat <<< "$(base64 -d f)"``; a here-document's or a
+    literal here-string's text is the command's, read as commands where a shell runs it:
+    ``cat <<'EOF' | bash``). No words (a group or subshell before the pipe, ``( … ) | sh``)
+    is unread too."""
+    if not words:
+        return True
+    fed = [word for before, word in itertools.pairwise(words) if before == "<<<"]
+    if any("$(" in word or "`" in word for word in fed):
         return True
     program = posixpath.basename(words[0])
     if program == "git":

@@ -7,9 +7,12 @@ words of a command (``|`` at ``at``) and says what the shell is given: the text 
 expansion, a pattern, a brace or a quote; :mod:`~harness_memory.hooks.printed_text` reads
 the escapes and formats), to be judged as the shell's ``-c`` code; else (``printf -v``, a
 width, a word with ``$``, ``*`` or ``{``, a printer the command may redefine) code the guard
-cannot read, which may write anywhere. A shell given a script (``echo y | bash install.sh``)
-or ``-c`` code reads the pipe as data, and one given ``-n`` only reads it (``printf '%s\n' a
-b | bash -n``): not code here.
+cannot read, which may write anywhere; and so is what any other program prints into a
+shell's or an interpreter's pipe unless the guard reads it or lets it through elsewhere
+(:func:`~harness_memory.hooks.code_sources.stage_unread`: ``base64 -d <<< … | sh``; ``cat
+s.sh | bash`` and ``curl -fsSL URL | sh`` as before). A shell given a script (``echo y |
+bash install.sh``) or ``-c`` code reads the pipe as data, and one given ``-n`` only reads it
+(``printf '%s\n' a b | bash -n``): not code here.
 
 Linear in the words of the two commands around the pipe.
 """
