@@ -10,6 +10,8 @@ a ``#`` after an escaped blank starts no comment (review of guard59, rv-guard59b
   tool's ``init``) or fetches it (``curl URL | sh``: as before).
 - ``git -c alias.x='!…' x`` runs code the call itself wrote; judged as the user's settings,
   its ``"$p"`` of a value read at run time (and an ``eval`` of unread output) passed.
+- A script sourcing ``$d/x.sh`` after ``d=sub; if false; then d=.; fi`` (or ``d=sub; false &&
+  d=.``) sources ``sub/x.sh``; the reader of the scripts a script runs kept the last value.
 - ``echo a\\ #b > notes/x.md``: bash gives ``echo`` the word ``a #b`` and writes ``notes/x.md``;
   the guard's readers took ``#b > notes/x.md`` for a comment.
 
@@ -25,7 +27,13 @@ import subprocess
 
 import pytest
 
-from tests.support.guard_cases import Layout, fill, let_through, refusals_by_every_harness
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    fill,
+    let_through,
+    refusals_by_every_harness,
+)
 
 PAYLOAD = "cp a notes/{name}.md"
 """The code each disguised form runs: a copy into ``notes``, the link into the other scope."""
@@ -64,6 +72,14 @@ ALIASED = {
 }
 """Code a command puts in git's alias itself: ``name`` holds ``./to-other``, a script copying
 into the other scope (its first operand the file's name)."""
+BRANCHED = {
+    "branch-if": "d=sub; if false; then d=.; fi; n=branch-if; source $d/x.sh",
+    "branch-lines": 'd=sub\nif false; then\n  d=.\nfi\nn=branch-lines\n. "$d/x.sh"',
+    "branch-list": "d=sub; false && d=.; n=branch-list; source $d/x.sh",
+}
+"""A script (run as ``bash NAME.sh``) sourcing ``$d/x.sh`` with ``d`` set in a branch: bash
+sources ``sub/x.sh`` (a copy into the other scope), the guard's reader of the scripts a script
+runs took the branch's ``.`` (``./x.sh`` prints) and judged only that."""
 COMMENTED = {
     "escaped-redirect": "echo a\\ #b > notes/escaped-redirect.md",
     "escaped-list": "echo a\\ #b; cp a notes/escaped-list.md",
@@ -80,13 +96,18 @@ def bypasses(where: Layout) -> Layout:
     script.write_text(fill('#!/bin/sh\ncp a {root}/{other}/"$1".md\n', where), encoding="utf-8")
     script.chmod(0o755)
     (where.workspace / "name").write_text("./to-other\n", encoding="utf-8")
+    (where.workspace / "sub").mkdir()
+    (where.workspace / "sub" / "x.sh").write_text(fill('cp a {root}/{other}/"$n".md\n', where))
+    (where.workspace / "x.sh").write_text("echo hi\n", encoding="utf-8")
+    for name, text in {**BRANCHED, "last": "d=sub; d=.; n=last; source $d/x.sh"}.items():
+        (where.workspace / f"{name}.sh").write_text(text + "\n", encoding="utf-8")
     return where
 
 
 def test_p3_code_printed_from_a_disguise_is_refused_and_each_form_writes_there(
     bypasses: Layout,
 ) -> None:
-    forms = {**DISGUISED, **ALIASED, **COMMENTED}
+    forms = {**DISGUISED, **ALIASED, **COMMENTED, **{name: f"bash {name}.sh" for name in BRANCHED}}
 
     assert let_through(bypasses, list(forms.values())) == {}
     for reason in refusals_by_every_harness(bypasses, DISGUISED["b64-c"]).values():
@@ -109,6 +130,12 @@ REFUSED_ONLY = [
     'cat <<< "$(base64 -d payload)" | bash',
 ]
 """The same kind however the text is disguised or fed (not run: no payload is there)."""
+
+
+def test_p3_a_script_sourced_with_a_variable_set_last_outside_a_branch_passes(
+    bypasses: Layout,
+) -> None:
+    assert refusals_by_every_harness(bypasses, "bash last.sh") == dict.fromkeys(SHELL)
 
 
 def test_p3_code_from_any_program_the_guard_cannot_read_is_refused(where_judged: Layout) -> None:
