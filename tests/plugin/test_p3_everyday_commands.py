@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, SupportsIndex
 
 import pytest
 from harness_memory.hooks.called_names import called_patterns
+from harness_memory.hooks.code_sources import unread_substitution
 from harness_memory.hooks.definitions import read_definitions
+from harness_memory.hooks.shell_comments import uncommented
 from harness_memory.hooks.tool_targets import shell_paths
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
@@ -397,6 +399,10 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     # quoting (decoded once for each ``$'`` on it)
     "unclosed brackets": lambda n: "echo " + "[" * n,
     "ANSI-C quoting on one line": lambda n: "echo " + "$'" * n,
+    # the code an interpreter takes from a pipe (review59b): each stage read once; the
+    # backslashes before a ``#`` counted once (the substitutions: TEXT_READERS)
+    "pipes into shells": lambda n: "base64 -d f | " * n + "sh",
+    "backslashes before a comment": lambda n: "echo " + "\\\\" * n + " #x",
 }
 """Commands a model may send, by how many times their hostile part repeats."""
 _NESTED = {
@@ -528,6 +534,9 @@ TEXT_READERS: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = 
     "a name expanded, then named bare": (_patterns_called, lambda n: "echo $X" + " X" * n),
     # each ``$'`` copied its whole line once more
     "ANSI-C quoting on one line": (read_definitions, lambda n: "echo " + "$'" * n),
+    # each ``#`` after an escaped blank, dropped or kept by one rule (review59b)
+    "comments after escaped blanks": (uncommented, lambda n: "echo a\\ #b " * n + "# c"),
+    "substitutions in a shell's code": (unread_substitution, lambda n: "$(pwd) `b` $((1))" * n),
 }
 """A reader of a command's (plain) text with the hostile command it copied quadratically."""
 

@@ -71,12 +71,15 @@ class GitSettings:
     (where those commands may run: the folder git is run in, after ``-C``, and the top of
     its work tree, where git runs an alias's ``!`` command and a command it starts after it
     entered the top: ``cd sub && git c`` runs ``alias.c``'s ``cp a notes/x.md`` from the
-    top). A plain class, like :class:`~harness_memory.hooks.tool_targets.ShellPaths`."""
+    top); ``own``, those of ``commands`` the command's own words set (``git -c
+    alias.x='!…' x``, ``git config alias.x …``), code of the call's, not of the user's
+    settings. A plain class, like :class:`~harness_memory.hooks.tool_targets.ShellPaths`."""
 
-    __slots__ = ("commands", "folders", "text", "unknown")
+    __slots__ = ("commands", "folders", "own", "text", "unknown")
 
     def __init__(self) -> None:
         self.commands: list[tuple[str, str]] = []
+        self.own: list[tuple[str, str]] = []  # those the command's own words set (``-c``)
         self.text: list[str] = []
         self.unknown: str | None = None
         self.folders: list[str] = []
@@ -198,8 +201,11 @@ def git_settings(words: Iterable[str], base: str, environ: Mapping[str, str]) ->
         reader.read(os.path.join(repository, "config.worktree"), folder)  # noqa: PTH118
     if (legacy := environ.get("GIT_CONFIG")) is not None:
         reader.read(os.path.join(folder, legacy), folder)  # noqa: PTH118
-    pairs = [*_environment_pairs(environ, settings), *pairs]
+    reader.take(_environment_pairs(environ, settings), folder, folder)
+    taken = len(settings.commands)
     reader.take(pairs, folder, folder)
+    own = {key for key, _ in pairs}  # not a file an own ``include.path`` names
+    settings.own = [each for each in settings.commands[taken:] if each[0] in own]
     if settings.unknown is None and repository is not None:
         reader.read_hooks(repository, folder)
     tops = _work_tree_tops(folder, named, reader.work_tree, holder) if repository else []

@@ -210,15 +210,24 @@ class _Judge:
         self.interactive: bool | None = None  # the shell whose startup files are read
         self.shell: tuple[str, ...] = ()  # the harness's shell for the call's own texts
 
-    def texts(self, texts: list[str], known: str | None, depth: int = 0) -> str | None:
-        """The refusal of ``texts`` run in the folder ``known`` (None: unknown), or None."""
-        return _judged(self, texts, known, depth)
+    def texts(
+        self, texts: list[str], known: str | None, depth: int = 0, *, own_code: bool = False
+    ) -> str | None:
+        """The refusal of ``texts`` run in the folder ``known`` (None: unknown), or None;
+        ``own_code``: settings code the call's own words set (:func:`_judged`)."""
+        return _judged(self, texts, known, depth, own_code=own_code)
 
 
-def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> str | None:
+def _judged(
+    judge: _Judge, texts: list[str], known: str | None, depth: int, *, own_code: bool = False
+) -> str | None:
     """:func:`shell_refusal`'s judgement of ``texts`` run in ``known`` with ``judge``'s
     settings; ``depth`` counts the commands of settings read on the way (at most
-    :data:`_SETTINGS_DEPTH`)."""
+    :data:`_SETTINGS_DEPTH`). Code of a startup file or of the user's settings (``depth``,
+    not ``own_code``) may ``eval`` a setup tool's output or run a quoted ``"$x"`` set
+    elsewhere; code the call's own words put in settings (``own_code``: ``git -c
+    alias.x='!eval "$(…)"' x``) is judged as the call's own command (review59b finding 2)."""
+    users = depth > 0 and not own_code
     memory_root, key, records, table = judge.memory_root, judge.key, judge.records, judge.table
     environ = judge.environ
     cwd = _UNKNOWN_BASE if known is None else known
@@ -236,11 +245,11 @@ def _judged(judge: _Judge, texts: list[str], known: str | None, depth: int) -> s
         return reason  # counted once for the whole call: linear in what it names
     unlisted: list[tuple[str, str | None]] = []  # archives it cannot list, where unpacked
     for found in read:
-        if depth:  # a quoted "$x" named at run time in a startup file or settings: the user's
+        if users:  # a quoted "$x" named at run time in a startup file or settings: the user's
             found.split = [word for word in found.split if not word.startswith('"')]
         if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
             return reason
-        if depth == 0 and found.unread_code:  # the call's own (a startup file's is the user's)
+        if not users and found.unread_code:  # the call's own (a startup file's is the user's)
             return _unread_code_refusal(found.unread_code[0])
         if (reason := _fed_refusal(found)) is not None:
             return reason
@@ -967,7 +976,8 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
                 "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null"
             )
         for folder in settings.folders:  # where git is run, and its work tree's top
-            if reason := _run_setting_refusal(program, settings.commands, judge, folder, depth):
+            commands, own = settings.commands, settings.own
+            if reason := _run_setting_refusal(program, commands, judge, folder, depth, own):
                 return reason
         said = (
             "git's settings or hook scripts name",
@@ -997,14 +1007,22 @@ def _settings_name_memory(
 
 
 def _run_setting_refusal(
-    program: str, commands: list[tuple[str, str]], judge: _Judge, base: str, depth: int
+    program: str,
+    commands: list[tuple[str, str]],
+    judge: _Judge,
+    base: str,
+    depth: int,
+    own: list[tuple[str, str]] | None = None,
 ) -> str | None:
     """The refusal of the first of ``commands`` (each a setting of ``program``'s and the
     command it makes the program run: ``alias.x``, ``script-shell``) the guard refuses,
     judged as a command of the call run in ``base`` (one settings level deeper than
-    ``depth``), or None."""
+    ``depth``), or None. One of ``own`` (set by the call's own words: ``git -c
+    alias.x='!eval "$(…)"' x``) is the call's code, judged as its own command is (``eval`` of
+    unread output, a quoted program variable: refused), not as the user's settings."""
     for setting, command in commands:
-        if (reason := judge.texts([command], base, depth + 1)) is not None:
+        mine = own is not None and (setting, command) in own
+        if (reason := judge.texts([command], base, depth + 1, own_code=mine)) is not None:
             return (
                 f"{REFUSAL_PREFIX}{program}'s setting {shown_path(setting)} makes it run "
                 f"{shown_path(command)}, and the guard refuses that command: "
@@ -1053,9 +1071,10 @@ def _unread_code_refusal(code: str) -> str:
     call runs evaluates so (``eval "$(tool init bash)"`` in ``~/.bashrc``) is the user's
     setup, not refused for this."""
     return (
-        f"{REFUSAL_PREFIX}eval (or source of <(…)) runs as code what {code} prints, which "
-        "the guard cannot read before it runs: it may write anywhere, another Workspace's "
-        'memory scope among them. Run the commands themselves, or eval "$(cat FILE)"'
+        f"{REFUSAL_PREFIX}the command runs as code what {code} prints (eval, source of <(…), "
+        "an interpreter's -c/-e code or a pipe into it), which the guard cannot read before it "
+        "runs: it may write anywhere, another Workspace's memory scope among them. Run the "
+        'commands themselves, or their file (bash FILE, eval "$(cat FILE)")'
     )
 
 

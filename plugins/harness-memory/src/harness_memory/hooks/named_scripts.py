@@ -26,6 +26,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import PurePath
 
+from harness_memory.hooks.shell_comments import without_comments
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
 
 __all__ = [
@@ -40,7 +41,6 @@ __all__ = [
     "read_script",
     "script_file",
     "unchangeable",
-    "without_comments",
 ]
 
 SCRIPT_CAP = 1_048_576
@@ -162,16 +162,6 @@ expanded (None when named at run time) and whether it runs at the top (not in ``
 _SEGMENT_RE = r"(\$\(|`|\n|;|&&|\|\||\||(?<![<>])&(?!>)|[()])"
 """What ends a simple command (or starts one inside ``$(…)`` or backquotes), for the scan (a
 ``&`` of a redirection, ``>&/dev/null``, ends none)."""
-_COMMENT_RE = r"(?m)(^|[ \t])#.*$"
-"""A comment: from a ``#`` starting a word to the line's end."""
-
-
-def without_comments(text: str) -> str:
-    """A shell script's ``text`` with its comments (:data:`_COMMENT_RE`) dropped: a comment
-    runs nothing and defines nothing."""
-    return re.sub(_COMMENT_RE, r"\1", text)
-
-
 _REDIRECTION_RE = r"^[0-9]*[<>]"
 """A redirection word before a command's name (``>/dev/null cmd``)."""
 _LEADING = frozenset(
@@ -182,6 +172,12 @@ _LEADING = frozenset(
 _GLOBS_CAP = 64
 """How many patterns one scan matches against the disk (``for f in ~/.bashrc.d/*.sh``); a
 name holding one past it is taken as named at run time (as ``source "$(…)"`` is)."""
+_OPENING = frozenset({"if", "while", "until", "case", "select", "{"})
+"""Words opening a branch, a loop or a group: an assignment inside may not run."""
+_CLOSING = frozenset({"fi", "done", "esac", "}"})
+"""Words closing one."""
+_VALUES_CAP = 16
+"""The most values one variable is followed with; past it, unknown."""
 _DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
 """Builtins whose operands are assignments (``export BASH_ENV=./x.sh``)."""
 _ASSIGNED_RE = r"(?s)^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$"
@@ -209,7 +205,8 @@ def nested_scripts(text: str, base: str, environ: Mapping[str, str]) -> list[Nes
         ending = pieces[at + 1] if at + 1 < len(pieces) else "\n"
         if words and ending in ("$(", "`") and not pieces[at][-1:].isspace():
             words[-1] += "$"  # ``source "$(…)"``: a word built at run time
-        scan.command(words, top=top)
+        maybe = at > 0 and pieces[at - 1] in ("&&", "||")  # ``a && d=x``: may not run
+        scan.command(words, top=top, maybe=maybe)
         top = (top and ending not in ("$(", "`")) or ending == "\n"
     return scan.found
 
@@ -221,7 +218,9 @@ def _tilde(word: str) -> bool:
 
 class _NestedScan:
     """The state of :func:`nested_scripts`: the folder the shell is in (None once unknown),
-    the variables known (each its values: one, or a ``for`` loop's) and the scripts found."""
+    the variables known (each the values it may hold: one, a ``for`` loop's, or each one an
+    assignment that may not run left: review59b finding 4), how many branches, loops and
+    groups the scan is in, and the scripts found."""
 
     def __init__(self, base: str, environ: Mapping[str, str]) -> None:
         self.base: str | None = base
@@ -229,26 +228,34 @@ class _NestedScan:
         self.known: dict[str, list[str] | None] = {}
         self.found: list[NestedScript] = []
         self.globs = 0
+        self.depth = 0  # the ``if``, loops, ``case`` and ``{`` groups open
 
-    def command(self, said: list[str], *, top: bool) -> None:
-        """Read one simple command's words ``said`` (as split at white space)."""
+    def command(self, said: list[str], *, top: bool, maybe: bool = False) -> None:
+        """Read one simple command's words ``said`` (as split at white space); ``maybe``:
+        it stands after ``&&`` or ``||`` (it may not run)."""
         words = [word.replace('"', "").replace("'", "") for word in said]
+        if words and words[0] in _CLOSING:
+            self.depth = max(0, self.depth - 1)
         while words and (
             words[0] in _LEADING
             or re.match(_ASSIGNED_RE, words[0])
             or re.match(_REDIRECTION_RE, words[0])
         ):
-            self._assign(words.pop(0), top=top)
+            word = words.pop(0)
+            self.depth += word in _OPENING
+            self._assign(word, top=top, maybe=maybe or self.depth > 0)
         if not words:
             return
         name = words[0].rsplit("/", 1)[-1]
         if name in _DECLARING:
             for word in words[1:]:
-                self._assign(word, top=top)
-        elif name == "for" and len(words) > 2 and words[2] == "in":
-            values = [self._values(word) for word in words[3:]]
-            flat = [value for each in values if each is not None for value in each]
-            self.known[words[1]] = None if None in values else flat
+                self._assign(word, top=top, maybe=maybe or self.depth > 0)
+        elif name in _OPENING or name == "for":
+            self.depth += 1  # ``case x in``, a loop: what it assigns may not run
+            if name == "for" and len(words) > 2 and words[2] == "in":
+                values = [self._values(word) for word in words[3:]]
+                flat = [value for each in values if each is not None for value in each]
+                self.known[words[1]] = None if None in values else flat
         elif name in ("cd", "pushd"):
             self._enter(words[1:])
         elif name in (".", "source"):
@@ -259,13 +266,22 @@ class _NestedScan:
         elif "/" in words[0]:
             self._note("run", words[0], top=top)
 
-    def _assign(self, word: str, *, top: bool) -> None:
-        """Keep an assignment's literal value; one of ``BASH_ENV``/``ENV`` is a script."""
+    def _assign(self, word: str, *, top: bool, maybe: bool = False) -> None:
+        """Keep an assignment's literal value; one of ``BASH_ENV``/``ENV`` is a script. One
+        that may not run (``maybe``: in a branch, a loop or a group, after ``&&``/``||``)
+        adds its value to those the variable held (unset: empty), so a script named with it
+        is each it may be (``d=sub; if x; then d=.; fi; . $d/s.sh``); past
+        :data:`_VALUES_CAP` values, or beside an unknown one, it is unknown."""
         assigned = re.match(_ASSIGNED_RE, word)
         if assigned is None:
             return
         name, value = assigned.group("name"), assigned.group("value")
-        self.known[name] = self._values(value, matched=False)  # bash matches no pattern there
+        values = self._values(value, matched=False)  # bash matches no pattern there
+        if maybe and values is not None:
+            before = self.known[name] if name in self.known else [self.environ.get(name, "")]
+            values = None if before is None else list(dict.fromkeys([*before, *values]))
+            values = None if values is None or len(values) > _VALUES_CAP else values
+        self.known[name] = values
         if name in ("BASH_ENV", "ENV") and value:
             self._note("source", value, top=top)
 

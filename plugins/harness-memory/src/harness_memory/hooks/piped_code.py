@@ -7,9 +7,12 @@ words of a command (``|`` at ``at``) and says what the shell is given: the text 
 expansion, a pattern, a brace or a quote; :mod:`~harness_memory.hooks.printed_text` reads
 the escapes and formats), to be judged as the shell's ``-c`` code; else (``printf -v``, a
 width, a word with ``$``, ``*`` or ``{``, a printer the command may redefine) code the guard
-cannot read, which may write anywhere. A shell given a script (``echo y | bash install.sh``)
-or ``-c`` code reads the pipe as data, and one given ``-n`` only reads it (``printf '%s\n' a
-b | bash -n``): not code here.
+cannot read, which may write anywhere; and so is what any other program prints into a
+shell's or an interpreter's pipe unless the guard reads it or lets it through elsewhere
+(:func:`~harness_memory.hooks.code_sources.stage_unread`: ``base64 -d <<< … | sh``; ``cat
+s.sh | bash`` and ``curl -fsSL URL | sh`` as before). A shell given a script (``echo y |
+bash install.sh``) or ``-c`` code reads the pipe as data, and one given ``-n`` only reads it
+(``printf '%s\n' a b | bash -n``): not code here.
 
 Linear in the words of the two commands around the pipe.
 """
@@ -21,6 +24,7 @@ import posixpath
 import re
 from typing import NamedTuple
 
+from harness_memory.hooks.code_sources import stage_unread
 from harness_memory.hooks.definitions import read_definitions
 from harness_memory.hooks.here_data import SHELLS
 from harness_memory.hooks.printed_text import echo_text, printf_text
@@ -39,6 +43,13 @@ _NOT_LITERAL = r"[$`{}*?\[\]~'\"]"
 """What bash expands in a word or quotes (printed, a quote is code's quote)."""
 _ECHO_OPTION_RE = r"^-[neE]+$"
 """An option word of bash's ``echo``."""
+_COMMAND_END = r"^[;&|()]+$"
+"""A word ending a simple command that is no redirection (``;``, ``&&``, ``|``, ``)``)."""
+_STDIN_INTERPRETER_RE = r"(?:python|pypy)[0-9.]*|node|nodejs|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*"
+"""Interpreters running the code on their standard input when given no script."""
+_CODE_OPTION_RE = r"^(?:-[A-Za-z]*[cmeEpr][A-Za-z]*|--(?:eval|print|require|command)(?:=.*)?)$"
+"""An interpreter's option giving it code or a module of its words (``-c``, ``-m``, ``-e``,
+``-pe``, ``--eval``): it then reads standard input as data."""
 
 
 class PipedCode(NamedTuple):
@@ -52,20 +63,33 @@ class PipedCode(NamedTuple):
 def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
     """What the shell after the pipe ``words[at]`` (``|``, ``|&``) or around the process
     substitution ``words[at]`` (``<(``: ``bash <(echo …)``, ``bash < <(echo …)``) runs as
-    code printed by a printer (:data:`PRINTERS`), or None (no shell reading it as code, no
-    printer: ``cat s.sh | bash``, ``curl … | bash`` are read as before). A printer not the
-    one command right before the pipe (``{ echo …; } | bash``, ``echo … | tee f | bash``)
-    prints code the guard cannot tell. ``command``: the whole text, read for a function or
-    alias that may redefine ``echo``."""
+    code printed by a printer (:data:`PRINTERS`), or None: no shell reading it as code, or
+    code the guard reads or lets through elsewhere (``cat s.sh | bash``: the script judged;
+    ``curl -fsSL URL | sh``: fetched, :mod:`~harness_memory.hooks.code_sources`). A printer
+    not the one command right before the pipe (``{ echo …; } | bash``, ``echo … | tee f |
+    bash``), or any program printing text the guard cannot read ahead
+    (:func:`~harness_memory.hooks.code_sources.stage_unread`: ``base64 -d <<< … | sh``, ``… |
+    rev | python3``), gives code the guard cannot tell (``code`` None), into a shell or another
+    interpreter reading its code from standard input (:func:`_interpreter_reading_stdin`;
+    a printer's text into one is read as before). ``command``: the whole text, read for a
+    function or alias that may redefine ``echo``."""
     if words[at] == "<(":
         return _substituted_code(words, at, command)
-    shell = _shell_reading_stdin(_simple_command(words, at, back=False))
+    after = _simple_command(words, at, back=False)
+    stage = _stage(words, at, back=True)
+    shell = _shell_reading_stdin(after)
     if shell is None:
-        return None
+        reader = _interpreter_reading_stdin(after)
+        printed = bool(stage) and posixpath.basename(stage[0]) in PRINTERS  # read as before
+        if reader is None or printed or not stage_unread(stage):
+            return None
+        return PipedCode(reader, None)
     printer = _simple_command(words, at, back=True)
     if printer and posixpath.basename(printer[0]) in PRINTERS:
         return PipedCode(shell, _printed(printer, command))
-    return PipedCode(shell, None) if PRINTERS & set(_pipeline_before(words, at)) else None
+    if PRINTERS & set(_pipeline_before(words, at)) or stage_unread(stage):
+        return PipedCode(shell, None)
+    return None
 
 
 def _substituted_code(words: list[str], at: int, command: str) -> PipedCode | None:
@@ -78,6 +102,8 @@ def _substituted_code(words: list[str], at: int, command: str) -> PipedCode | No
     inside = _simple_command(words, at, back=False)
     if inside and posixpath.basename(inside[0]) in PRINTERS:
         return PipedCode(shell[0], _printed(inside, command))
+    if stage_unread(_stage(words, at, back=False)):
+        return PipedCode(shell[0], None)  # ``bash <(base64 -d <<< …)``: code never read
     depth, end = 1, at + 1
     while end < len(words) and depth:
         depth += words[end].endswith("(") - (words[end] == ")")
@@ -118,6 +144,38 @@ def _simple_command(words: list[str], at: int, *, back: bool) -> list[str]:
     ):
         found.pop(0)
     return found
+
+
+def _stage(words: list[str], at: int, *, back: bool) -> list[str]:
+    """The words of the simple command before (``back``) or after ``words[at]``, its
+    redirections kept, past its assignments and runners (:func:`_simple_command`, which stops
+    at a redirection)."""
+    step = -1 if back else 1
+    index = at + step
+    while 0 <= index < len(words) and not (
+        words[index] in _ENDS or re.match(_COMMAND_END, words[index])
+    ):
+        index += step
+    found = words[index + 1 : at] if back else words[at + 1 : index]
+    while found and (
+        re.match(_ASSIGNMENT, found[0]) or found[0] in _RUNNERS or found[0].startswith("-")
+    ):
+        found = found[1:]
+    return found
+
+
+def _interpreter_reading_stdin(words: list[str]) -> str | None:
+    """The interpreter other than a shell ``words`` runs when it reads its code from standard
+    input (:data:`_STDIN_INTERPRETER_RE`; options only, or ``-``: ``python3``, ``python3 -u
+    -``, ``perl -w``), else None (a script, ``-c``/``-e``/``-m`` code: the pipe is data)."""
+    if not words or not re.fullmatch(_STDIN_INTERPRETER_RE, posixpath.basename(words[0])):
+        return None
+    for word in words[1:]:
+        if word == "-":
+            break
+        if not word.startswith("-") or re.match(_CODE_OPTION_RE, word):
+            return None
+    return words[0]
 
 
 def _shell_reading_stdin(words: list[str]) -> str | None:

@@ -35,6 +35,7 @@ from harness_memory.hooks.here_data import here_data
 from harness_memory.hooks.option_words import PYTHON_RE
 from harness_memory.hooks.run_texts import commands_run
 from harness_memory.hooks.script_writers import substitutions
+from harness_memory.hooks.shell_comments import uncommented as shell_uncommented
 from harness_memory.hooks.shell_words import PUNCTUATION, split_words
 
 __all__ = ["is_data_program", "names_run"]
@@ -101,7 +102,7 @@ def names_run(command: str) -> frozenset[str] | None:
         return None
     command = here_data(command).command  # a body another program reads: data, never split
     command = bash_quoting(command)  # its line continuations removed, none ending a comment
-    uncommented = _uncommented(command)  # a quote in a comment opens no word (review59)
+    uncommented = shell_uncommented(command)  # a quote in a comment opens no word (review59)
     if uncommented is None:
         return None
     command = uncommented
@@ -126,43 +127,6 @@ def names_run(command: str) -> frozenset[str] | None:
         and not (_writes_a_file(simple) and any(_runs_what_it_reads(w) for w, _ in simple))
     )
     return frozenset(name for words, _ in simple for name in _simple_names(words, printed=printed))
-
-
-_WORD_START = frozenset(" \t\n;&|()<>")
-"""What a ``#`` follows when it starts a word, and so a comment (``echo a#b`` holds none)."""
-
-
-def _uncommented(command: str) -> str | None:
-    """``command`` with each comment dropped as bash drops it: from a ``#`` starting a word
-    outside quotes to the line's end (``echo start # don't``: the apostrophe opens no quoted
-    word that would take the next lines for one data word, review59 finding 3). None when a
-    ``#`` starting a word stands in backquotes, or in double quotes after a ``$(`` or a
-    backquote in them (``"$(ls # x)"``): there it may be a comment this does not follow.
-    One pass, linear."""
-    kept: list[str] = []
-    quote = ""  # the quote the scan is inside: ``'``, ``"``, a backquote or none
-    at = opened = 0  # where the scan is, and where its quote opened
-    while at < len(command):
-        char = command[at]
-        starts = at == 0 or command[at - 1] in _WORD_START
-        if char == "\\" and quote != "'":
-            kept.append(command[at : at + 2])
-            at += 2
-            continue
-        if char == "#" and starts and quote:
-            if quote == "`" or (quote == '"' and re.search(r"\$\(|`", command[opened:at])):
-                return None
-        elif char == "#" and starts:
-            end = command.find("\n", at)
-            at = len(command) if end == -1 else end
-            continue
-        elif quote and char == quote:
-            quote = ""
-        elif not quote and char in "'\"`":
-            quote, opened = char, at
-        kept.append(char)
-        at += 1
-    return "".join(kept)
 
 
 _JOINED_LINES = 64

@@ -44,9 +44,9 @@ from harness_memory.hooks.named_scripts import (
     read_script,
     script_file,
     unchangeable,
-    without_comments,
 )
 from harness_memory.hooks.run_names import is_data_program, names_run
+from harness_memory.hooks.shell_comments import without_comments
 from harness_memory.hooks.shell_startup import is_interactive, startup_files
 
 __all__ = [

@@ -95,6 +95,8 @@ from memory_core.keys import real_or_none
 
 from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
 from harness_memory.hooks.bash_quoting import bash_quoting
+from harness_memory.hooks.code_sources import CODE_PRINTERS as _CODE_PRINTERS
+from harness_memory.hooks.code_sources import unread_substitution
 from harness_memory.hooks.definitions import Definitions, plain_text, read_definitions
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.glob_match import fnmatch_case
@@ -163,6 +165,8 @@ from harness_memory.hooks.script_writers import (
     sed_run_texts,
 )
 from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
+from harness_memory.hooks.shell_comments import WORD_ENDS as _WORD_ENDS
+from harness_memory.hooks.shell_comments import comment_at
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, startup_files
 from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes, read_names
@@ -1328,17 +1332,6 @@ def _entered_folder(previous: str | None, word: str, *, chdir: bool) -> str | No
     return _env_folder(previous, word) if chdir else None
 
 
-_CODE_PRINTERS = frozenset(
-    {"dircolors", "lesspipe", "ssh-agent", "gpg-agent", "keychain", "brew", "pyenv", "rbenv"}
-    | {"nodenv", "goenv", "jenv", "plenv", "fzf", "conda", "direnv", "starship", "zoxide"}
-    | {"fnm", "mise", "rtx", "asdf", "thefuck", "kubectl", "gh", "npm", "pip", "uv", "rustup"}
-    | {"opam", "minikube", "docker-machine", "nix", "nix-shell"}
-)
-"""Programs whose output an ``eval "$(…)"`` or ``source <(…)`` runs that print shell code of
-their own knowledge (colours, an agent's variables, a version manager's or package manager's
-setup, completions), not data an earlier call wrote (``cat script``), as
-:data:`_FOLDER_PRINTERS` print folders: ``eval "$(pyenv init - bash)"``, ``eval "$(dircolors
--b)"`` in startup files."""
 _ASSIGNED_FIRST_RE = r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*"
 
 
@@ -2135,7 +2128,7 @@ def _lines_separated(command: str) -> str:
             continue
         elif char == "\n":
             char = " " if last in ("&&", "||", "|&") or last.endswith("|") else " ; "
-        elif char == "#" and (at == 0 or command[at - 1] in _WORD_ENDS):
+        elif char == "#" and comment_at(command, at):  # not after ``\ `` (review59b)
             end = command.find("\n", at)
             at = len(command) if end == -1 else end
             continue
@@ -2143,10 +2136,6 @@ def _lines_separated(command: str) -> str:
         last = (last + char.strip())[-2:]
         at += 1
     return "".join(out)
-
-
-_WORD_ENDS = frozenset(" \t\n;&|()<>")
-"""The characters after which a ``#`` starts a comment for bash."""
 
 
 def _env_folder(previous: str | None, word: str) -> str | None:
@@ -2524,6 +2513,7 @@ class _Writes:
         "_said",
         "_script_words",
         "_skip",
+        "_spellings",
         "_split",
         "_stdin",
         "_tails",
@@ -2573,6 +2563,7 @@ class _Writes:
         self.here_text = ""  # the command's here-documents' bodies
         self.here_built = False  # and whether one is built at run time (:func:`_here_built`)
         self.text = ""  # the command's text as the lexer reads it (:func:`_live_spellings`)
+        self._spellings: Mapping[str, str] | None = None  # its :func:`_live_spellings`
         self._tails = tails
         self._environ = environ  # the shell's environment (``~`` in ``tar -C ~``)
         self._command: str | None = None
@@ -2891,7 +2882,8 @@ class _Writes:
         """Whether ``word``, just seen, is the code a shell runs (``bash -c CODE``, ``sh -ec
         CODE``, ``bash -o errexit -c CODE``, ``zsh -c CODE``: :func:`~harness_memory.hooks.
         shell_operands.shell_run`; :data:`~harness_memory.hooks.here_data.SHELLS`), or one a
-        ``find`` action runs (``-exec sh -c CODE _ {} \\;``)."""
+        ``find`` action runs (``-exec sh -c CODE _ {} \\;``); such code's substitution
+        printing text the guard cannot read is noted (:meth:`note_unread_code`)."""
         command = self._command
         if command != "find" and command not in SHELLS and command not in STARTUP_SHELLS:
             return False  # before any copy of the words: this runs at every word
@@ -2901,7 +2893,23 @@ class _Writes:
             words = words[actions[-1] + 1 :] if actions else []
             shell = os.path.basename(words[0]) if words else ""  # noqa: PTH119
             words = words[1:] if shell in SHELLS or shell in STARTUP_SHELLS else []
-        return bool(words) and words[-1] == word and shell_run(words).code == len(words) - 1
+        code = bool(words) and words[-1] == word and shell_run(words).code == len(words) - 1
+        if code:  # ``bash -c "$(… | base64 -d)"``: code no text of the call holds
+            self.note_unread_code(word)
+        return code
+
+    def note_unread_code(self, code: str) -> None:
+        """Note in ``ShellPaths.unread_code`` the first command substitution bash expands in
+        ``code``, an interpreter's code operand (a shell's ``-c``, ``python3 -c``, ``node
+        -e``), that prints text the guard cannot read ahead (:func:`~harness_memory.hooks.
+        code_sources.unread_substitution`: ``bash -c "$(echo Y3A… | base64 -d)"``), as its
+        spelling in the command's text says (:func:`_live_spellings`, read once a command)."""
+        if "$(" not in code and "`" not in code:
+            return
+        if self._spellings is None:
+            self._spellings = _live_spellings(self.text)
+        if (unread := unread_substitution(self._spellings.get(code, code))) is not None:
+            self._found.unread_code.append(unread)
 
     def sed_code(self, word: str) -> list[str]:
         """The command lines ``word``, just seen, runs when it is a word of ``sed``'s holding
@@ -3237,7 +3245,12 @@ class _Writes:
         /dev/stdin``) runs each file ``feed`` gives it (:func:`_literal_feed`: ``bash <
         mk.sh``, ``cat mk.sh | bash``) as a script; given none the guard can name (a pipe, a
         here-string) that code is read elsewhere (:mod:`~harness_memory.hooks.piped_code`),
-        and the device (``/dev/stdin``) is never read as a file here (P-3)."""
+        and the device (``/dev/stdin``) is never read as a file here (P-3). An interpreter's
+        code given inline is read for what its substitutions print (``python3 -c "$(base64 -d
+        <<< …)"``: :meth:`note_unread_code`)."""
+        name = command or ""
+        if program and self._operand and reads_text(name) and _inline_code(name, program):
+            self.note_unread_code(self._operand)
         script = _script_word(command, program, words)
         if script is None and command in SCRIPT_SHELLS and (operand := script_operand(words)):
             script = ("shell", operand)  # ``zsh mk.sh``, ``ksh mk.sh``: as ``bash mk.sh``
