@@ -666,10 +666,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         held[at] = (lost, entered, settled)
         settled = settled or (entered and _separates(word) and not substituting)
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
-        opening = not (substituting or quoted_back)
-        closing, substituting, quoted_back = _substitution_at(word, last, substituting, quoted_back)
-        if opening and (substituting or quoted_back or "`" in word):
-            inside.opened_substitution(writes)
+        closing, substituting, quoted_back = _opened(word, last, substituting, quoted_back, inside)
         if not (substituting or quoted_back) and writes.in_case_pattern(word, previous):
             writes.take_choices(scopes.after(at, known))
             last, previous = word, None
@@ -1014,7 +1011,7 @@ def _readers_set(
     arrays_spelt`); ``top_level``: no word of another command read again."""
     writes, inside = readers
     inside.linker, inside.here_text = writes.linker, writes.here_text
-    inside.here_built, inside.text = writes.here_built, writes.text
+    inside.here_built, inside.text, inside.holder = writes.here_built, writes.text, writes
     words, runners, unread, evaluators = _function_runners(words)
     unsure = _names_set_unsurely(words, command) | {f"alias {name}" for name in unread} | unread
     loops = loop_names(words)
@@ -1043,6 +1040,20 @@ def _followed(previous: str | None, word: str) -> str | None:
     if previous in _CD_WORDS and word.startswith("-") and word != "-":
         return previous
     return None if _separates(word) else word
+
+
+def _opened(
+    word: str, last: str, substituting: int, quoted_back: bool, inside: _Writes
+) -> tuple[bool, int, bool]:
+    """:func:`_substitution_at` of the lexer's ``word`` (after ``last``, ``substituting`` deep
+    in ``$(`` and ``quoted_back`` before it), telling ``inside`` (the reader of the commands
+    inside ``$(…)`` and backquotes) when a top-level one opens at ``word``
+    (:meth:`_Writes.opened_substitution`)."""
+    opening = not (substituting or quoted_back)
+    closing, substituting, quoted_back = _substitution_at(word, last, substituting, quoted_back)
+    if opening and (substituting or quoted_back or "`" in word):
+        inside.opened_substitution()
+    return closing, substituting, quoted_back
 
 
 def _substitution_at(
@@ -2546,6 +2557,7 @@ class _Writes:
         "folder_unknown",
         "here_built",
         "here_text",
+        "holder",
         "linker",
         "loop_names",
         "named_now",
@@ -2571,6 +2583,7 @@ class _Writes:
         self._found = found
         self._cd_data = cd_data  # a cd went into a folder read from data (:func:`_named_folder`)
         self.outer = outer  # the command this one is read inside (``bash -c '…'``)
+        self.holder: _Writes | None = None  # the reader of the command whose $(…) this reads
         # a program that may make links, ran already (in ``outer`` too)
         self.linker: tuple[str, str] | None = None if outer is None else outer.linker
         self.code_variable = False  # the text is one variable ``eval`` runs as code
@@ -2675,12 +2688,12 @@ class _Writes:
             self.end()  # the pattern's ``)``: its commands come next
         return pattern
 
-    def opened_substitution(self, outer: _Writes) -> None:
-        """A top-level ``$(…)`` or backquote opens in ``outer``'s command, read by this reader:
-        its subshell starts with the values ``outer``'s loops give their variables there
-        (``for t in ruff mypy; do echo $("$t" -V); done``, each loop read once per word:
-        :mod:`~harness_memory.hooks.loop_words`), none an earlier substitution's set."""
-        self._loops = dict(outer.choices)
+    def opened_substitution(self) -> None:
+        """A top-level ``$(…)`` or backquote opens in the command :attr:`holder` reads, read by
+        this reader: its subshell starts with the values the command's loops give their
+        variables there (``for t in ruff mypy; do echo $("$t" -V); done``, each loop read once
+        per word: :mod:`~harness_memory.hooks.loop_words`), none an earlier one's set."""
+        self._loops = {} if self.holder is None else dict(self.holder.choices)
 
     def closed_substitution(self) -> None:
         """The lexer met the ``)`` ending a command substitution at the top level."""
