@@ -403,6 +403,8 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     # backslashes before a ``#`` counted once (the substitutions: TEXT_READERS)
     "pipes into shells": lambda n: "base64 -d f | " * n + "sh",
     "backslashes before a comment": lambda n: "echo " + "\\\\" * n + " #x",
+    # ``unset`` read its options again for each name it unsets: quadratic in their count
+    "unset names": lambda n: "unset " + "IFS " * n,
 }
 """Commands a model may send, by how many times their hostile part repeats."""
 _NESTED = {
@@ -557,3 +559,65 @@ def test_p3_a_reader_of_a_hostile_command_copies_characters_linear_in_its_length
     assert texts[1].copied <= 2.5 * max(texts[0].copied, len(texts[0])), [
         text.copied for text in texts
     ]
+
+
+DEFINITIONS_SEARCHED: dict[str, Callable[[int], str]] = {
+    "process substitutions": lambda n: "cat " + "<(a) " * n,
+    "array assignments": lambda n: "a=(x) " * n,
+    "assigned substitutions": lambda n: "x=$(a); " * n,
+    "exported names": lambda n: "export a " * n,
+}
+"""Commands whose definitions the guard searched in time quadratic in their length (a minute
+at 40,000 characters): from each ``(``, ``)``, ``;`` or ``export`` the search read every word
+after it, to the end, before failing."""
+
+
+@pytest.mark.parametrize("form", DEFINITIONS_SEARCHED)
+def test_p3_the_definitions_search_reads_a_few_words_from_each_command_start(form: str) -> None:
+    """P-3: the search for what a command defines (``. ./f``, ``$e``, ``export "$n=…"`` after
+    a command's assignments, redirections and keywords) reads at most 16 words of 256
+    characters from each place a command may start (64 of a declaring builtin's), failing
+    closed past them, never the rest of the command: the memory it holds is a copy or two of
+    the text, not a frame per word it read on (counted, never timed: the search is C-level
+    work no count of Python lines sees, but each word read on in one attempt held 90 bytes,
+    and each attempt read to the end)."""
+    text = DEFINITIONS_SEARCHED[form](2000)
+    read_definitions(text)  # patterns compiled, caches filled
+    gc.collect()
+    tracemalloc.start()
+    try:
+        held = tracemalloc.get_traced_memory()[0]
+        read_definitions(text)
+        peak = tracemalloc.get_traced_memory()[1] - held
+    finally:
+        tracemalloc.stop()
+
+    assert peak <= 3 * len(text), (peak, len(text))
+
+
+def test_p3_the_definitions_search_fails_closed_past_the_words_it_reads() -> None:
+    """What the bounded search no longer reads counts as a definition: a 17th word before a
+    command's name, a 65th option or word of a declaring builtin, a word of 257 characters or
+    more before a name built at run time; fewer, and everyday long words, are read as before."""
+    long = "x" * 300
+    defining = [
+        "x=1 . ./f",
+        "; " + "a=1 " * 17 + "make",
+        "declare " + "-x " * 66 + "r",
+        "export " + "a " * 65 + "b",
+        f"X={long} . ./f",
+        f"export X={long} $n=1",
+        f"export {long} $n=1",
+        "a=1 b=2 2>/dev/null $e foo",
+        'export "$n=1"',
+    ]
+    plain = [
+        "; " + "a=1 " * 15 + "make",
+        "export " + "a " * 63,
+        f"export TOKEN={long}; curl -o out-$(date +%F).json https://example.com",
+        f'curl -o o.json "https://example.com/?a=1&b={long}"',
+        "git commit -m msg",
+    ]
+
+    assert [text[:40] for text in defining if not read_definitions(text).lookup] == []
+    assert [text[:40] for text in plain if read_definitions(text).lookup] == []

@@ -200,6 +200,67 @@ def test_everyday_loops_and_programs_named_by_variables_stay_allowed(where: Layo
     assert {c: seen for c, seen in allowed.items() if any(seen.values())} == {}
 
 
+LOOP_PROGRAMS = [
+    'for v in 3.11 3.12; do "python$v" -V; done',
+    "for v in 3.11 3.12; do python$v -m pytest -q; done",
+    "for c in sort uniq; do printf 'b\\na\\n' | \"$c\"; done",
+    "for t in ruff mypy; do git ls-files '*.py' | xargs \"$t\"; done",
+    "for t in ruff mypy; do git ls-files -z '*.py' | xargs -0 $t check; done",
+    'for t in ruff mypy; do true && "$t" .; done',
+    'for t in ruff mypy; do false || "$t" .; done',
+    'for t in ruff mypy; do echo "$t"; "$t" .; done',
+    'for t in ruff mypy; do echo $("$t" --version); done',
+    "for t in ruff mypy; do echo `$t --version`; done",
+    'for t in ruff mypy; do x=$("$t" --version); echo "$x"; done',
+    'for t in ruff mypy; do time "$t" .; done',
+    'for t in ruff mypy; do env "$t" .; done',
+    'for t in ruff mypy; do nice "$t" .; done',
+    'for t in ruff mypy; do command "$t" .; done',
+    'for t in ruff mypy; do (exec "$t" .); done',
+    'for t in ruff mypy; do if "$t" .; then echo ok; fi; done',
+]
+"""Loops whose variable names (part of) the program in places other than a command's first
+word: a version glued to a name, after a pipe, ``xargs``, ``&&``, ``||``, ``;``, in ``$(…)``
+or backquotes, after ``time``, ``env``, ``nice``, ``command``, ``exec``, ``if``."""
+
+
+def test_a_loop_variable_naming_the_program_anywhere_is_each_literal_word_there(
+    where: Layout,
+) -> None:
+    """P-3 (review of round 59): every place a loop's variable names a program is judged as
+    each literal word the loop gives, written there: the everyday loops above are allowed by
+    every harness (each was refused as a program known only at run time: a version glued to
+    ``python``, a program after a pipe once a ``printf`` had run, ``xargs "$t"``, a
+    substitution's program), while each such shape naming a writer into the other scope is
+    refused, as is a loop over a quoted word (``"python3 -c"``) and the variable after a loop
+    over several words (a ``break`` may leave it holding any: bash runs ``bash ~/w``)."""
+    allowed = {command: refusals_by_every_harness(where, command) for command in LOOP_PROGRAMS}
+    writing = [
+        fill(command, where)
+        for command in [
+            'for v in 3; do "python$v" -c \'open("{root}/{other}/x", "w")\'; done',
+            'for c in sort tee; do printf "a\\n" | "$c" {root}/{other}/x.md; done',
+            'for t in tee; do echo a | xargs "$t" {root}/{other}/x.md; done',
+            'for t in tee; do echo {root}/{other}/x.md | xargs "$t"; done',
+            'for t in tee; do true && "$t" {root}/{other}/x.md; done',
+            'for t in tee; do echo $(echo a | "$t" {root}/{other}/x.md); done',
+            'for t in tee; do echo `"$t" {root}/{other}/x.md`; done',
+            'for t in tee; do env "$t" {root}/{other}/x.md; done',
+            'for t in tee; do (exec "$t" {root}/{other}/x.md); done',
+            'for x in bash; do echo cp note.md {root}/{other}/x.md | "$x"; done',
+            'for p in "python3 -c"; do $p \'open("{root}/{other}/x", "w")\'; done',
+            'for x in ls bash; do "$x" -c :; break; done; "$x" ~/w',
+            'for x in bash ls; do echo "-$x"; break; done; "$x" ~/w',
+        ]
+    ]
+
+    assert {c: seen for c, seen in allowed.items() if any(seen.values())} == {}
+    assert_each_refused_by_every_harness(where, writing)
+    assert_refused_by_every_harness_and_bash_writes(
+        where, 'for x in bash ls; do "$x" -c :; break; done; "$x" ~/w'
+    )
+
+
 def test_the_split_writes_where_the_guard_did_not_look(where: Layout) -> None:
     assert_refused_by_every_harness_and_bash_writes(where, "$(cat ~/t) note.md")
 

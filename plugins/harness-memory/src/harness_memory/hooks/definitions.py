@@ -39,15 +39,26 @@ alias's value, its quotes dropped (``alias true='nproc() {…}'`` defines ``npro
 ``true`` runs: review56i)."""
 _ALIAS_RE = rf"{_BOUNDARY}alias\b"
 """An ``alias`` command (read from :func:`plain_text`: ``'al''ias'`` runs the builtin too)."""
-_BEFORE_NAME = (
-    r"\s*(?:(?:[A-Za-z_]\w*(?:\[[^\]]*\])?=\S*|\d*[<>]+&?\S*|!|time|if|then|do|while|until"
-    r"|else|elif|builtin|command|exec|nohup)\s+)*"
+_WORD_BEFORE = (
+    r"(?:[A-Za-z_]\w{0,255}(?:\[[^\]]{0,256}\])?=\S{0,256}|\d{0,16}[<>]{1,3}&?\S{0,256}|!|time|if"
+    r"|then|do|while|until|else|elif|builtin|command|exec|nohup)"
 )
-"""What may stand between an operator and a command's name: its assignments, redirections and
-the keywords before it (``if . ./f``, ``x=1 . ./f``, ``2>/dev/null $e …``: review56j)."""
+"""One word that may stand between an operator and a command's name: an assignment, a
+redirection, a keyword (``if . ./f``, ``x=1 . ./f``, ``2>/dev/null $e …``: review56j), each
+part at most 256 characters (a longer one: :func:`_long_word_before_name`)."""
+_WORDS_BEFORE = rf"(?:{_WORD_BEFORE}\s+){{0,16}}+"
+"""At most 16 :data:`_WORD_BEFORE` in a row, as many as stand there (never fewer)."""
+_BEFORE_NAME = rf"\s*{_WORDS_BEFORE}(?:{_WORD_BEFORE}\s|"
+"""What stands between an operator and a command's name (:data:`_WORDS_BEFORE`), then the
+name, or a 17th such word, read as the name looked for (failing closed). Each start of a
+command so reads at most 16 words of 256 characters: words without end, read again from each
+``;``, ``(`` or ``)`` inside the words before, made the search quadratic in the text (``a=(x)
+a=(x) …``: 60 s at 40,000 characters, P-3)."""
+_AFTER_LONG_WORD = rf"\s+{_WORDS_BEFORE}(?:{_WORD_BEFORE}\s|\.\s|[$`])"
+"""What after a word of 257 characters or more makes it one before a command's name."""
 _RUN_CODE = (
     rf"{_BOUNDARY}(?:eval|source)\b"
-    rf"|(?:^|[;&|(){{}}\n`]){_BEFORE_NAME}\.\s|(?:^|[;&|({{\n`]){_BEFORE_NAME}[$`]"
+    rf"|(?:^|[;&|(){{}}\n`]){_BEFORE_NAME}\.\s)|(?:^|[;&|({{\n`]){_BEFORE_NAME}[$`])"
     r"|(?<![\w${])(?:PATH|BASH_ENV|ENV)\b"
 )
 """The part of :data:`_LOOKUP_RE` a startup file's reader reads on its own
@@ -60,13 +71,23 @@ _CHANGES_RE = (
 )
 """The part of :data:`_LOOKUP_RE` that changes lookups by its words alone
 (:attr:`Definitions.changes`)."""
+_DECLARED = r"(?:declare|typeset|export|local|readonly|read|mapfile|readarray)"
+"""The builtins setting the variables their words name."""
+_OPERANDS = r"(?:\s+[^\s;&|$`]{1,256}(?![^\s;&|$`])){0,64}+"
+"""At most 64 plain words of at most 256 characters, as many as stand there (never fewer)."""
 _BUILT_NAMES = (
-    r"\b(?:declare|typeset|local)\s+(?:-\w*\s+)*-\w*n"
-    rf"|{_BOUNDARY}(?:declare|typeset|export|local|readonly|read|mapfile|readarray)"
-    r"(?:\s+[^\s;&|$`]+)*\s+[$`]|\bprintf\s+-v\s*[$`]"
+    r"\b(?:declare|typeset|local)\s+(?:(?:-\w*\s+){0,64}-\w*n|(?:-\w*\s+){65})"
+    rf"|{_BOUNDARY}{_DECLARED}{_OPERANDS}\s+(?:[$`]|[^\s;&|$`]{{1,256}}(?![^\s;&|$`]))"
+    r"|\bprintf\s+-v\s*[$`]"
 )
 """The part of :data:`_LOOKUP_RE` naming a variable at run time (a name reference, ``export
-"$n=…"``): code built at run time, as :data:`_RUN_CODE`'s."""
+"$n=…"``): code built at run time, as :data:`_RUN_CODE`'s. A 65th option or plain word is
+read as one (failing closed), a word of 257 characters or more by
+:func:`_long_word_before_name`: each start reads at most 64 words of 256 characters (``export
+a export a …`` read the rest of the text from each ``export``: quadratic, P-3)."""
+_AFTER_LONG_OPERAND = rf"{_OPERANDS}\s+(?:[$`]|[^\s;&|$`]{{1,256}}(?![^\s;&|$`]))"
+"""What after a word of 257 characters or more makes it one of a :data:`_DECLARED` builtin's
+before one named at run time."""
 _LOOKUP_RE = f"{_CHANGES_RE}|{_BUILT_NAMES}|{_RUN_CODE}"
 """What changes how any name is found, or runs code as any program starts: ``hash -p``,
 ``enable -f``, a sourced or evaluated text, a command whose name is built at run time
@@ -122,9 +143,27 @@ def read_definitions(text: str) -> Definitions:
     aliases: frozenset[str] | None = frozenset()
     if re.search(_ALIAS_RE, plain):
         aliases = _alias_names(_alias_lines(text, plain))
-    lookup = re.search(_LOOKUP_RE, plain) is not None
+    lookup = re.search(_LOOKUP_RE, plain) is not None or _long_word_before_name(plain)
     changes = lookup and re.search(_CHANGES_RE, plain) is not None
     return Definitions(functions, aliases, lookup, changes)
+
+
+def _long_word_before_name(plain: str) -> bool:
+    """Whether a word of ``plain`` longer than :data:`_WORD_BEFORE` and :data:`_OPERANDS` read
+    (257 characters or more) stands where :data:`_LOOKUP_RE` would have read on: holding
+    ``=``, ``<`` or ``>`` (an assignment's or a redirection's, perhaps) before a command's name
+    :data:`_RUN_CODE` looks for (``X=<300 characters> . ./f``), or, in a text naming a
+    :data:`_DECLARED` builtin, before a word named at run time (``export <300 characters>
+    "$n=…"``): failing closed where the search reads no further. Linear: each such word is
+    followed once, at most 64 words on."""
+    after = re.compile(_AFTER_LONG_WORD)  # ``re``'s cache: compiled once a process
+    operand = re.compile(_AFTER_LONG_OPERAND) if re.search(_DECLARED, plain) else None
+    for word in re.finditer(r"\S{257,}", plain):
+        if re.search(r"[=<>]", word.group()) and after.match(plain, word.end()) is not None:
+            return True
+        if operand is not None and operand.match(plain, word.end()) is not None:
+            return True
+    return False
 
 
 def _decoded(text: str) -> str:

@@ -4,15 +4,20 @@
 each word the loop gives. The guard reads a command's words once, with one program per
 simple command, so :func:`loops_unrolled` reads such a loop as one loop per word, in turn, in
 a group standing where the loop stood (its redirections and pipes apply to the group as to
-the loop): ``{ for x in ls ; do "$x" ~/w ; done ; for x in bash ; do "$x" ~/w ; done ; }``.
-There the variable holds one value, which the guard puts in the program's place
-(:class:`~harness_memory.hooks.tool_targets.ShellPaths`' reader: ``bash ~/w`` runs a script it
-follows), and what one word's run writes is read before the next one's runs.
+the loop): ``{ for x in ls ; do "$x" ~/w ; done ; for x in bash ; do "$x" ~/w ; done ; for x
+in ls bash ; do : ; done ; }``. There the variable holds one value, which the guard puts in
+the program's place (:class:`~harness_memory.hooks.tool_targets.ShellPaths`' reader: ``bash
+~/w`` runs a script it follows), and what one word's run writes is read before the next one's
+runs. The last loop, over every word and running nothing, leaves the variable holding any of
+them after the group, as after the loop (a ``break`` may stop it at any word: ``for x in bash
+ls; do "$x" -V; break; done; "$x" ~/w`` runs ``bash ~/w``).
 
 Only a ``for`` or ``select`` loop over at most :data:`~harness_memory.hooks.
 split_substitutions.LOOP_VALUES_CAP` literal words (:data:`~harness_memory.hooks.
-split_substitutions.LITERAL_WORD_RE`: no quote, expansion, glob or brace) whose body starts a
-word with its variable (``$x``, ``${x}``, ``"$x"/run.sh``) is so read; a ``select`` loop is
+split_substitutions.LITERAL_WORD_RE`: no quote, expansion, glob or brace) whose body names its
+variable in a word (``$x``, ``${x}``, ``"$x"/run.sh``, ``"python$x"``, ``$("$x" -V)``: a
+word the guard may read as a program, after ``|``, ``&&``, ``time``, ``env``, ``xargs``, in
+a substitution) is so read; a ``select`` loop is
 read as a ``for`` over its words (the one chosen is one of them). A loop over other words
 naming its program by its variable is refused before (:func:`~harness_memory.hooks.
 split_substitutions.split_words_run`). The words added are at most :data:`UNROLLED_CAP`; a
@@ -76,8 +81,8 @@ def _unrolled(
             continue
         name, values, do = header
         body = _unrolled(words, do + 1, done, budget, unread)
-        naming = any(re.match(rf"\$\{{?{name}(?![A-Za-z0-9_])", word) for word in body)
-        added = (len(body) + 8) * len(values)
+        naming = any(re.search(rf"\$\{{?{name}(?![A-Za-z0-9_])", word) for word in body)
+        added = (len(body) + 9) * len(values) + 10
         if naming and added > budget[0]:
             unread.append(name)
         if not naming or added > budget[0]:
@@ -87,7 +92,7 @@ def _unrolled(
             out.append("{")
             for value in values:
                 out.extend(["for", name, "in", value, ";", "do", *body, "done", ";"])
-            out.append("}")
+            out.extend(["for", name, "in", *values, ";", "do", ":", ";", "done", ";", "}"])
         at = done + 1
     return out
 

@@ -317,6 +317,7 @@ def _assignments(
     declared = name in _DECLARING
     odd = declared and _declares_oddly([words[at] for at in plain], redefined, body=body)
     before = set(fixed)  # ``readonly X=1`` assigns, then fixes X
+    unsets = _unsets_plainly(name, [words[at] for at in plain[1:]], redefined)
     if name == "readonly" or (declared and any(re.match(r"^-\w*r", words[a]) for a in plain)):
         fixed.update(re.split(r"[+\[=]", words[at], maxsplit=1)[0] for at in command[1:])
     for at in command:
@@ -336,7 +337,7 @@ def _assignments(
         elif at != (plain[0] if plain else -1) and re.match(_NAME_RE, word):
             named = name in _NAMING or (declared and name != "export")
             if named or (name == "printf" and words[at - 1] == "-v"):
-                how = _unset_how(name, word, plain, words, redefined)
+                how = "unset" if unsets and word in ("IFS", "CDPATH") else "unknown"
                 found.append((at, word, "unknown" if word in before else how))
     operands = [words[at] for at in plain[1:] if not re.match(_REDIRECTION_RE, words[at - 1])]
     if name == "read" and read_names(operands) == []:
@@ -344,16 +345,15 @@ def _assignments(
     return found
 
 
-def _unset_how(
-    name: str, word: str, plain: list[int], words: list[str], redefined: frozenset[str]
-) -> str:
-    """How the builtin ``name`` sets the variable ``word``: ``unset`` when it is ``unset
-    IFS`` (bash then splits at white space, as with no ``IFS``) or ``unset CDPATH`` (``cd``
-    then looks in no other folder), else ``unknown``. Another ``unset`` (``-f``: a
-    function's), one the command redefines, may leave it as it was."""
-    options = {words[at] for at in plain[1:] if words[at].startswith("-")}
-    plainly = name == "unset" and options <= {"-v"} and name not in redefined
-    return "unset" if plainly and word in ("IFS", "CDPATH") else "unknown"
+def _unsets_plainly(name: str, operands: list[str], redefined: frozenset[str]) -> bool:
+    """Whether the builtin ``name`` with its ``operands`` unsets the variables it names:
+    ``unset IFS`` (bash then splits at white space, as with no ``IFS``), ``unset CDPATH``
+    (``cd`` then looks in no other folder), each such name then ``unset``, any other
+    ``unknown``. Another ``unset`` (``-f``: a function's), one the command redefines, may
+    leave it as it was. Read once a command: once for each name it unsets, ``unset IFS IFS
+    …`` read its words a number of times quadratic in their count (P-3)."""
+    options = {word for word in operands if word.startswith("-")}
+    return name == "unset" and options <= {"-v"} and name not in redefined
 
 
 _READ_VALUED = "adinNptu"

@@ -670,7 +670,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         held[at] = (lost, entered, settled)
         settled = settled or (entered and _separates(word) and not substituting)
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
-        closing, substituting, quoted_back = _substitution_at(word, last, substituting, quoted_back)
+        closing, substituting, quoted_back = _opened(word, last, substituting, quoted_back, inside)
         if not (substituting or quoted_back) and writes.in_case_pattern(word, previous):
             writes.take_choices(scopes.after(at, known))
             last, previous = word, None
@@ -1015,7 +1015,7 @@ def _readers_set(
     arrays_spelt`); ``top_level``: no word of another command read again."""
     writes, inside = readers
     inside.linker, inside.here_text = writes.linker, writes.here_text
-    inside.here_built, inside.text = writes.here_built, writes.text
+    inside.here_built, inside.text, inside.holder = writes.here_built, writes.text, writes
     words, runners, unread, evaluators = _function_runners(words)
     unsure = _names_set_unsurely(words, command) | {f"alias {name}" for name in unread} | unread
     loops = loop_names(words)
@@ -1044,6 +1044,20 @@ def _followed(previous: str | None, word: str) -> str | None:
     if previous in _CD_WORDS and word.startswith("-") and word != "-":
         return previous
     return None if _separates(word) else word
+
+
+def _opened(
+    word: str, last: str, substituting: int, quoted_back: bool, inside: _Writes
+) -> tuple[bool, int, bool]:
+    """:func:`_substitution_at` of the lexer's ``word`` (after ``last``, ``substituting`` deep
+    in ``$(`` and ``quoted_back`` before it), telling ``inside`` (the reader of the commands
+    inside ``$(…)`` and backquotes) when a top-level one opens at ``word``
+    (:meth:`_Writes.opened_substitution`)."""
+    opening = not (substituting or quoted_back)
+    closing, substituting, quoted_back = _substitution_at(word, last, substituting, quoted_back)
+    if opening and (substituting or quoted_back or "`" in word):
+        inside.opened_substitution()
+    return closing, substituting, quoted_back
 
 
 def _substitution_at(
@@ -2369,12 +2383,13 @@ here-data did not take (which read it); its descriptor is left out before
 _DESCRIPTOR_WORD_RE = r"^(?:[0-9]+-?|-)$"
 """The word after ``>&`` or ``<&`` that names a descriptor (``2``, ``2-``: moved, ``-``:
 closed), not a file."""
-_SETTERS = frozenset({"source", ".", "eval", "mapfile", "readarray", "printf", "getopts"})
+_SETTERS = frozenset({"source", ".", "eval", "mapfile", "readarray", "getopts"})
 """Commands that may set any variable (a sourced file, ``eval``) or one named at run time
-(``printf -v "$v"``): after one, a write place holding ``$`` is taken as built at run time,
+(``getopts "$o"``): after one, a write place holding ``$`` is taken as built at run time,
 whatever the guard knew of the variable (``HOME`` included). So is a ``read`` that may set
 any variable (``read "$v"``, ``read 'a[2]'``, ``command read X``: :meth:`_Writes._sets_any`),
-and a
+a ``printf`` given ``-v`` (or a first word known only at run time: ``printf "$o" …``; one
+printing, ``printf 'b\\na\\n' | "$c"``, sets none), and a
 ``set`` that gives the positional parameters (``set -- $X``); one that only sets the shell's
 options (``set -e``, ``set -euo pipefail``, ``set -o errexit``, ``set +x``) sets no variable:
 a command can only end sooner under it, never write elsewhere."""
@@ -2532,6 +2547,7 @@ class _Writes:
         "folder_unknown",
         "here_built",
         "here_text",
+        "holder",
         "linker",
         "loop_names",
         "named_now",
@@ -2557,6 +2573,7 @@ class _Writes:
         self._found = found
         self._cd_data = cd_data  # a cd went into a folder read from data (:func:`_named_folder`)
         self.outer = outer  # the command this one is read inside (``bash -c '…'``)
+        self.holder: _Writes | None = None  # the reader of the command whose $(…) this reads
         # a program that may make links, ran already (in ``outer`` too)
         self.linker: tuple[str, str] | None = None if outer is None else outer.linker
         self.code_variable = False  # the text is one variable ``eval`` runs as code
@@ -2661,6 +2678,13 @@ class _Writes:
         if pattern and self._cases[-1] == _CASE_BODY:
             self.end()  # the pattern's ``)``: its commands come next
         return pattern
+
+    def opened_substitution(self) -> None:
+        """A top-level ``$(…)`` or backquote opens in the command :attr:`holder` reads, read by
+        this reader: its subshell starts with the values the command's loops give their
+        variables there (``for t in ruff mypy; do echo $("$t" -V); done``, each loop read once
+        per word: :mod:`~harness_memory.hooks.loop_words`), none an earlier one's set."""
+        self._loops = {} if self.holder is None else dict(self.holder.choices)
 
     def closed_substitution(self) -> None:
         """The lexer met the ``)`` ending a command substitution at the top level."""
@@ -3060,10 +3084,10 @@ class _Writes:
         names = {m.group("braced") or m.group("plain") for m in _variables(word)}
         looped = None if self._unsure else _through_loops(word, self._loops)
         if looped is not None and len(looped) == 1:
-            if "IFS" in self.unsure_names or _split_elsewhere("$", self._known, split=True):
+            if (value := self._loop_value(word)) is None:
                 self._found.split.append(word)  # ``IFS=:; for x in cp:a:b``: it may split
             else:  # ``for x in bash; do "$x" ~/w``: ``bash`` (:mod:`.loop_words`)
-                word, names = looped[0], names - self._loops.keys()
+                word, names = value, names - self._loops.keys()
         elif names & self.loop_names:  # after its loop, set again, after ``source``: unknown
             self._found.split.append(f'"{word}"')
         if self._unsure or names & self.unsure_names:
@@ -3076,6 +3100,17 @@ class _Writes:
         if expanded is None or any(char in _IFS for char in expanded):
             return word
         return expanded
+
+    def _loop_value(self, word: str) -> str | None:
+        """``word`` with the one value the loops around it give its loop variables there
+        (``"$x"``, ``python$v``: each loop read once per word, :mod:`~harness_memory.hooks.
+        loop_words`); None when they give it none or several, when a command before may have
+        set any variable (``source``, ``eval``) or when ``IFS`` may split the value into other
+        words (``IFS=:; for x in cp:a:b``)."""
+        looped = None if self._unsure else _through_loops(word, self._loops)
+        if looped is None or len(looped) != 1 or "IFS" in self.unsure_names:
+            return None
+        return None if _split_elsewhere("$", self._known, split=True) else looped[0]
 
     def _inherited(self, spelt: re.Match[str]) -> str | None:
         """The value of a command's name that is one variable the command never sets
@@ -3832,8 +3867,9 @@ class _Writes:
             self._positional, self._positional_state = given, "set"
         if command == "set" and (given or any(word == "--" for word, _ in operands)):
             self._unsure = True  # ``set -- $X``: $1, $@ … hold words known only at run time
-        if command == "xargs":
-            self._found.fed.extend(_fed_places(operands, self._read_xargs_run))
+        if command == "xargs":  # the program it runs judged as a loop gives it (``xargs "$t"``)
+            looped = [(self._loop_value(word) or word, built) for word, built in operands]
+            self._found.fed.extend(_fed_places(looped, self._read_xargs_run))
         written.extend(_placed_outputs(command or "", operands))
         self._found.revised.extend(also_written(command or "", said[::2]))  # ``gunzip s.sh.gz``
         return written
@@ -3845,9 +3881,12 @@ class _Writes:
         name: a ``read`` naming other than literal plain names (``read "$v"``, ``read X[0]``,
         ``read -ad``: :func:`~harness_memory.hooks.shell_statements.read_names`), one run by
         ``command``, ``builtin`` or a variable (``r=read; $r X``), or a name reference
-        (``declare -n R=X``: assigning ``R`` assigns ``X``)."""
+        (``declare -n R=X``: assigning ``R`` assigns ``X``), or a ``printf`` whose first word
+        is an option (``-v NAME``) or known only at run time (``printf "$o" X``)."""
         if command in ("declare", "typeset", "local"):
             return any(re.match(r"^-[A-Za-z]*n", word) for word in words)
+        if command == "printf":
+            return bool(words) and words[0] != "--" and re.match(r"^-|.*[$`]", words[0]) is not None
         return command == "read" and (wrapped or read_names(words) is None)
 
     def _words_run(self, name: str) -> list[tuple[str, bool]]:
