@@ -420,7 +420,7 @@ def test_a_session_start_injects_nothing_from_a_copy_in_an_untrusted_state_dir(
 ) -> None:
     """Remote mode injects memory from the local copy in the state dir: files another account
     put in that copy must not reach the model, and no setting is written into it."""
-    from harness_memory.remote import remote_memory_root
+    from harness_memory.settings import remote_memory_root
 
     state = _shared_state(tmp_path)
     planted = remote_memory_root(state, "p", "a") / "user" / "MEMORY.md"
