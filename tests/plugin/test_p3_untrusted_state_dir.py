@@ -447,3 +447,33 @@ def test_a_session_start_injects_nothing_from_a_copy_in_an_untrusted_state_dir(
     assert "last synced" not in said, said
     _says_untrusted_with_the_fix(said, state)
     assert not list((state / "remote").rglob("agent.json")), "settings written into the copy"
+
+
+@pytest.mark.parametrize("damage", ["empty", "malformed", "a-folder"])
+def test_with_a_memory_root_given_a_damaged_record_reads_as_no_record(
+    own_record: Path, places: tuple[Path, Path], damage: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Installed hooks always give ``--memory-root``: a record left empty by a crash (it is
+    written without fsync) then reads as a missing one, whose Workspace is the hook's ``cwd``;
+    the Session's everyday calls go on, the log names the record, and another Workspace's scope
+    stays closed."""
+    root, workspace = places
+    if damage == "a-folder":
+        own_record.unlink()
+        own_record.mkdir(mode=0o700)
+    else:
+        own_record.write_text("" if damage == "empty" else "{", "utf-8")
+    settings = msgspec.structs.replace(_settings(own_record.parent.parent), memory_root=root)
+    own_scope = root / workspace_memory_key(str(workspace))
+
+    with caplog.at_level(logging.WARNING, logger="harness_memory"):
+        assert _write_into(settings, workspace / "app.py", workspace) is None
+        assert _write_into(settings, own_scope / "notes.md", workspace) is None
+        for command in ("ls -la", "git status", "python -m pytest -q", "echo hi >> build.log"):
+            hook = msgspec.structs.replace(
+                _hook_input(workspace, workspace), tool_name="Bash", tool_input={"command": command}
+            )
+            assert pre_tool_use(hook, settings) is None, command
+
+    assert _write_into(settings, root / OTHER_KEY / "notes.md", workspace) is not None
+    assert str(own_record) in caplog.text
