@@ -69,10 +69,11 @@ def _record(state: Path, key: str, memory_root: Path, workspace: Path) -> Path:
 
 def _says_untrusted_with_the_fix(said: str, folder: Path) -> None:
     """``said`` tells that the state dir's records cannot be trusted, naming ``folder`` and a
-    fix (``chmod o-w`` it or ``chown`` it)."""
+    fix (``chmod o-w`` it, ``chown`` it or, run as root, a state dir of root's own)."""
     assert str(folder) in said, said
     assert "cannot be trusted" in said, said
-    assert "chmod o-w" in said or "chown" in said, said
+    fixes = ("chmod o-w", "chown", "a state dir of root's own")
+    assert any(fix in said for fix in fixes), said
 
 
 def _shared_state(tmp_path: Path) -> Path:
@@ -477,3 +478,46 @@ def test_with_a_memory_root_given_a_damaged_record_reads_as_no_record(
 
     assert _write_into(settings, root / OTHER_KEY / "notes.md", workspace) is not None
     assert str(own_record) in caplog.text
+
+
+def test_on_a_disk_that_keeps_no_permission_bits_the_fix_is_no_chmod(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A default exFAT mount shows every file as ``0777`` and ``chmod`` does nothing there: the
+    reason says so and offers what does work (decided with a stand-in for the disk's probe)."""
+    from harness_memory import state_trust
+
+    state = tmp_path / "usb-state"
+    state.mkdir()
+    state.chmod(0o777)
+    monkeypatch.setattr(state_trust, "_keeps_modes", lambda path: False)
+
+    why = state_trust.untrusted_state(state)
+
+    assert why is not None
+    assert str(state) in why, why
+    assert "keeps no permission bits" in why, why
+    assert "umask=077" in why, why
+    assert "chmod o-w" not in why, why
+
+
+def test_run_as_root_the_fix_for_another_accounts_state_dir_is_no_chown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under ``sudo -E`` the hooks run as root with the user's ``HOME``: "chown it to your
+    account" would hand the user's folder to root; the reason says to run without ``sudo -E``
+    or give root a state dir of its own."""
+    from harness_memory import state_trust
+
+    state = tmp_path / "users-state"
+    state.mkdir(mode=0o700)
+    os.chown(state, _nobody(), -1)
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+
+    why = state_trust.untrusted_state(state)
+
+    assert why is not None
+    assert str(state) in why, why
+    assert "chown" not in why, why
+    assert "sudo -E" in why, why
+    assert "state dir of root's own" in why, why
