@@ -17,12 +17,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from memory_api import world_writable
 from memory_api.app import create_app
 from memory_api.bearer import TokenEntry, find_token, hash_secret
 from memory_api.cli import main
 from memory_api.settings import Settings
 from memory_api.store.tokens import TokenStore
+from memory_core import kept_modes
 from pytest_aiohttp import AiohttpClient
 
 from tests.api.conftest import (
@@ -484,9 +484,9 @@ def test_a10a_a_modeless_disk_is_told_by_its_mount_type_where_no_probe_can_be_ma
     (tokens / "ops.json").chmod(0o666)
     table = tmp_path / "mountinfo"
     table.write_text(mounts.format(point=tmp_path), encoding="utf-8")
-    monkeypatch.setattr(world_writable, "MOUNT_TABLE", str(table))
-    monkeypatch.setattr(world_writable, "_kept", {})
-    monkeypatch.setattr(world_writable, "_probe", lambda folder: None)
+    monkeypatch.setattr(kept_modes, "MOUNT_TABLE", str(table))
+    monkeypatch.setattr(kept_modes, "_kept", {})
+    monkeypatch.setattr(kept_modes, "_probe", lambda folder: None)
 
     known = TokenStore(tmp_path).known()
 
@@ -502,7 +502,7 @@ def test_a10a_a_disk_refusing_chmod_keeps_no_modes(
     tokens.mkdir()
     (tokens / "ops.json").write_bytes(_record(name="ops"))
     (tokens / "ops.json").chmod(0o666)
-    monkeypatch.setattr(world_writable, "_kept", {})
+    monkeypatch.setattr(kept_modes, "_kept", {})
 
     def refused(fd: int, mode: int) -> None:
         raise PermissionError(1, "Operation not permitted")
@@ -518,7 +518,7 @@ def test_a10a_a_disk_refusing_chmod_keeps_no_modes(
 def test_a10a_a_disk_that_keeps_modes_still_says_chmod_o_w(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(world_writable, "_kept", {})
+    monkeypatch.setattr(kept_modes, "_kept", {})
     tokens = tmp_path / "tokens"
     tokens.mkdir()
     (tokens / "ops.json").write_bytes(_record(name="ops"))

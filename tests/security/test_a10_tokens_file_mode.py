@@ -14,9 +14,9 @@ import os
 from pathlib import Path
 
 import pytest
-from memory_api import world_writable
 from memory_api.cli import main
 from memory_api.settings import Settings, SettingsError
+from memory_core import kept_modes
 
 from tests.support.case_insensitive_disk import case_insensitive_disk
 from tests.support.serve import serve
@@ -53,7 +53,7 @@ def test_a10_a_tokens_file_every_account_may_write_refuses_to_start(
     """Every account could write a token of its own into it, which the start takes: it was
     only warned of, while a token file of a token folder every account may write is never
     trusted (503). The start stops, naming the file, its mode and ``chmod o-w``."""
-    monkeypatch.setattr(world_writable, "_kept", {})
+    monkeypatch.setattr(kept_modes, "_kept", {})
     path = tokens_file(tmp_path, mode)
 
     with pytest.raises(SettingsError) as refused:

@@ -5,8 +5,11 @@ writes it to ``<state_dir>/sessions/<session id>.json`` and the write guard's ho
 (:mod:`harness_memory.guard_view`) to learn the memory root and the Session's key (P-3) without
 asking the service again. The state dir belongs to the harness (P-2a), never to the Workspace.
 A record is written with :func:`memory_core.atomic.atomic_write_bytes` (mode 0600, not fsynced),
-so a reader sees the old record or the new one, never half of one; a record that cannot be read
-or decoded reads as no record, and the guard then falls back to the configured memory root.
+so a reader sees the old record or the new one, never half of one. A crash of the machine may
+leave it empty: the guard (:func:`harness_memory.guard_view.read_guard_view`) then reads a
+record that cannot be read or decoded as a missing one when its settings name a memory root
+(``--memory-root``: the key comes from the hook's ``cwd``, said in the log), and refuses every
+call that may write when they name none (the record alone told where memory is; P-3).
 """
 
 from __future__ import annotations
@@ -113,8 +116,9 @@ _DECODER = msgspec.json.Decoder(SessionMeta)
 def write_record(state_dir: Path, session_id: str, meta: SessionMeta) -> Path:
     """Write ``meta`` atomically as the record of ``session_id`` (mode 0600); prune stale records.
 
-    Not fsynced: the record lives as long as its Session, a crash of the machine ends the
-    Session too, and the guard falls back to the configured memory root without it. Raises
+    Not fsynced: the record lives as long as its Session and a crash of the machine ends the
+    Session too; a record a crash left empty reads as a missing one to a guard given
+    ``--memory-root`` and refuses the writes of one given none (see the module's text). Raises
     ``OSError`` when the state dir cannot be written (nothing is left behind then),
     ``UnicodeEncodeError`` for a text that is no valid Unicode (a lone surrogate).
     """

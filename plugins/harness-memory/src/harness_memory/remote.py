@@ -485,6 +485,20 @@ class RemoteCopy:
             self._note(result)  # what `sync --status` says of it
             return result
 
+    def untrusted(self) -> str | None:
+        """Why this copy cannot be trusted, naming the folder and the fix: it is in a state dir
+        another account could change (:func:`~harness_memory.state_trust.untrusted_state`:
+        that account could put its own files in it, to be sent as this user's writes or read
+        into the model's context, P-3); None when it can be."""
+        from harness_memory.state_trust import untrusted_state
+
+        if (why := untrusted_state(self.remote_dir.parent)) is None:
+            return None
+        return (
+            "the local copy is in a state dir that cannot be trusted (another account could "
+            f"put its own files in it, to be sent as yours or read as your memory): {why}"
+        )
+
     def _check_can_sync(self) -> None:
         """Raise :class:`RemoteError` when no scope can sync: git is missing, the URL is
         not http(s)://host[:port] (git would take a path, file://, ssh or ext:: too and
@@ -492,15 +506,10 @@ class RemoteCopy:
         change (:func:`~harness_memory.state_trust.untrusted_state`: that account could put
         its own files in the copy, sent as this user's writes, P-3), naming the folder and
         the fix."""
-        from harness_memory.state_trust import untrusted_state
-
         if shutil.which("git") is None:
             raise RemoteError("remote mode needs the git program, which is not installed")
-        if (why := untrusted_state(self.remote_dir.parent)) is not None:
-            raise RemoteError(
-                "the local copy is in a state dir that cannot be trusted (another account could "
-                f"put its own files in it, to be sent as yours): {why}"
-            )
+        if (why := self.untrusted()) is not None:
+            raise RemoteError(why)
         try:
             service_url_parts(self.url)
         except ServiceUnreachableError as error:

@@ -483,7 +483,9 @@ def _sync_copy(
 ) -> list[dict[str, Any]]:
     """Remote mode (R-1): the draft (if any), then the Session's scopes synced into ``copy`` and
     the injection read from it into ``fetched``; what each scope's sync did. Every failure is
-    recorded in ``fetched``, none raised (P-2)."""
+    recorded in ``fetched``, none raised (P-2). A copy in a state dir another account could
+    change (:meth:`RemoteCopy.untrusted`) is neither synced, read nor written: memory fails
+    open, the error naming the folder and the fix (P-3)."""
     from harness_memory.remote import RemoteError
 
     project, agent, draft_id = ids
@@ -499,6 +501,10 @@ def _sync_copy(
             _fetch_draft(fetched, client, project, agent, draft_id)
         if fetched.draft is not None and fetched.draft.workspace is not None:
             fetched.workspace = fetched.draft.workspace
+    if (untrusted := copy.untrusted()) is not None:  # nothing read from it, nothing written
+        fetched.error = f"{untrusted}; so no memory is read from it in this Session"
+        fetched.error_kind = "internal"
+        return []
     if _workspace_to_send(fetched) is None:
         return []
     if client is not None and fetched.draft_error_kind not in _OFFLINE_KINDS:

@@ -54,20 +54,31 @@ def untrusted_state(state_dir: Path, session_id: str | None = None) -> str | Non
     sessions = state_dir / "sessions"
     record = record_path(state_dir, session_id) if session_id else None
     for path in (state_dir, sessions, record):  # their own owners and modes first
-        if path is not None and (why := _changeable(path)) is not None:
+        if path is not None and (why := _changeable(path, path is state_dir)) is not None:
             return why
-    fixes = Fixes(user="your account", moved=_MOVED, moved_said=_MOVED)
+    fixes = Fixes(user="your account", moved=_MOVED, moved_said=_MOVED, keeps_modes=_keeps_modes)
     # a folder above the record (the folder a symlink of the user's leads to), else sessions
     if (moved := movable_by_others(str(record or sessions), fixes)) is not None:
         return f"{moved[0]} {moved[1]}"
     return None
 
 
-def _changeable(path: Path) -> str | None:
+def _keeps_modes(path: str) -> bool:
+    """Whether the disk holding ``path`` keeps permission bits
+    (:func:`memory_core.kept_modes.keeps_modes`, asked only for a path every account may
+    write: a hook that finds none loads nothing more, H-5)."""
+    from memory_core.kept_modes import keeps_modes
+
+    return keeps_modes(path)
+
+
+def _changeable(path: Path, is_state_dir: bool) -> str | None:
     """Why another account may change ``path`` itself (its owner, its "other" write bit, a
     group not this user's own, an ACL entry:
     :func:`~memory_core.account_access.other_writers`), naming it and the fix; None when none
-    may or it is absent."""
+    may or it is absent. The fix never hands a user's state dir to root (``is_state_dir``
+    another account's, run as root: ``sudo -E`` keeps the user's ``HOME``), nor says
+    ``chmod`` on a disk that keeps no permission bits (exFAT: :func:`_keeps_modes`)."""
     from memory_core.account_access import other_writers
 
     try:
@@ -76,16 +87,28 @@ def _changeable(path: Path) -> str | None:
         return None
     except OSError as error:
         return f"{path} cannot be looked at ({error.strerror})"
-    if info.st_uid not in (0, os.geteuid()):
+    me = os.geteuid()
+    if info.st_uid not in (0, me):
+        said = f"{path} belongs to another account (uid {info.st_uid}), which may change it"
+        if me == 0 and is_state_dir:  # sudo -E: root with the user's HOME; chown: root's now
+            return (
+                f"{said} (this runs as root, with another account's state dir, as under "
+                "sudo -E: run it without sudo -E, or give a state dir of root's own in "
+                "--state-dir or HARNESS_MEMORY_STATE_DIR)"
+            )
         return (
-            f"{path} belongs to another account (uid {info.st_uid}), which may change it "
-            "(chown it to your account, or give a state dir of your own, such as one under "
-            "your home, in --state-dir or HARNESS_MEMORY_STATE_DIR)"
+            f"{said} (chown it to your account, or give a state dir of your own, such as one "
+            "under your home, in --state-dir or HARNESS_MEMORY_STATE_DIR)"
         )
     if info.st_mode & stat.S_IWOTH:
+        mode = f"mode {stat.S_IMODE(info.st_mode):04o}"
+        if _keeps_modes(str(path)):
+            return f"{path} may be written by every account ({mode}; chmod o-w {path})"
         return (
-            f"{path} may be written by every account (mode {stat.S_IMODE(info.st_mode):04o};"
-            f" chmod o-w {path})"
+            f"{path} may be written by every account ({mode}), and its disk keeps no "
+            "permission bits (exFAT, FAT, WSL drvfs: chmod changes nothing there): mount it "
+            "with your own uid= and umask=077, or give a state dir of your own on a disk that "
+            "keeps them, such as one under your home, in --state-dir or HARNESS_MEMORY_STATE_DIR"
         )
     if (why := other_writers(str(path), info)) is not None:
         return f"{path} {why}"

@@ -15,12 +15,9 @@ tells the operator to do (both still fail closed):
 
 from __future__ import annotations
 
-import os
 import stat
-import tempfile
-from pathlib import Path
 
-from memory_core.mount_table import mount_of
+from memory_core.kept_modes import keeps_modes
 from memory_core.movable_paths import Fixes
 from memory_core.movable_paths import movable_by_others as _movable_by_others
 from memory_core.read_only_mounts import on_read_only_mount
@@ -32,13 +29,6 @@ __all__ = [
     "open_to_everyone",
     "writable_by_everyone",
 ]
-
-MODELESS_TYPES = frozenset({"vfat", "msdos", "exfat", "fat", "drvfs", "fuse.exfat"})
-"""File system types (the mount table's) that keep no permission bits."""
-MOUNT_TABLE = "/proc/self/mountinfo"
-
-_kept: dict[int, bool] = {}
-"""Whether a device keeps modes, by ``st_dev``: asked once per disk, not per request."""
 
 
 def open_to_everyone(path: str, mode: int) -> bool:
@@ -74,57 +64,6 @@ def writable_by_everyone(path: str, mode: int) -> str:
         "that keeps them, or give the tokens in MEMORY_API_TOKENS or a MEMORY_API_TOKENS_FILE "
         "on such a disk"
     )
-
-
-def keeps_modes(path: str) -> bool:
-    """Whether the disk holding ``path`` (a file or folder) keeps permission bits.
-
-    Asked by making an empty file next to it (in ``path`` itself for a folder), ``chmod 0600``
-    and reading the mode back, the file removed at once; where no file can be made there, by
-    the file system type in the mount table (:data:`MODELESS_TYPES`). True when neither can
-    tell: the message then says ``chmod o-w``, the usual fix. Cached per device (``st_dev``).
-    Never raises."""
-    try:
-        device = os.stat(path).st_dev  # noqa: PTH116 - a path string, as the callers have
-    except OSError:
-        return True
-    if device not in _kept:
-        folder = path if os.path.isdir(path) else os.path.dirname(path) or "."  # noqa: PTH112, PTH120
-        probed = _probe(folder)
-        _kept[device] = probed if probed is not None else _type_keeps_modes(path)
-    return _kept[device]
-
-
-def _probe(folder: str) -> bool | None:
-    """Whether a file made ``0600`` in ``folder`` shows as such; None when none can be made."""
-    try:
-        fd, name = tempfile.mkstemp(dir=folder, prefix=".memory-api-probe.", suffix=".tmp")
-    except OSError:
-        return None
-    try:
-        try:
-            os.fchmod(fd, 0o600)
-        except PermissionError:  # the kernel's FAT and exFAT refuse a mode they cannot keep
-            return False
-        return stat.S_IMODE(os.fstat(fd).st_mode) & 0o077 == 0
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-        Path(name).unlink(missing_ok=True)
-
-
-def _type_keeps_modes(path: str) -> bool:
-    """Whether the mount holding ``path`` (:func:`~memory_core.mount_table.mount_of`) has a type
-    other than :data:`MODELESS_TYPES` (WSL's drvfs shows as ``9p`` with ``aname=drvfs``)."""
-    try:
-        with open(MOUNT_TABLE, encoding="utf-8", errors="surrogateescape", newline="") as mounts:  # noqa: PTH123
-            table = mounts.read()  # newline="": a carriage return in a mount point ends no line
-        found = mount_of(table, os.path.realpath(path), os.stat(path).st_dev)  # noqa: PTH116
-    except OSError:
-        return True
-    fs_type, options = found or ("", "")
-    return not (fs_type in MODELESS_TYPES or (fs_type == "9p" and "aname=drvfs" in options))
 
 
 DATA_DIR_FIXES = Fixes(

@@ -37,7 +37,7 @@ from memory_core.errors import UnresolvablePath
 from memory_core.keys import is_temporary_workspace, workspace_memory_key
 from memory_core.layout import app_data_dir_of
 
-from harness_memory.guard_view import GuardView, read_guard_view
+from harness_memory.guard_view import GuardView, UnreadableRecord, read_guard_view
 from harness_memory.settings import HarnessSettings
 from harness_memory.state_trust import UntrustedStateDir, untrusted_state
 
@@ -145,13 +145,21 @@ def _locate(
     could be changed by another account (:func:`~harness_memory.state_trust.untrusted_state`):
     neither its record nor the lack of one tells the guard anything then; and
     :class:`~harness_memory.guard_view.UnreadableRecord` when the Session's record is there but
-    cannot be read (P-3: a read error never widens access).
+    cannot be read and the settings name no memory root (P-3: a read error never widens
+    access). With a memory root (``--memory-root``, as installed hooks always give), a damaged
+    record (left empty by a crash: it is not fsynced) reads as a missing one, said in the log:
+    the key is then the ``cwd``'s, as it is without a record, so nothing more is opened.
     """
     record: GuardView | None = None
     if hook.session_id and settings.state_dir is not None:
         if (why := untrusted_state(settings.state_dir, hook.session_id)) is not None:
             raise UntrustedStateDir(why)
-        record = read_guard_view(settings.state_dir, hook.session_id)
+        try:
+            record = read_guard_view(settings.state_dir, hook.session_id)
+        except UnreadableRecord as error:
+            if settings.memory_root is None:  # the record alone tells where memory is
+                raise
+            _damaged_record_said(error)  # read as a missing one: the cwd names the Workspace
     if record is not None:
         root = settings.memory_root or Path(record.memory_root)
         return root, record.key, working_folder(hook.cwd or record.workspace)
@@ -168,6 +176,16 @@ def _locate(
     except UnresolvablePath:  # a link on the cwd's way cannot be read: no Workspace is known
         key = None
     return settings.memory_root, key, cwd
+
+
+def _damaged_record_said(error: UnreadableRecord) -> None:
+    """Log, once per call, that the Session's record was read as missing (``error`` names it
+    and the fix)."""
+    import logging  # only then (H-5)
+
+    logging.getLogger(__name__).warning(
+        "the Workspace is taken from the hook's cwd, as without a record: %s", error
+    )
 
 
 def working_folder(given: str | None) -> str | None:
