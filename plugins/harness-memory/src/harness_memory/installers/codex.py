@@ -28,6 +28,7 @@ from typing import Any
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from harness_memory.installers.codex_inline import take_ours_out, taken_out_note
 from harness_memory.installers.codex_profiles import profile_plan
 from harness_memory.installers.files import (
     FileChange,
@@ -169,6 +170,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     config_tokens = toml_tokens_in(config)  # before the plan changes it
     key_source = str(hooks_path.absolute())
     found = _as_the_user_had_it(old_config, document, key_source, hooks_path)
+    inline = take_ours_out(config, str(config_path.absolute()))  # Codex runs those too (H-6)
     for keys in EDITED_IN_PLACE if install else ():
         note_made(found, keys, record.previous)
     _update_trust(config, key_source, removed, merged, ours=set(wanted))
@@ -178,6 +180,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if added is not None:
         writable_root(config, added, install=True)
     notes: list[str] = [place_warning] if place_warning else []
+    notes += taken_out_note(config_path, inline)
     # H-6, P-3: a profile file's memories or unified_exec_tty = true too
     switches = (MEMORIES, TERMINALS)
     profiles, profile_notes = profile_plan(home, switches, record, install=install)
@@ -405,11 +408,13 @@ def _as_the_user_had_it(
 ) -> Any:
     """``config.toml`` (the text ``old_config``) as an uninstall would leave it: the trust
     entries of our hooks in ``hooks.json`` (``document``, read from ``hooks_path``, named
-    ``key_source`` in the trust keys) and the memory roots they name taken out, and the
-    tables that leaves empty (H-3: what an install records it found)."""
+    ``key_source`` in the trust keys), those inline in ``config.toml`` itself and the
+    memory roots they name taken out, and the tables that leaves empty (H-3: what an install
+    records it found)."""
     found = without_our_roots(parse_toml(old_config), document, HARNESS, _taken_out)
     merged, removed = merge_hooks(document, HARNESS, {}, source=hooks_path)
     _update_trust(found, key_source, removed, merged, ours=set())
+    take_ours_out(found, str(hooks_path.with_name("config.toml").absolute()))
     _tidy(found)
     return found
 

@@ -1,0 +1,203 @@
+"""H-3, H-6: our hooks inline in Codex's ``config.toml`` are taken out, the user's stay trusted.
+
+Codex CLI runs the hooks of ``hooks.json`` and of the inline ``[hooks]`` tables of
+``config.toml`` alike; a hook of ours written inline beside the installed ones injects memory
+twice per Session and guards twice. The install and the uninstall take ours out of
+``config.toml`` (and of a profile file ``NAME.config.toml``); the user's own inline hooks keep
+their trust entries, re-keyed where they move up (Codex keys trust by position:
+``<config.toml>:<event label>:<group>:<handler>``). ``status`` names inline hooks of ours.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import tomllib
+from pathlib import Path
+
+from harness_memory.cli import main
+from harness_memory.installers.codex import trust_hash
+
+from tests.plugin.helpers import HARNESS_MEMORY
+
+OURS = (
+    "harness-memory hook codex session-start --url http://127.0.0.1:9 --project acme --agent coder"
+)
+OUR_GUARD = "harness-memory hook codex pre-tool-use --project acme --agent coder"
+MINE = "/usr/local/bin/notify-start"
+
+
+def memory_root(tmp_path: Path) -> Path:
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def run(home: Path, root: Path, verb: str, *extra: str) -> tuple[int, str]:
+    out = io.StringIO()
+    flags = ["--home", str(home)]
+    if verb != "status":
+        flags = ["codex", *flags, "--memory-root", str(root)]
+    if verb == "install":
+        flags += ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+        flags += ["--executable", str(HARNESS_MEMORY)]
+    status = main([verb, *flags, *extra], environ={"HOME": str(home)}, stdout=out)
+    return status, out.getvalue()
+
+
+def handler(command: str) -> str:
+    return f'type = "command"\ncommand = "{command}"\n'
+
+
+def mine_trust() -> str:
+    """The trusted hash of the user's own SessionStart hook (no matcher, one handler)."""
+    return trust_hash("SessionStart", {}, {"command": MINE})
+
+
+def config_with(home: Path, text: str) -> Path:
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(text, encoding="utf-8")
+    return config
+
+
+def read_toml(path: Path) -> dict[str, object]:
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def session_starts(home: Path) -> list[str]:
+    """Every SessionStart command Codex runs from the user layer: hooks.json's, then inline."""
+    codex = home / ".codex"
+    commands: list[str] = []
+    sources = [json.loads((codex / "hooks.json").read_text(encoding="utf-8"))]
+    sources.append(read_toml(codex / "config.toml"))
+    for source in sources:
+        hooks = source.get("hooks")
+        assert isinstance(hooks, dict)
+        for group in hooks.get("SessionStart", []):
+            commands += [h["command"] for h in group["hooks"]]
+    return commands
+
+
+def test_install_takes_our_inline_hook_out_and_keeps_the_users_trusted(tmp_path: Path) -> None:
+    """Ours is the first inline group, the user's own the second (trusted at ``:1:0``): after
+    the install one SessionStart of ours runs (from hooks.json), the user's hook is the first
+    inline group and its trust entry moved to ``:0:0`` with the same hash."""
+    home = tmp_path / "home"
+    config = config_with(home, "")
+    key = str(config.absolute())
+    config_with(
+        home,
+        f'model = "o3"\n\n[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}'
+        f"\n[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(MINE)}"
+        f'\n[hooks.state."{key}:session_start:0:0"]\ntrusted_hash = "sha256:old-ours"\n'
+        f'\n[hooks.state."{key}:session_start:1:0"]\ntrusted_hash = "{mine_trust()}"\n',
+    )
+    root = memory_root(tmp_path)
+
+    status, shown = run(home, root, "install", "--dry-run")
+    assert status == 0, shown
+    assert f'-command = "{OURS}"' in shown
+    assert "inline [hooks]" in shown
+
+    status, said = run(home, root, "install")
+    assert status == 0, said
+    starts = session_starts(home)
+    assert len([c for c in starts if "hook codex session-start" in c]) == 1, starts
+    assert starts[-1] == MINE
+    written = read_toml(config)
+    assert written["model"] == "o3"
+    state = written["hooks"]["state"]  # type: ignore[index]
+    assert state[f"{key}:session_start:0:0"] == {"trusted_hash": mine_trust()}
+    assert f"{key}:session_start:1:0" not in state
+
+
+def test_install_takes_ours_out_of_a_group_it_shares_with_the_users_hook(tmp_path: Path) -> None:
+    """A group holding our guard and the user's own handler keeps the user's, now handler 0,
+    its trust entry re-keyed from ``:0:1``; the entry of ours goes."""
+    home = tmp_path / "home"
+    config = config_with(home, "")
+    key = str(config.absolute())
+    mine = trust_hash("PreToolUse", {"matcher": "Bash"}, {"command": MINE})
+    config_with(
+        home,
+        '[hooks]\nPreToolUse = [{matcher = "Bash", hooks = ['
+        f'{{type = "command", command = "{OUR_GUARD}"}}, '
+        f'{{type = "command", command = "{MINE}"}}]}}]\n\n'
+        f'[hooks.state."{key}:pre_tool_use:0:0"]\ntrusted_hash = "sha256:old-ours"\n\n'
+        f'[hooks.state."{key}:pre_tool_use:0:1"]\ntrusted_hash = "{mine}"\n',
+    )
+
+    status, said = run(home, memory_root(tmp_path), "install")
+
+    assert status == 0, said
+    written = read_toml(config)
+    hooks = written["hooks"]
+    assert isinstance(hooks, dict)
+    assert hooks["PreToolUse"] == [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": MINE}]}
+    ]
+    assert hooks["state"][f"{key}:pre_tool_use:0:0"] == {"trusted_hash": mine}
+    assert f"{key}:pre_tool_use:0:1" not in hooks["state"]
+
+
+def test_uninstall_takes_our_inline_hooks_out_too(tmp_path: Path) -> None:
+    """An uninstall with nothing in hooks.json still takes our inline hooks (and their trust
+    entries) out of config.toml; the user's settings stay."""
+    home = tmp_path / "home"
+    config = config_with(home, "")
+    key = str(config.absolute())
+    config_with(
+        home,
+        f'model = "o3"\n\n[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}'
+        f'\n[hooks.state."{key}:session_start:0:0"]\ntrusted_hash = "sha256:old-ours"\n',
+    )
+
+    status, said = run(home, memory_root(tmp_path), "uninstall")
+
+    assert status == 0, said
+    assert read_toml(config) == {"model": "o3"}
+
+
+def test_install_takes_our_inline_hook_out_of_a_profile_file(tmp_path: Path) -> None:
+    """A profile file is a config layer too: ours inline there runs in Sessions started with
+    ``--profile work``, so the install takes it out there as well."""
+    home = tmp_path / "home"
+    config_with(home, 'model = "o3"\n')
+    profile = home / ".codex" / "work.config.toml"
+    profile.write_text(
+        f'model = "o4"\n\n[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}',
+        encoding="utf-8",
+    )
+
+    status, said = run(home, memory_root(tmp_path), "install")
+
+    assert status == 0, said
+    assert read_toml(profile) == {"model": "o4"}
+    assert str(profile) in said
+
+
+def test_status_names_our_inline_hooks(tmp_path: Path) -> None:
+    """Inline only: installed there (Codex runs it); beside an install in hooks.json: a
+    PROBLEM, both run, and the install that takes it out is named."""
+    home = tmp_path / "home"
+    config = config_with(
+        home, f"[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}"
+    )
+    status, said = run(home, memory_root(tmp_path), "status")
+    assert "codex: not installed" not in said, said
+    assert f"codex: installed in {config}" in said, said
+
+    hooks_json = home / ".codex" / "hooks.json"
+    hooks_json.write_text(
+        json.dumps(
+            {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": OURS}]}]}}
+        ),
+        encoding="utf-8",
+    )
+    status, said = run(home, memory_root(tmp_path), "status")
+    assert f"codex: installed in {hooks_json}" in said, said
+    problem = [line for line in said.splitlines() if "inline [hooks]" in line]
+    assert problem and "PROBLEM" in problem[0] and "duplicate" in problem[0], said
+    assert "harness-memory install codex" in problem[0]
+    assert status != 0
