@@ -15,6 +15,7 @@ import json
 import tomllib
 from pathlib import Path
 
+import pytest
 from harness_memory.cli import main
 from harness_memory.installers.codex import trust_hash
 
@@ -201,3 +202,28 @@ def test_status_names_our_inline_hooks(tmp_path: Path) -> None:
     assert problem and "PROBLEM" in problem[0] and "duplicate" in problem[0], said
     assert "harness-memory install codex" in problem[0]
     assert status != 0
+
+
+def test_status_names_our_inline_hooks_in_the_projects_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository's ``.codex/config.toml`` is a layer Codex reads once the project is
+    trusted: a hook of ours inline there runs beside the installed ones, which status in that
+    repository names (the install does not edit a repository's files)."""
+    home = tmp_path / "home"
+    root = memory_root(tmp_path)
+    assert run(home, root, "install")[0] == 0
+    project = tmp_path / "src" / "app"
+    (project / ".git").mkdir(parents=True)
+    (project / ".codex").mkdir()
+    shared = project / ".codex" / "config.toml"
+    shared.write_text(
+        f'[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\n{handler(OUR_GUARD)}',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(project)
+
+    said = run(home, root, "status")[1]
+
+    warned = [line for line in said.splitlines() if str(shared) in line]
+    assert warned and "codex: WARNING:" in warned[0] and "inline [hooks]" in warned[0], said
