@@ -62,6 +62,11 @@ def config_with(home: Path, text: str) -> Path:
     return config
 
 
+def old_trust(key: str, label: str) -> str:
+    """The trust entry Codex keeps for our old hook, first in ``key``'s ``label`` event."""
+    return f'[hooks.state."{key}:{label}:0:0"]\ntrusted_hash = "sha256:old-ours"\n'
+
+
 def read_toml(path: Path) -> dict[str, object]:
     return tomllib.loads(path.read_text(encoding="utf-8"))
 
@@ -91,7 +96,7 @@ def test_install_takes_our_inline_hook_out_and_keeps_the_users_trusted(tmp_path:
         home,
         f'model = "o3"\n\n[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}'
         f"\n[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(MINE)}"
-        f'\n[hooks.state."{key}:session_start:0:0"]\ntrusted_hash = "sha256:old-ours"\n'
+        f"\n{old_trust(key, 'session_start')}"
         f'\n[hooks.state."{key}:session_start:1:0"]\ntrusted_hash = "{mine_trust()}"\n',
     )
     root = memory_root(tmp_path)
@@ -125,7 +130,7 @@ def test_install_takes_ours_out_of_a_group_it_shares_with_the_users_hook(tmp_pat
         '[hooks]\nPreToolUse = [{matcher = "Bash", hooks = ['
         f'{{type = "command", command = "{OUR_GUARD}"}}, '
         f'{{type = "command", command = "{MINE}"}}]}}]\n\n'
-        f'[hooks.state."{key}:pre_tool_use:0:0"]\ntrusted_hash = "sha256:old-ours"\n\n'
+        f"{old_trust(key, 'pre_tool_use')}\n"
         f'[hooks.state."{key}:pre_tool_use:0:1"]\ntrusted_hash = "{mine}"\n',
     )
 
@@ -146,13 +151,9 @@ def test_uninstall_takes_our_inline_hooks_out_too(tmp_path: Path) -> None:
     """An uninstall with nothing in hooks.json still takes our inline hooks (and their trust
     entries) out of config.toml; the user's settings stay."""
     home = tmp_path / "home"
-    config = config_with(home, "")
-    key = str(config.absolute())
-    config_with(
-        home,
-        f'model = "o3"\n\n[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}'
-        f'\n[hooks.state."{key}:session_start:0:0"]\ntrusted_hash = "sha256:old-ours"\n',
-    )
+    config = home / ".codex" / "config.toml"
+    inline = f"[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}"
+    config_with(home, f'model = "o3"\n\n{inline}\n{old_trust(str(config), "session_start")}')
 
     status, said = run(home, memory_root(tmp_path), "uninstall")
 
@@ -227,3 +228,38 @@ def test_status_names_our_inline_hooks_in_the_projects_config(
 
     warned = [line for line in said.splitlines() if str(shared) in line]
     assert warned and "codex: WARNING:" in warned[0] and "inline [hooks]" in warned[0], said
+
+
+def test_install_rekeys_the_users_handler_in_a_hooks_json_group_it_shared_with_ours(
+    tmp_path: Path,
+) -> None:
+    """The same positions in ``hooks.json``: the user's handler after our guard in one group
+    becomes handler 0 when ours goes, and its trust entry moves with it (it used to keep our
+    old hash at ``:0:0``, so Codex saw the user's hook as modified and skipped it)."""
+    home = tmp_path / "home"
+    config = config_with(home, "")
+    hooks_json = home / ".codex" / "hooks.json"
+    key = str(hooks_json.absolute())
+    group = {
+        "matcher": "Bash",
+        "hooks": [{"type": "command", "command": c} for c in (OUR_GUARD, MINE)],
+    }
+    hooks_json.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}), encoding="utf-8")
+    mine = trust_hash("PreToolUse", {"matcher": "Bash"}, {"command": MINE})
+    config_with(
+        home,
+        f"{old_trust(key, 'pre_tool_use')}\n"
+        f'[hooks.state."{key}:pre_tool_use:0:1"]\ntrusted_hash = "{mine}"\n',
+    )
+
+    status, said = run(home, memory_root(tmp_path), "install")
+
+    assert status == 0, said
+    written = json.loads(hooks_json.read_text(encoding="utf-8"))["hooks"]["PreToolUse"]
+    assert written[0] == {"matcher": "Bash", "hooks": [{"type": "command", "command": MINE}]}
+    state = read_toml(config)["hooks"]["state"]  # type: ignore[index]
+    assert state[f"{key}:pre_tool_use:0:0"] == {"trusted_hash": mine}
+    assert f"{key}:pre_tool_use:0:1" not in state
+    assert state[f"{key}:pre_tool_use:1:0"]["trusted_hash"] == trust_hash(
+        "PreToolUse", written[1], written[1]["hooks"][0]
+    )

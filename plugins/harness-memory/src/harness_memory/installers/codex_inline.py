@@ -17,13 +17,25 @@ and every handler of the group. ``[hooks.state]`` is the trust table, no event.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import tomlkit
+
 from harness_memory.installers.spec import is_ours
 
-__all__ = ["event_label", "inline_commands", "inline_line", "take_ours_out", "taken_out_note"]
+__all__ = [
+    "apply_state",
+    "event_label",
+    "inline_commands",
+    "inline_line",
+    "our_moves",
+    "rekeyed",
+    "take_ours_out",
+    "taken_out_note",
+    "trust_entries",
+]
 
 HARNESS = "codex"
 _STATE = "state"
@@ -31,6 +43,8 @@ _STATE = "state"
 
 Position = tuple[int, int]
 """``(group index, handler index)`` of a handler in one event's list."""
+Moves = dict[str, dict[Position, Position | None]]
+"""Per event, where each handler goes when ours are taken out: old → new position, or None."""
 
 
 def event_label(event: str) -> str:
@@ -82,16 +96,14 @@ def take_ours_out(config: Any, key_source: str) -> int:
     A group left with none of its handlers goes, an event left with no group too; the user's
     own hooks stay in order. Trust entries (``[hooks.state]``) of ours go, those of the user's
     hooks that moved are re-keyed to their new position; others are not touched."""
-    moves: dict[str, dict[Position, Position | None]] = {}
+    moves = our_moves(config)
     taken = 0
     hooks = config.get("hooks")
     for event, groups in _events(config).items():
-        moved = _moves(groups)
-        gone = [old for old, new in moved.items() if new is None]
+        gone = [old for old, new in moves.get(event, {}).items() if new is None]
         if not gone:
             continue
-        taken += sum(1 for group in groups for handler in _handlers(group) if _ours(handler))
-        moves[event] = moved
+        taken += len(gone)
         for at in reversed(range(len(groups))):
             handlers = _handlers(groups[at])
             for index in reversed(range(len(handlers))):
@@ -101,8 +113,21 @@ def take_ours_out(config: Any, key_source: str) -> int:
                 del groups[at]
         if not groups:
             del hooks[event]
-    _rekey(config, key_source, moves)
+    current = trust_entries(config)
+    apply_state(config, current, rekeyed(current, key_source, moves))
     return taken
+
+
+def our_moves(document: Any) -> Moves:
+    """The :data:`Moves` of taking our hooks out of ``document``'s ``hooks`` (a
+    ``hooks.json`` or a ``config.toml`` with inline hooks); events holding none of ours are
+    left out."""
+    found: Moves = {}
+    for event, groups in _events(document).items():
+        moved = _moves(groups)
+        if None in moved.values():
+            found[event] = moved
+    return found
 
 
 def _moves(groups: list[Any]) -> dict[Position, Position | None]:
@@ -124,14 +149,20 @@ def _moves(groups: list[Any]) -> dict[Position, Position | None]:
     return moved
 
 
-def _rekey(config: Any, key_source: str, moves: dict[str, dict[Position, Position | None]]) -> None:
-    """Move the trust entries of ``config`` along ``moves`` (per event: old → new position)."""
+def trust_entries(config: Any) -> dict[str, Any]:
+    """The trust entries of a ``config.toml`` document: ``[hooks.state]`` key → entry."""
     hooks = config.get("hooks")
-    state = hooks.get(_STATE) if isinstance(hooks, MutableMapping) else None
-    if not isinstance(state, MutableMapping) or not moves:
-        return
+    state = hooks.get(_STATE) if isinstance(hooks, Mapping) else None
+    return {str(key): state[key] for key in state} if isinstance(state, Mapping) else {}
+
+
+def rekeyed(current: Mapping[str, Any], key_source: str, moves: Moves) -> dict[str, Any]:
+    """The trust entries ``current`` with those of ``key_source``'s hooks moved along
+    ``moves``: those of handlers that go taken out, those of handlers that move re-keyed,
+    others kept as they are."""
+    wanted = dict(current)
     renamed: dict[str, str | None] = {}
-    for key in [str(key) for key in state]:
+    for key in current:
         for event, moved in moves.items():
             prefix = f"{key_source}:{event_label(event)}:"
             group, _, handler = key[len(prefix) :].partition(":")
@@ -141,12 +172,28 @@ def _rekey(config: Any, key_source: str, moves: dict[str, dict[Position, Positio
             if old in moved and moved[old] != old:
                 new = moved[old]
                 renamed[key] = None if new is None else f"{prefix}{new[0]}:{new[1]}"
-    entries = {key: state[key] for key in renamed}
     for key in renamed:
+        del wanted[key]
+    wanted.update({new: current[key] for key, new in renamed.items() if new is not None})
+    return wanted
+
+
+def apply_state(config: Any, current: dict[str, Any], wanted: dict[str, Any]) -> None:
+    """Bring ``[hooks.state]`` of the ``tomlkit`` document ``config`` from the entries
+    ``current`` to ``wanted``, touching only entries that change (the tables made when
+    missing)."""
+    if current == wanted:
+        return
+    if "hooks" not in config:
+        config["hooks"] = tomlkit.table()
+    if _STATE not in config["hooks"]:
+        config["hooks"][_STATE] = tomlkit.table()
+    state = config["hooks"][_STATE]
+    for key in [k for k in current if k not in wanted]:
         del state[key]
-    for key, new_key in renamed.items():
-        if new_key is not None:
-            state[new_key] = entries[key]
+    for key, value in wanted.items():
+        if key not in current or current[key] != value:
+            state[key] = value
 
 
 def taken_out_note(path: Path, taken: int) -> list[str]:
