@@ -163,9 +163,11 @@ def test_uninstall_takes_our_inline_hooks_out_too(tmp_path: Path) -> None:
 
 def test_install_takes_our_inline_hook_out_of_a_profile_file(tmp_path: Path) -> None:
     """A profile file is a config layer too: ours inline there runs in Sessions started with
-    ``--profile work``, so the install takes it out there as well."""
+    ``--profile work``, so the install takes it out there as well; neither file keeps the
+    blank lines around the tables taken out."""
     home = tmp_path / "home"
-    config_with(home, 'model = "o3"\n')
+    inline = f"[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}"
+    config = config_with(home, f'model = "o3"\n\n{inline}')
     profile = home / ".codex" / "work.config.toml"
     profile.write_text(
         f'model = "o4"\n\n[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}',
@@ -175,7 +177,8 @@ def test_install_takes_our_inline_hook_out_of_a_profile_file(tmp_path: Path) -> 
     status, said = run(home, memory_root(tmp_path), "install")
 
     assert status == 0, said
-    assert read_toml(profile) == {"model": "o4"}
+    assert profile.read_text(encoding="utf-8") == 'model = "o4"\n'
+    assert "\n\n\n" not in config.read_text(encoding="utf-8")  # no gap where ours was
     assert str(profile) in said
 
 

@@ -30,6 +30,7 @@ from tomlkit.exceptions import TOMLKitError
 
 from harness_memory.installers.codex_inline import (
     apply_state,
+    no_gaps,
     our_moves,
     rekeyed,
     take_ours_out,
@@ -222,6 +223,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         change = FileChange(hooks_path, old_hooks, text, secrets, harness_settings=True)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     new_config = dump_toml(config, old_config)
+    if inline:  # the tables of ours taken out leave their blank lines behind
+        new_config = no_gaps(old_config, new_config)
     if not install:  # tables taken out leave their blank separator line behind
         new_config = _without_trailing_blank_lines(new_config)
     if install or old_config is not None:

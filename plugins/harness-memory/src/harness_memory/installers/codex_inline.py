@@ -30,6 +30,7 @@ __all__ = [
     "event_label",
     "inline_commands",
     "inline_line",
+    "no_gaps",
     "our_moves",
     "rekeyed",
     "take_ours_out",
@@ -194,6 +195,24 @@ def apply_state(config: Any, current: dict[str, Any], wanted: dict[str, Any]) ->
     for key, value in wanted.items():
         if key not in current or current[key] != value:
             state[key] = value
+
+
+_GAP = re.compile(r"(\r?\n)(?:\r?\n){2,}")
+"""Three line ends in a row or more: a blank line left twice where a table was taken out."""
+
+
+def no_gaps(old: str | None, new: str) -> str:
+    """``new`` (a TOML text some tables were taken out of; ``old``: the text before) without
+    the blank lines they leave behind that ``old`` did not have: a run of blank lines becomes
+    one, blank lines at the start or the end go. A text with such runs of its own is kept."""
+    before = old or ""
+    if not _GAP.search(before):
+        new = _GAP.sub(r"\1\1", new)
+    if not before.startswith(("\n", "\r\n")):
+        new = new.lstrip("\r\n")
+    if not re.search(r"\n\r?\n\Z", before) and (end := re.search(r"\r?\n\Z", new)):
+        new = new.rstrip("\r\n") + end.group()
+    return new
 
 
 def taken_out_note(path: Path, taken: int) -> list[str]:

@@ -22,7 +22,12 @@ from typing import Any
 
 import tomlkit
 
-from harness_memory.installers.codex_inline import inline_commands, take_ours_out, taken_out_note
+from harness_memory.installers.codex_inline import (
+    inline_commands,
+    no_gaps,
+    take_ours_out,
+    taken_out_note,
+)
 from harness_memory.installers.files import FileChange, read_text, toml_object
 from harness_memory.installers.own_memory import Switch, switch_off, switches_back
 from harness_memory.installers.record import InstallRecord
@@ -99,7 +104,8 @@ def profile_plan(
             continue
         document = toml_object(old, path)
         tokens = toml_tokens_in(document)  # before the plan changes it
-        notes += taken_out_note(path, take_ours_out(document, str(path.absolute())))
+        taken = take_ours_out(document, str(path.absolute()))
+        notes += taken_out_note(path, taken)
         features = document.get("features")
         named = [replace(s, what=f"{s.what} in the profile file {path}") for s in switches]
         noted = previous.setdefault(_RECORDED + path.name, {}) if path in switched else None
@@ -111,7 +117,7 @@ def profile_plan(
             first = record.first_found(path, toml_object)
             notes += switches_back(document, named, noted, first=first)
         secrets = frozenset(tokens | toml_tokens_in(document))
-        new = dump_toml(document, old)
+        new = no_gaps(old, dump_toml(document, old)) if taken else dump_toml(document, old)
         changes.append(FileChange(path, old, new, secrets, harness_settings=True))
     return changes, notes
 
