@@ -28,6 +28,15 @@ from typing import Any
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from harness_memory.installers.codex_inline import (
+    apply_state,
+    no_gaps,
+    our_moves,
+    rekeyed,
+    take_ours_out,
+    taken_out_note,
+    trust_entries,
+)
 from harness_memory.installers.codex_profiles import profile_plan
 from harness_memory.installers.files import (
     FileChange,
@@ -38,7 +47,7 @@ from harness_memory.installers.files import (
     toml_object,
 )
 from harness_memory.installers.guard_gaps import gap_notes
-from harness_memory.installers.hook_groups import Removed, merge_hooks
+from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import (
     Switch,
     give_back_made,
@@ -159,7 +168,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if install and options.token is not None:  # never in a git work tree, or one with a warning
         token_file, place_warning = token_place(home, options.home, environ)
     wanted = hook_groups(options, home / STATE_FOLDER, token_file) if install else {}
-    merged, removed = merge_hooks(document, HARNESS, wanted, source=hooks_path)
+    merged, _ = merge_hooks(document, HARNESS, wanted, source=hooks_path)
     old_config = read_text(config_path)
     try:
         config = parse_toml(old_config)
@@ -169,15 +178,17 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     config_tokens = toml_tokens_in(config)  # before the plan changes it
     key_source = str(hooks_path.absolute())
     found = _as_the_user_had_it(old_config, document, key_source, hooks_path)
+    inline = take_ours_out(config, str(config_path.absolute()))  # Codex runs those too (H-6)
     for keys in EDITED_IN_PLACE if install else ():
         note_made(found, keys, record.previous)
-    _update_trust(config, key_source, removed, merged, ours=set(wanted))
+    _update_trust(config, key_source, document, merged, ours=set(wanted))
     gone, added = root_changes(document, HARNESS, options, install=install)
     for root in gone:
         writable_root(config, root, install=False)
     if added is not None:
         writable_root(config, added, install=True)
     notes: list[str] = [place_warning] if place_warning else []
+    notes += taken_out_note(config_path, inline)
     # H-6, P-3: a profile file's memories or unified_exec_tty = true too
     switches = (MEMORIES, TERMINALS)
     profiles, profile_notes = profile_plan(home, switches, record, install=install)
@@ -212,6 +223,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         change = FileChange(hooks_path, old_hooks, text, secrets, harness_settings=True)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     new_config = dump_toml(config, old_config)
+    if inline:  # the tables of ours taken out leave their blank lines behind
+        new_config = no_gaps(old_config, new_config)
     if not install:  # tables taken out leave their blank separator line behind
         new_config = _without_trailing_blank_lines(new_config)
     if install or old_config is not None:
@@ -338,35 +351,23 @@ def _state_table(config: Any) -> Any:
 
 
 def _update_trust(
-    config: Any, key_source: str, removed: Removed, merged: dict[str, Any], *, ours: set[str]
+    config: Any,
+    key_source: str,
+    document: dict[str, Any],
+    merged: dict[str, Any],
+    *,
+    ours: set[str],
 ) -> None:
     """Bring ``[hooks.state]`` to what the merged ``hooks.json`` needs, touching only entries
-    that change: removed groups' entries go, later groups' entries move up, and the groups this
-    install wrote (the events in ``ours``; none for an uninstall) are trusted. A group of the
-    user's own is never trusted by the install: Codex asks the user about it as before."""
-    state = _state_table(config)
-    current = {str(key): state[key] for key in state} if state is not None else {}
-    wanted = dict(current)
-    for event, gone in removed.items():
-        label = _EVENT_LABELS.get(event)
-        if label is None:
-            continue
-        prefix = f"{key_source}:{label}:"
-        for key in [k for k in current if k.startswith(prefix)]:
-            group, _, handler = key[len(prefix) :].partition(":")
-            if not group.isdigit():
-                continue
-            shift = sum(1 for index in gone if index < int(group))
-            if int(group) in gone or shift:
-                del wanted[key]
-        for key in [k for k in current if k.startswith(prefix)]:
-            group, _, handler = key[len(prefix) :].partition(":")
-            if group.isdigit() and int(group) not in gone:
-                shift = sum(1 for index in gone if index < int(group))
-                if shift:
-                    wanted[f"{prefix}{int(group) - shift}:{handler}"] = current[key]
+    that change: the entries of our handlers in ``document`` (the file as read) go, those of
+    the user's handlers that move up (a group of ours gone before them, a handler of ours
+    before them in their group) are re-keyed, and the groups this install wrote (the events in
+    ``ours``; none for an uninstall) are trusted. A group of the user's own is never trusted by
+    the install: Codex asks the user about it as before."""
+    current = trust_entries(config)
+    wanted = rekeyed(current, key_source, our_moves(document))
     wanted.update(_our_trust(key_source, merged, ours))
-    _apply_state(config, current, wanted)
+    apply_state(config, current, wanted)
 
 
 def _our_trust(key_source: str, merged: dict[str, Any], ours: set[str]) -> dict[str, Any]:
@@ -385,31 +386,18 @@ def _our_trust(key_source: str, merged: dict[str, Any], ours: set[str]) -> dict[
     return entries
 
 
-def _apply_state(config: Any, current: dict[str, Any], wanted: dict[str, Any]) -> None:
-    if current == wanted:
-        return
-    if "hooks" not in config:
-        config["hooks"] = tomlkit.table()
-    if "state" not in config["hooks"]:
-        config["hooks"]["state"] = tomlkit.table()
-    state = config["hooks"]["state"]
-    for key in [k for k in current if k not in wanted]:
-        del state[key]
-    for key, value in wanted.items():
-        if key not in current or current[key] != value:
-            state[key] = value
-
-
 def _as_the_user_had_it(
     old_config: str | None, document: dict[str, Any], key_source: str, hooks_path: Path
 ) -> Any:
     """``config.toml`` (the text ``old_config``) as an uninstall would leave it: the trust
     entries of our hooks in ``hooks.json`` (``document``, read from ``hooks_path``, named
-    ``key_source`` in the trust keys) and the memory roots they name taken out, and the
-    tables that leaves empty (H-3: what an install records it found)."""
+    ``key_source`` in the trust keys), those inline in ``config.toml`` itself and the
+    memory roots they name taken out, and the tables that leaves empty (H-3: what an install
+    records it found)."""
     found = without_our_roots(parse_toml(old_config), document, HARNESS, _taken_out)
-    merged, removed = merge_hooks(document, HARNESS, {}, source=hooks_path)
-    _update_trust(found, key_source, removed, merged, ours=set())
+    merged, _ = merge_hooks(document, HARNESS, {}, source=hooks_path)
+    _update_trust(found, key_source, document, merged, ours=set())
+    take_ours_out(found, str(hooks_path.with_name("config.toml").absolute()))
     _tidy(found)
     return found
 

@@ -18,9 +18,16 @@ from __future__ import annotations
 import tomllib
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import tomlkit
 
+from harness_memory.installers.codex_inline import (
+    inline_commands,
+    no_gaps,
+    take_ours_out,
+    taken_out_note,
+)
 from harness_memory.installers.files import FileChange, read_text, toml_object
 from harness_memory.installers.own_memory import Switch, switch_off, switches_back
 from harness_memory.installers.record import InstallRecord
@@ -39,6 +46,23 @@ def memory_profiles(codex_home: Path, keys: tuple[str, ...] = ("memories",)) -> 
     """The profile files in ``codex_home`` whose ``[features]`` turn one of ``keys`` on, by
     name; a file that cannot be read or parsed is skipped (Codex would refuse it too)."""
     found: list[Path] = []
+    for path, document in _profile_documents(codex_home):
+        features = document.get("features")
+        if isinstance(features, dict) and any(features.get(key) is True for key in keys):
+            found.append(path)
+    return found
+
+
+def inline_profiles(codex_home: Path) -> list[Path]:
+    """The profile files in ``codex_home`` holding hooks of ours in their inline ``[hooks]``
+    (Codex runs them beside ``hooks.json`` in a Session with that profile), by name."""
+    return [path for path, document in _profile_documents(codex_home) if inline_commands(document)]
+
+
+def _profile_documents(codex_home: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """Each profile file in ``codex_home`` and what it says, by name; a file that cannot be
+    read or parsed is skipped (Codex would refuse it too)."""
+    found: list[tuple[Path, dict[str, Any]]] = []
     try:
         candidates = sorted(codex_home.glob("*" + PROFILE_SUFFIX))
     except OSError:
@@ -48,11 +72,9 @@ def memory_profiles(codex_home: Path, keys: tuple[str, ...] = ("memories",)) -> 
             continue
         try:
             text = split_mark(path.read_text(encoding="utf-8"))[1] or ""
-            features = tomllib.loads(text).get("features")
+            found.append((path, tomllib.loads(text)))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             continue
-        if isinstance(features, dict) and any(features.get(key) is True for key in keys):
-            found.append(path)
     return found
 
 
@@ -62,7 +84,8 @@ def profile_plan(
     """``(changes, notes)`` of the profile files: on install, each of ``switches`` (the
     install's ``[features]`` switches: memories, terminals) that a profile file turns on is
     set off there; on uninstall, what ``record`` names is put back (the profile file's first
-    backup telling what an older record did not note). Raises
+    backup telling what an older record did not note). Both take hooks of ours out of a
+    profile file's inline ``[hooks]`` (:mod:`~harness_memory.installers.codex_inline`). Raises
     :class:`SettingsFileError` for such a profile file that is not TOML (nothing is
     guessed)."""
     previous = record.previous
@@ -71,6 +94,8 @@ def profile_plan(
     else:
         names = [key.removeprefix(_RECORDED) for key in previous if key.startswith(_RECORDED)]
         paths = [codex_home / name for name in names]
+    switched = set(paths)
+    paths += [path for path in inline_profiles(codex_home) if path not in switched]
     changes: list[FileChange] = []
     notes: list[str] = []
     for path in paths:
@@ -79,18 +104,20 @@ def profile_plan(
             continue
         document = toml_object(old, path)
         tokens = toml_tokens_in(document)  # before the plan changes it
-        noted = previous.setdefault(_RECORDED + path.name, {})
+        taken = take_ours_out(document, str(path.absolute()))
+        notes += taken_out_note(path, taken)
         features = document.get("features")
         named = [replace(s, what=f"{s.what} in the profile file {path}") for s in switches]
-        if install:
+        noted = previous.setdefault(_RECORDED + path.name, {}) if path in switched else None
+        if install and noted is not None:
             for switch in named:
                 if isinstance(features, dict) and features.get(switch.keys[-1]) is True:
                     notes.append(switch_off(document, switch, noted, tomlkit.table))
-        else:
+        elif noted is not None:  # a file holding only inline hooks of ours: nothing to put back
             first = record.first_found(path, toml_object)
             notes += switches_back(document, named, noted, first=first)
         secrets = frozenset(tokens | toml_tokens_in(document))
-        new = dump_toml(document, old)
+        new = no_gaps(old, dump_toml(document, old)) if taken else dump_toml(document, old)
         changes.append(FileChange(path, old, new, secrets, harness_settings=True))
     return changes, notes
 

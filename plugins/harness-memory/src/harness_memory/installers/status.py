@@ -42,6 +42,7 @@ from harness_memory.client import URL_ID_NOT_SECRET
 from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.checks import where_the_root_is
+from harness_memory.installers.codex_inline import inline_commands, inline_line
 from harness_memory.installers.codex_profiles import memory_profile_notes
 from harness_memory.installers.executable import (
     checkout_of,
@@ -157,20 +158,20 @@ def status(
     documents: dict[str, dict[str, Any]] = {}  # every settings document read, by label
     for label, harness, path, managed_flag in targets:
         try:
-            document, note = _read_noting(path, harness)
+            path, document, noted = _settings(label, path, harness)
             documents[label] = document
         except SettingsFileError as error:
             lines.append(f"{label}: cannot read its settings: {error}")
             healthy = False
             continue
         commands = our_commands(document, harness)
-        noted = [f"{label}: note: {path}: {note}"] if note else []
         if not commands:
             lines += [f"{label}: not installed ({path})", *noted]
             continue
         again = f"harness-memory install {harness}{managed_flag}"
         said, fine = _installed(label, again, path, document, commands, here)
         said += noted + last_session_lines(label, harness, commands)
+        fine = fine and not any(": PROBLEM: " in line for line in noted)
         said += [f"{label}: {note}" for note in _own_memory_notes(label, path, document, again)]
         if off := _switched_off(harness, path, document, gemini_system):  # no hook runs
             said, fine = [*said, f"{label}: PROBLEM: {off}"], False
@@ -450,6 +451,29 @@ def _switched_off(
         except SettingsFileError:
             return None  # its own line says it cannot be read: the user install's is not
     return switched_off(harness, config_path, why) if (why := codex_off(config)) else None
+
+
+def _settings(label: str, path: Path, harness: str) -> tuple[Path, dict[str, Any], list[str]]:
+    """``(path, document, note lines)`` of the settings ``status`` reads for ``label`` at
+    ``path`` (:func:`_read_noting`). Codex CLI's user install (``codex``, ``hooks.json``):
+    hooks of ours inline in the ``config.toml`` beside it run just the same (H-3), so with
+    none in ``hooks.json`` that ``config.toml`` is read as the settings, and beside an install
+    in ``hooks.json`` a PROBLEM line names them. :class:`SettingsFileError` as
+    :func:`_read_noting`."""
+    document, note = _read_noting(path, harness)
+    noted = [f"{label}: note: {path}: {note}"] if note else []
+    config_path = path.parent / "config.toml"
+    if label != "codex":
+        return path, document, noted
+    try:
+        config = _read(config_path, harness)
+    except SettingsFileError:  # the install's own line says it cannot be read
+        return path, document, noted
+    if not (inline := inline_commands(config)):
+        return path, document, noted
+    if not our_commands(document, harness):
+        return config_path, config, noted
+    return path, document, [*noted, inline_line(label, config_path, document, inline)]
 
 
 def _read_or_empty(path: Path) -> dict[str, Any]:

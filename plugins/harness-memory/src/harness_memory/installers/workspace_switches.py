@@ -33,6 +33,7 @@ from typing import Any
 
 from memory_core import json_text
 
+from harness_memory.installers.codex_inline import inline_commands
 from harness_memory.installers.own_switches import codex_off
 from harness_memory.installers.settings_text import split_mark
 
@@ -303,18 +304,29 @@ def codex_lines(workspace: Path, home: Path, user_config: Path | None = None) ->
         )
     if (memories := by_project.get("memories")) is not None and memories[1] is True:
         lines.append(_own_memory("codex", [memories[0]], "[features] memories = true"))
-    return lines
+    return lines + [
+        f"codex: WARNING: {path} holds hooks of Agent Memory in its inline [hooks], which "
+        "Codex CLI runs beside the installed ones when you trust this project (memory "
+        "injected twice per Session, two guards): take them out of that file"
+        for path in projects
+        if inline_commands(_codex_document(path))
+    ]
 
 
 def _codex_features(path: Path) -> dict[str, Any]:
-    """The ``[features]`` table of Codex CLI's ``config.toml`` at ``path`` as Codex reads it
-    (a byte order mark left out); ``{}`` when it cannot be read or holds none."""
+    """The ``[features]`` table of Codex CLI's ``config.toml`` at ``path`` as Codex reads it;
+    ``{}`` when it cannot be read or holds none."""
+    features = _codex_document(path).get("features")
+    return features if isinstance(features, dict) else {}
+
+
+def _codex_document(path: Path) -> dict[str, Any]:
+    """Codex CLI's ``config.toml`` at ``path`` as Codex reads it (a byte order mark left
+    out); ``{}`` when it cannot be read."""
     try:
-        text = split_mark(path.read_text(encoding="utf-8"))[1] or ""
-        features = tomllib.loads(text).get("features")
+        return tomllib.loads(split_mark(path.read_text(encoding="utf-8"))[1] or "")
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return {}
-    return features if isinstance(features, dict) else {}
 
 
 def _codex_project_files(workspace: Path, home: Path) -> list[Path]:

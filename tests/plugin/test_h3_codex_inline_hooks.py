@@ -1,0 +1,268 @@
+"""H-3, H-6: our hooks inline in Codex's ``config.toml`` are taken out, the user's stay trusted.
+
+Codex CLI runs the hooks of ``hooks.json`` and of the inline ``[hooks]`` tables of
+``config.toml`` alike; a hook of ours written inline beside the installed ones injects memory
+twice per Session and guards twice. The install and the uninstall take ours out of
+``config.toml`` (and of a profile file ``NAME.config.toml``); the user's own inline hooks keep
+their trust entries, re-keyed where they move up (Codex keys trust by position:
+``<config.toml>:<event label>:<group>:<handler>``). ``status`` names inline hooks of ours.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+from harness_memory.installers.codex import trust_hash
+
+from tests.plugin.helpers import HARNESS_MEMORY
+
+OURS = (
+    "harness-memory hook codex session-start --url http://127.0.0.1:9 --project acme --agent coder"
+)
+OUR_GUARD = "harness-memory hook codex pre-tool-use --project acme --agent coder"
+MINE = "/usr/local/bin/notify-start"
+
+
+def memory_root(tmp_path: Path) -> Path:
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def run(home: Path, root: Path, verb: str, *extra: str) -> tuple[int, str]:
+    out = io.StringIO()
+    flags = ["--home", str(home)]
+    if verb != "status":
+        flags = ["codex", *flags, "--memory-root", str(root)]
+    if verb == "install":
+        flags += ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+        flags += ["--executable", str(HARNESS_MEMORY)]
+    status = main([verb, *flags, *extra], environ={"HOME": str(home)}, stdout=out)
+    return status, out.getvalue()
+
+
+def handler(command: str) -> str:
+    return f'type = "command"\ncommand = "{command}"\n'
+
+
+def mine_trust() -> str:
+    """The trusted hash of the user's own SessionStart hook (no matcher, one handler)."""
+    return trust_hash("SessionStart", {}, {"command": MINE})
+
+
+def config_with(home: Path, text: str) -> Path:
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(text, encoding="utf-8")
+    return config
+
+
+def old_trust(key: str, label: str) -> str:
+    """The trust entry Codex keeps for our old hook, first in ``key``'s ``label`` event."""
+    return f'[hooks.state."{key}:{label}:0:0"]\ntrusted_hash = "sha256:old-ours"\n'
+
+
+def read_toml(path: Path) -> dict[str, object]:
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def session_starts(home: Path) -> list[str]:
+    """Every SessionStart command Codex runs from the user layer: hooks.json's, then inline."""
+    codex = home / ".codex"
+    commands: list[str] = []
+    sources = [json.loads((codex / "hooks.json").read_text(encoding="utf-8"))]
+    sources.append(read_toml(codex / "config.toml"))
+    for source in sources:
+        hooks = source.get("hooks")
+        assert isinstance(hooks, dict)
+        for group in hooks.get("SessionStart", []):
+            commands += [h["command"] for h in group["hooks"]]
+    return commands
+
+
+def test_install_takes_our_inline_hook_out_and_keeps_the_users_trusted(tmp_path: Path) -> None:
+    """Ours is the first inline group, the user's own the second (trusted at ``:1:0``): after
+    the install one SessionStart of ours runs (from hooks.json), the user's hook is the first
+    inline group and its trust entry moved to ``:0:0`` with the same hash."""
+    home = tmp_path / "home"
+    config = config_with(home, "")
+    key = str(config.absolute())
+    config_with(
+        home,
+        f'model = "o3"\n\n[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}'
+        f"\n[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(MINE)}"
+        f"\n{old_trust(key, 'session_start')}"
+        f'\n[hooks.state."{key}:session_start:1:0"]\ntrusted_hash = "{mine_trust()}"\n',
+    )
+    root = memory_root(tmp_path)
+
+    status, shown = run(home, root, "install", "--dry-run")
+    assert status == 0, shown
+    assert f'-command = "{OURS}"' in shown
+    assert "inline [hooks]" in shown
+
+    status, said = run(home, root, "install")
+    assert status == 0, said
+    starts = session_starts(home)
+    assert len([c for c in starts if "hook codex session-start" in c]) == 1, starts
+    assert starts[-1] == MINE
+    written = read_toml(config)
+    assert written["model"] == "o3"
+    state = written["hooks"]["state"]  # type: ignore[index]
+    assert state[f"{key}:session_start:0:0"] == {"trusted_hash": mine_trust()}
+    assert f"{key}:session_start:1:0" not in state
+
+
+def test_install_takes_ours_out_of_a_group_it_shares_with_the_users_hook(tmp_path: Path) -> None:
+    """A group holding our guard and the user's own handler keeps the user's, now handler 0,
+    its trust entry re-keyed from ``:0:1``; the entry of ours goes."""
+    home = tmp_path / "home"
+    config = config_with(home, "")
+    key = str(config.absolute())
+    mine = trust_hash("PreToolUse", {"matcher": "Bash"}, {"command": MINE})
+    config_with(
+        home,
+        '[hooks]\nPreToolUse = [{matcher = "Bash", hooks = ['
+        f'{{type = "command", command = "{OUR_GUARD}"}}, '
+        f'{{type = "command", command = "{MINE}"}}]}}]\n\n'
+        f"{old_trust(key, 'pre_tool_use')}\n"
+        f'[hooks.state."{key}:pre_tool_use:0:1"]\ntrusted_hash = "{mine}"\n',
+    )
+
+    status, said = run(home, memory_root(tmp_path), "install")
+
+    assert status == 0, said
+    written = read_toml(config)
+    hooks = written["hooks"]
+    assert isinstance(hooks, dict)
+    assert hooks["PreToolUse"] == [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": MINE}]}
+    ]
+    assert hooks["state"][f"{key}:pre_tool_use:0:0"] == {"trusted_hash": mine}
+    assert f"{key}:pre_tool_use:0:1" not in hooks["state"]
+
+
+def test_uninstall_takes_our_inline_hooks_out_too(tmp_path: Path) -> None:
+    """An uninstall with nothing in hooks.json still takes our inline hooks (and their trust
+    entries) out of config.toml; the user's settings stay."""
+    home = tmp_path / "home"
+    config = home / ".codex" / "config.toml"
+    inline = f"[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}"
+    config_with(home, f'model = "o3"\n\n{inline}\n{old_trust(str(config), "session_start")}')
+
+    status, said = run(home, memory_root(tmp_path), "uninstall")
+
+    assert status == 0, said
+    assert read_toml(config) == {"model": "o3"}
+
+
+def test_install_takes_our_inline_hook_out_of_a_profile_file(tmp_path: Path) -> None:
+    """A profile file is a config layer too: ours inline there runs in Sessions started with
+    ``--profile work``, so the install takes it out there as well; neither file keeps the
+    blank lines around the tables taken out."""
+    home = tmp_path / "home"
+    inline = f"[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}"
+    config = config_with(home, f'model = "o3"\n\n{inline}')
+    profile = home / ".codex" / "work.config.toml"
+    profile.write_text(
+        f'model = "o4"\n\n[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}',
+        encoding="utf-8",
+    )
+
+    status, said = run(home, memory_root(tmp_path), "install")
+
+    assert status == 0, said
+    assert profile.read_text(encoding="utf-8") == 'model = "o4"\n'
+    assert "\n\n\n" not in config.read_text(encoding="utf-8")  # no gap where ours was
+    assert str(profile) in said
+
+
+def test_status_names_our_inline_hooks(tmp_path: Path) -> None:
+    """Inline only: installed there (Codex runs it); beside an install in hooks.json: a
+    PROBLEM, both run, and the install that takes it out is named."""
+    home = tmp_path / "home"
+    config = config_with(
+        home, f"[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}"
+    )
+    status, said = run(home, memory_root(tmp_path), "status")
+    assert "codex: not installed" not in said, said
+    assert f"codex: installed in {config}" in said, said
+
+    hooks_json = home / ".codex" / "hooks.json"
+    hooks_json.write_text(
+        json.dumps(
+            {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": OURS}]}]}}
+        ),
+        encoding="utf-8",
+    )
+    status, said = run(home, memory_root(tmp_path), "status")
+    assert f"codex: installed in {hooks_json}" in said, said
+    problem = [line for line in said.splitlines() if "inline [hooks]" in line]
+    assert problem and "PROBLEM" in problem[0] and "duplicate" in problem[0], said
+    assert "harness-memory install codex" in problem[0]
+    assert status != 0
+
+
+def test_status_names_our_inline_hooks_in_the_projects_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository's ``.codex/config.toml`` is a layer Codex reads once the project is
+    trusted: a hook of ours inline there runs beside the installed ones, which status in that
+    repository names (the install does not edit a repository's files)."""
+    home = tmp_path / "home"
+    root = memory_root(tmp_path)
+    assert run(home, root, "install")[0] == 0
+    project = tmp_path / "src" / "app"
+    (project / ".git").mkdir(parents=True)
+    (project / ".codex").mkdir()
+    shared = project / ".codex" / "config.toml"
+    shared.write_text(
+        f'[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\n{handler(OUR_GUARD)}',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(project)
+
+    said = run(home, root, "status")[1]
+
+    warned = [line for line in said.splitlines() if str(shared) in line]
+    assert warned and "codex: WARNING:" in warned[0] and "inline [hooks]" in warned[0], said
+
+
+def test_install_rekeys_the_users_handler_in_a_hooks_json_group_it_shared_with_ours(
+    tmp_path: Path,
+) -> None:
+    """The same positions in ``hooks.json``: the user's handler after our guard in one group
+    becomes handler 0 when ours goes, and its trust entry moves with it (it used to keep our
+    old hash at ``:0:0``, so Codex saw the user's hook as modified and skipped it)."""
+    home = tmp_path / "home"
+    config = config_with(home, "")
+    hooks_json = home / ".codex" / "hooks.json"
+    key = str(hooks_json.absolute())
+    group = {
+        "matcher": "Bash",
+        "hooks": [{"type": "command", "command": c} for c in (OUR_GUARD, MINE)],
+    }
+    hooks_json.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}), encoding="utf-8")
+    mine = trust_hash("PreToolUse", {"matcher": "Bash"}, {"command": MINE})
+    config_with(
+        home,
+        f"{old_trust(key, 'pre_tool_use')}\n"
+        f'[hooks.state."{key}:pre_tool_use:0:1"]\ntrusted_hash = "{mine}"\n',
+    )
+
+    status, said = run(home, memory_root(tmp_path), "install")
+
+    assert status == 0, said
+    written = json.loads(hooks_json.read_text(encoding="utf-8"))["hooks"]["PreToolUse"]
+    assert written[0] == {"matcher": "Bash", "hooks": [{"type": "command", "command": MINE}]}
+    state = read_toml(config)["hooks"]["state"]  # type: ignore[index]
+    assert state[f"{key}:pre_tool_use:0:0"] == {"trusted_hash": mine}
+    assert f"{key}:pre_tool_use:0:1" not in state
+    assert state[f"{key}:pre_tool_use:1:0"]["trusted_hash"] == trust_hash(
+        "PreToolUse", written[1], written[1]["hooks"][0]
+    )
