@@ -67,14 +67,16 @@ def test_w2_switch_reverts_on_a_failure_and_saves_on_change_surviving_a_reload(
     _switch_saves_on_change_and_survives_a_reload(page, service, shot)
 
 
-def test_w2_hint_inserts_the_placeholder_in_one_click(
-    page: Page, service: Service, shot: Shot
-) -> None:
+def _remove_the_placeholder(service: Service) -> None:
+    """Save the demo's template without ``{{MEMORY}}``, as another client would."""
     template = service.config()["template"].replace("{{MEMORY}}\n", "").replace("{{MEMORY}}", "")
     service.patch_config({"template": template})
     assert service.overview()["templateHasMemory"] is False
 
-    open_memory_tab(page)
+
+def _hint_inserts_the_placeholder_in_one_click(page: Page, service: Service, shot: Shot) -> None:
+    """W-2: the Memory tab of a template without the placeholder shows the hint bar; its one
+    click inserts it, saved, and the Prompt tab shows the new template without a reload."""
     hint = page.locator("#memory-hint")
     expect(hint).to_be_visible()
     expect(hint).to_contain_text("{{MEMORY}}")
@@ -219,10 +221,8 @@ def _not_visible_workspace_is_not_called_orphaned(page: Page) -> None:
     expect(meta).not_to_contain_text("Orphaned")
 
 
-def test_w2_refresh_shows_memories_an_agent_saved_meanwhile(page: Page, service: Service) -> None:
-    open_memory_tab(page)
-    group = user_group(page)
-    expect(group.locator(".row")).to_have_count(4)
+def _save_a_memory_meanwhile(service: Service) -> None:
+    """An agent saves ``likes-tea.md`` in the user scope while the tab is shown."""
     write_topic(
         service.scope_dir("user"),
         "likes-tea.md",
@@ -231,16 +231,23 @@ def test_w2_refresh_shows_memories_an_agent_saved_meanwhile(page: Page, service:
         updated_at="2026-11-28",
         body="Tea.\n",
     )
-    page.get_by_role("button", name="Refresh", exact=True).click()
+
+
+def _refresh_showed_the_memory_saved_meanwhile(page: Page) -> None:
+    """W-2: after Refresh the user group holds the memory saved meanwhile, newest first."""
+    group = user_group(page)
     expect(group.locator(".row")).to_have_count(5)
     expect(group.locator(".count")).to_have_text("5 memories")
     expect(group.locator(".row").first).to_have_attribute("data-file", "likes-tea.md")
 
 
-def test_w2_k6a_a3_workspaces_not_found_and_entries_that_are_no_scope_are_named_on_the_tab(
+def test_w2_k6a_a3_what_the_tab_names_a_refresh_and_the_placeholder_hint_on_one_service(
     page: Page, service: Service, shot: Shot
 ) -> None:
-    """What the service finds in the memory folder but cannot use as it is, one look at the tab.
+    """What the service finds in the memory folder but cannot use as it is, one look at the tab,
+    which also checks (each by a helper; until round 60 each had a service) that a Refresh
+    shows a memory an agent saved meanwhile (the Refresh that shows the 22 entries more), and,
+    last (it leaves for the Prompt tab), the hint of a template without ``{{MEMORY}}`` (W-2).
 
     K-6a: two Workspaces whose folders the service cannot find, one gone (orphaned) and one
     whose Session ran where the service cannot see, each group checked by a helper.
@@ -255,7 +262,9 @@ def test_w2_k6a_a3_workspaces_not_found_and_entries_that_are_no_scope_are_named_
     (root / "notes").mkdir()
     (root / '<img src="x" onerror="document.title=1">').write_text("x\n", encoding="utf-8")
     (root / "\x1b[31mred").write_text("x\n", encoding="utf-8")
+    _remove_the_placeholder(service)
     open_memory_tab(page)
+    expect(user_group(page).locator(".row")).to_have_count(4)
     _orphaned_workspace_is_reported_and_still_listed(page, gone)
     _not_visible_workspace_is_not_called_orphaned(page)
 
@@ -273,7 +282,9 @@ def test_w2_k6a_a3_workspaces_not_found_and_entries_that_are_no_scope_are_named_
 
     for number in range(22):
         (root / f"stray-{number:02}.txt").write_text("x\n", encoding="utf-8")
+    _save_a_memory_meanwhile(service)
     page.get_by_role("button", name="Refresh", exact=True).click()
+    _refresh_showed_the_memory_saved_meanwhile(page)
     expect(notice).to_contain_text("25 entries of the memory folder not read")
     expect(notice.locator("li")).to_have_count(20)
     expect(notice.locator(".skipped-more")).to_have_text("…and 5 more.")
@@ -284,3 +295,4 @@ def test_w2_k6a_a3_workspaces_not_found_and_entries_that_are_no_scope_are_named_
             entry.rmdir() if entry.is_dir() else entry.unlink()
     page.get_by_role("button", name="Refresh", exact=True).click()
     expect(page.locator("#skipped-entries")).to_have_count(0)
+    _hint_inserts_the_placeholder_in_one_click(page, service, shot)

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -571,13 +572,29 @@ def _history_problems(page: Page, size: str, file: str) -> None:
     expect(toast.get_by_role("button", name="Undo")).to_have_count(0)
 
 
-def test_v2_undo_the_history_could_not_record_is_said_never_nothing_to_restore(
+def test_v2_an_undo_or_a_delete_the_history_could_not_record_is_said_so(
     page: Page, service: Service
 ) -> None:
-    """The Undo brought the file back, but its version could not be written (a lock git
-    cannot take; a full disk alike): the toast said "time-zone.md already holds that version:
-    nothing to restore". It says the file is restored and the history did not record it."""
+    """One service and one look at the tab for the two answers the history could not record
+    (a lock git cannot take; a full disk alike), each a helper: an Undo's, then a delete's,
+    the lock taken away and set again between them (until round 60 each had a service)."""
     page.goto(MEMORY_TAB)
+    ref_lock = layout.history_root(service.data_dir, "demo") / "user.git" / "refs" / "heads"
+    _undo_the_history_could_not_record_is_said_never_nothing_to_restore(
+        page, ref_lock / "main.lock"
+    )
+    (ref_lock / "main.lock").rmdir()
+    _a_delete_the_history_could_not_record_is_said_and_offers_no_undo(
+        page, service, ref_lock / "main.lock"
+    )
+
+
+def _undo_the_history_could_not_record_is_said_never_nothing_to_restore(
+    page: Page, lock: Path
+) -> None:
+    """The Undo brought the file back, but its version could not be written (``lock`` made
+    after the delete): the toast said "time-zone.md already holds that version: nothing to
+    restore". It says the file is restored and the history did not record it."""
     group = user_group(page)
     target = row(group, "time-zone.md")
     target.get_by_role("button", name="Delete").click()
@@ -588,8 +605,7 @@ def test_v2_undo_the_history_could_not_record_is_said_never_nothing_to_restore(
         .get_by_role("button", name="Undo")
     )
     expect(undo).to_be_visible()
-    history = layout.history_root(service.data_dir, "demo") / "user.git"
-    (history / "refs" / "heads" / "main.lock").mkdir()
+    lock.mkdir()
 
     undo.click()
 
@@ -597,6 +613,26 @@ def test_v2_undo_the_history_could_not_record_is_said_never_nothing_to_restore(
     expect(toast).to_contain_text("its history could not record it yet")
     expect(page.locator(".toasts")).not_to_contain_text("nothing to restore")
     expect(target).to_be_visible()
+
+
+def _a_delete_the_history_could_not_record_is_said_and_offers_no_undo(
+    page: Page, service: Service, lock: Path
+) -> None:
+    """``prefers-pnpm.md`` is deleted but the delete's version could not be written (``lock``
+    made after a checkpoint): the toast says so, and offers no Undo that has no version to go
+    back to."""
+    target = row(user_group(page), "prefers-pnpm.md")
+    expect(target).to_be_visible()
+    _checkpoint(service)  # the history holds the file before the delete
+    lock.mkdir()
+
+    target.get_by_role("button", name="Delete").click()
+    confirm_dialog(page).get_by_role("button", name="Delete").click()
+
+    toast = page.locator(".toast").filter(has_text="Deleted prefers-pnpm.md")
+    expect(toast).to_contain_text("its history could not record it yet")
+    expect(toast.get_by_role("button", name="Undo")).to_have_count(0)
+    expect(target).to_have_count(0)
 
 
 def test_v2_undo_through_an_index_linked_to_no_memory_file_says_why_its_line_is_not_back(
@@ -623,28 +659,6 @@ def test_v2_undo_through_an_index_linked_to_no_memory_file_says_why_its_line_is_
     expect(restored).to_contain_text("but not its index line: MEMORY.md is a link to 'kept.txt'")
     expect(restored).not_to_contain_text("Add by hand:")
     expect(target).to_be_visible()
-
-
-def test_v2_a_delete_the_history_could_not_record_is_said_and_offers_no_undo(
-    page: Page, service: Service
-) -> None:
-    """The file is deleted but the delete's version could not be written (a lock git cannot
-    take): the toast says so, and offers no Undo that has no version to go back to."""
-    page.goto(MEMORY_TAB)
-    group = user_group(page)
-    target = row(group, "time-zone.md")
-    expect(target).to_be_visible()
-    _checkpoint(service)  # the history holds the file before the delete
-    history = layout.history_root(service.data_dir, "demo") / "user.git"
-    (history / "refs" / "heads" / "main.lock").mkdir()
-
-    target.get_by_role("button", name="Delete").click()
-    confirm_dialog(page).get_by_role("button", name="Delete").click()
-
-    toast = page.locator(".toast").filter(has_text="Deleted time-zone.md")
-    expect(toast).to_contain_text("its history could not record it yet")
-    expect(toast.get_by_role("button", name="Undo")).to_have_count(0)
-    expect(target).to_have_count(0)
 
 
 def test_v2_a_note_renamed_and_rewritten_at_once_shows_as_a_rename_in_what_changed(

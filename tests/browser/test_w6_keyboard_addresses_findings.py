@@ -24,6 +24,7 @@ from tests.browser.pages import (
     row,
     user_group,
     viewer,
+    wait_groups_settled,
     wait_viewer_settled,
     workspace_group,
 )
@@ -209,18 +210,12 @@ def test_w6_a_viewed_memory_has_an_address_and_back_closes_it_first(
     expect(viewer(other).locator("h2")).to_contain_text("MEMORY.md")
 
 
-def test_w6_phone_sheet_keeps_its_actions_on_screen_and_crumbs_readable(
-    open_page: PageFactory, service: Service, shot: Shot
+def _phone_sheet_keeps_its_actions_on_screen_and_crumbs_readable(
+    open_page: PageFactory, service: Service, shot: Shot, title: str
 ) -> None:
-    title = "a-very-long-memory-name-" + "that-keeps-going-" * 12 + "end"
-    write_topic(
-        service.scope_dir("user"),
-        f"{title}.md",
-        name=title,
-        description="A description that is also long enough to wrap " * 6,
-        updated_at="2026-11-29",
-        body="Body.\n",
-    )
+    """On a phone: the crumbs show only the agent, in full, beside the product's link; the
+    sheet of the memory ``title`` (a long name, a long description) keeps Edit in a chat and
+    Delete on screen."""
     phone = open_page(service, PHONE)
     open_memory_tab(phone)
     crumbs = phone.locator("#crumbs > :visible")
@@ -240,8 +235,10 @@ def test_w6_phone_sheet_keeps_its_actions_on_screen_and_crumbs_readable(
     shot(phone, "w6-phone-sheet-long-title")
 
 
-def test_w6_groups_keep_their_places_after_a_delete(page: Page, service: Service) -> None:
-    open_memory_tab(page)
+def _groups_keep_their_places_after_a_delete(page: Page, service: Service) -> None:
+    """Deleting the first memory of the last group (the Memory tab shown) leaves the groups in
+    their order once the overview's refresh has landed."""
+    wait_groups_settled(page)
     groups = page.locator(".group")
     expect(groups).to_have_count(3)
     before = groups.evaluate_all("els => els.map(e => e.dataset.scope)")
@@ -251,7 +248,7 @@ def test_w6_groups_keep_their_places_after_a_delete(page: Page, service: Service
     file = last.locator(".row").first.get_attribute("data-file")
     last.locator(".row").first.get_by_role("button", name="Delete").click()
     confirm_dialog(page).get_by_role("button", name="Delete").click()
-    expect(page.locator(".toast")).to_contain_text(f"Deleted {file}")
+    expect(page.locator(".toast").filter(has_text=f"Deleted {file}")).to_be_visible()
     # The overview refresh (which used to re-sort the groups) has landed: the count says so.
     expect(last.locator(".count")).to_have_text(f"{len(count['files']) - 1} memories")
     assert groups.evaluate_all("els => els.map(e => e.dataset.scope)") == before
@@ -333,13 +330,24 @@ def _a_file_whose_only_note_is_the_listing_cut_offers_no_fix(page: Page) -> None
     expect(section.get_by_role("button", name="Fix this memory")).to_have_count(0)
 
 
-def test_w6_findings_open_from_the_badge_masking_credentials_and_offering_a_fix_only_for_notes(
-    page: Page, service: Service, shot: Shot
+def test_w6_findings_the_phone_sheet_and_the_groups_after_a_delete_on_one_service(
+    open_page: PageFactory, page: Page, service: Service, shot: Shot
 ) -> None:
-    """One service and one look at the tab for two files' Findings, each checked by a helper: a
-    memory holding a credential, and one whose only note is the listing's cut; then that one's
-    fix address."""
+    """One service for three looks, each checked by a helper, none touching what another reads
+    (until round 60 each had a service): on one look at the tab, two files' Findings (a memory
+    holding a credential, and one whose only note is the listing's cut; then that one's fix
+    address), then the groups' places after a delete in the last group; the phone's sheet of
+    a memory with a long name in a browser context of its own."""
     user = service.scope_dir("user")
+    title = "a-very-long-memory-name-" + "that-keeps-going-" * 12 + "end"
+    write_topic(
+        user,
+        f"{title}.md",
+        name=title,
+        description="A description that is also long enough to wrap " * 6,
+        updated_at="2026-11-29",
+        body="Body.\n",
+    )
     write_topic(
         user,
         "deploy-bot.md",
@@ -370,3 +378,5 @@ def test_w6_findings_open_from_the_badge_masking_credentials_and_offering_a_fix_
     expect(page.locator(".toast")).to_contain_text("Nothing to fix in long-notes.md")
     expect(page.locator("dialog.bridge[open]")).to_have_count(0)
     expect(page).to_have_url(re.compile(re.escape("/memory") + "$"))
+    _groups_keep_their_places_after_a_delete(page, service)
+    _phone_sheet_keeps_its_actions_on_screen_and_crumbs_readable(open_page, service, shot, title)
