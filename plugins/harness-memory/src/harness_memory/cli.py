@@ -45,14 +45,16 @@ then the draft's prompt verbatim (the Session's first user message); JSON gains
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import gc
 import importlib
 import io
 import json
 import os
+import signal
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn, cast
 
@@ -354,7 +356,17 @@ def _hook(args: argparse.Namespace, raw: bytes, settings: HarnessSettings) -> An
     if args.event not in _PRE_TOOL_EVENTS:
         return adapter(hook, settings)
     try:
-        return adapter(hook, settings)
+        with _judging_time(GUARD_TIME_S):
+            return adapter(hook, settings)
+    except GuardOutOfTime:
+        _say(f"harness-memory: the write guard ran out of time ({GUARD_TIME_S:g} s)")
+        return _unjudged(
+            args.event,
+            settings,
+            f"the guard could not judge this call within {GUARD_TIME_S:g} s (a command this "
+            "long or this involved); split it into shorter commands, or write a file's text "
+            "with the harness's file tool",
+        )
     except Exception as error:  # a guard that fails must not let the call run unjudged (P-3)
         _say(f"harness-memory: the write guard failed: {error!r}")
         return _unjudged(
@@ -362,6 +374,43 @@ def _hook(args: argparse.Namespace, raw: bytes, settings: HarnessSettings) -> An
             settings,
             f"the guard failed while judging this call ({type(error).__name__})",
         )
+
+
+GUARD_TIME_S = 20.0
+"""The most seconds the write guard judges one tool call before refusing it (P-3): well inside
+the 30 s the install gives Codex CLI's and Gemini CLI's hooks (and Claude Code's own default),
+since a hook the harness kills for its time lets the call through (Claude Code: "a timed-out
+command hook doesn't block the tool call"). An everyday command is judged in well under a
+second; a model's command of tens of kilobytes of statements may take longer on a busy
+machine (the guard's readers are linear, but not cheap per word)."""
+
+
+class GuardOutOfTime(BaseException):
+    """The write guard's time (:data:`GUARD_TIME_S`) ran out while it judged a call. A
+    ``BaseException``, so no reader's ``except Exception`` takes it for a fault of its own."""
+
+
+@contextlib.contextmanager
+def _judging_time(seconds: float) -> Iterator[None]:
+    """Raise :class:`GuardOutOfTime` in the block once ``seconds`` (wall) have passed, by
+    ``SIGALRM``; no limit where no signal handler may be set (a thread other than the main
+    one: an embedder calling :func:`main` from a worker)."""
+    try:
+        previous = signal.signal(signal.SIGALRM, _out_of_time)
+    except ValueError:  # not the main thread
+        yield
+        return
+    earlier = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, *earlier)  # an embedder's own alarm, if any
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _out_of_time(signum: int, frame: object) -> None:
+    """``SIGALRM``'s handler while the guard judges a call (:func:`_judging_time`)."""
+    raise GuardOutOfTime
 
 
 def _say(line: str) -> None:

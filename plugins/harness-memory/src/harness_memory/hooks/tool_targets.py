@@ -2639,9 +2639,7 @@ class _Writes:
         self.stdin_elsewhere = False  # a group, a loop or ``exec`` given standard input
         self.bare_patchers = 0  # apply_patch runs given no patch of their own (here-data?)
         self.cat_read = True  # ``cat`` prints its files (no function or alias of that name)
-        self.names_read = (
-            _NamesRead.ALL
-        )  # a name-only substitution prints one name (:func:`_names_read`)
+        self.names_read = _NamesRead.ALL  # a name-only $(…) prints one name (:func:`_names_read`)
 
     @property
     def choices(self) -> Mapping[str, list[str] | None]:
