@@ -62,6 +62,7 @@ from harness_memory.hooks.named_scripts import (
     SCRIPT_DEPTH,
     SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
+    linked_words,
     nested_scripts,
     non_interactive_part,
     read_script,
@@ -269,18 +270,9 @@ def _judged(
             return reason
         if (reason := _script_refusal(found, judge, root, depth)) is not None:
             return reason
-    own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
-        if (reason := records_refusal(path, cwd, records, table)) is not None:
+        if (reason := _path_refusal(path, cwd, judge, roots)) is not None:
             return reason
-        usable = is_usable_path(path)  # else check_write refuses it, never a crash
-        if usable and ".." not in PurePath(path).parts and _scope_folder(path, roots, table) in own:
-            continue  # the Session's own scope folder itself (``cd``, ``ls``, a copy into it)
-        decision = check_write(
-            path, memory_root=memory_root, workspace_key=key, cwd=cwd, mounts=table
-        )
-        if not decision.allowed:
-            return f"{REFUSAL_PREFIX}{decision.reason} ({shown_path(path)})"
     for named in dict.fromkeys(path for found in read for path in found.named):
         if named.endswith("/") or os.path.isdir(named):  # noqa: PTH112
             continue  # a folder written into (``cp f dir/``): the name each file takes is named
@@ -293,6 +285,22 @@ def _judged(
         if (reason := _unlisted_refusal(folder, archive, judge, roots)) is not None:
             return reason
     return _unread_program_refusal(texts, read, root, key, records) or _after_linker_refusal(read)
+
+
+def _path_refusal(path: str, cwd: str, judge: _Judge, roots: set[str]) -> str | None:
+    """The refusal of a write of ``path`` (relative to ``cwd``) where the kernel lands it
+    (:func:`~harness_memory.hooks.path_refusal.records_refusal`,
+    :func:`~harness_memory.guard.check_write`: through symlinks and ``..``), or None; the
+    Session's own scope folder itself passes (``cd``, ``ls``, a copy into it) (P-3)."""
+    memory_root, key, table = judge.memory_root, judge.key, judge.table
+    if (reason := records_refusal(path, cwd, judge.records, table)) is not None:
+        return reason
+    own = {(scope,) for scope in ("user", key) if scope}
+    usable = is_usable_path(path)  # else check_write refuses it, never a crash
+    if usable and ".." not in PurePath(path).parts and _scope_folder(path, roots, table) in own:
+        return None
+    decision = check_write(path, memory_root=memory_root, workspace_key=key, cwd=cwd, mounts=table)
+    return None if decision.allowed else f"{REFUSAL_PREFIX}{decision.reason} ({shown_path(path)})"
 
 
 def _after_linker_refusal(read: list[ShellPaths]) -> str | None:
@@ -631,6 +639,11 @@ def _script_text_refusal(
     named = memory_named(text, root, judge.key, judge.records)
     if named is not None:
         return f"it names other memory ({shown_path(named)})"
+    roots = {root, real_or_none(root) or root}
+    for word in linked_words(text, base):  # resolved as the kernel will where it runs
+        if (reason := _path_refusal(word, base, judge, roots)) is not None:
+            lands = reason.removeprefix(REFUSAL_PREFIX)
+            return f"it names {shown_path(word)}, through a link: {lands}"
     if language != "shell" or len(text) > SCRIPT_FOLLOW_CAP:
         return None
     shell, judge.interactive = judge.interactive, judge.interactive if same_shell else None
@@ -965,7 +978,7 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
     for program, base, words, assigned in found.configured:
         if program != "git":
             continue
-        settings = git_settings(words, base, {**judge.environ, **assigned})
+        settings = git_settings(words, base, {**judge.environ, **assigned}, assigned=assigned)
         if settings.unknown is not None:
             return (
                 f"{REFUSAL_PREFIX}git would read settings the guard cannot read whole "

@@ -36,6 +36,7 @@ __all__ = [
     "SCRIPT_FOLLOW_CAP",
     "SCRIPT_SHELLS",
     "NestedScript",
+    "linked_words",
     "nested_scripts",
     "non_interactive_part",
     "read_script",
@@ -110,6 +111,47 @@ def read_script(file: str, *, run: bool) -> tuple[str, str]:
     if names[:1] == ["env"]:
         names = [name for name in names[1:] if "=" not in name]
     return ("shell" if names[:1] and names[0] in _SHELL_INTERPRETERS else "other"), text
+
+
+_PATH_WORD_SPLIT_RE = r"[\s;&|()<>'\"`=]+"
+"""What ends a path word in a script's text (white space, shell punctuation, quotes, the ``=``
+of ``of=notes/x``, ``--output=notes/x``), for :func:`linked_words`."""
+
+
+def linked_words(text: str, base: str) -> list[str]:
+    """The words of a script's ``text`` (split at :data:`_PATH_WORD_SPLIT_RE`, each once, in
+        order; none holding a ``$``, ``~`` or pattern, read at run time) that, from ``base`` (the
+        absolute folder the script runs in), lead through a symlink: the path the kernel resolves
+        differs from the one spelled (``notes/x.md`` where ``notes`` is a link). Only absolute
+        words and relative ones whose first part is in ``base`` (one listing of it, no lookup for
+        the rest) are resolved: linear in the text's length, one ``realpath`` per folder such words
+    name and one ``lstat`` per word (one ``realpath`` for a word holding ``..``). An
+        unreadable ``base`` gives the absolute words alone (P-3)."""
+    try:
+        listed = os.listdir(base) if PurePath(base).is_absolute() else []  # noqa: PTH208
+    except (OSError, ValueError):  # unreadable, or the unknown folder's ``/\\0``
+        listed = []
+    here = set(listed) | {".", ".."} if listed else set()
+    real_base = os.path.realpath(base) if here else "/"  # a link above it is no link on the way
+    found: list[str] = []
+    folders: dict[str, bool] = {}  # each folder's path: whether a link is on its way
+    for word in dict.fromkeys(re.split(_PATH_WORD_SPLIT_RE, text)):
+        if not word or any(char in word for char in "$~*?[\0"):
+            continue
+        if not word.startswith("/") and word.split("/", 1)[0] not in here:
+            continue
+        joined = os.path.join(real_base, word)  # noqa: PTH118
+        if ".." in PurePath(word).parts:  # the kernel follows ``lnk`` before the ``..`` after it
+            if os.path.realpath(joined) != os.path.normpath(joined):
+                found.append(word)
+            continue
+        spelled = os.path.normpath(joined)
+        folder = os.path.dirname(spelled)  # noqa: PTH120
+        if folder not in folders:
+            folders[folder] = os.path.realpath(folder) != folder
+        if folders[folder] or os.path.islink(spelled):  # noqa: PTH114
+            found.append(word)
+    return found
 
 
 def unchangeable(file: str) -> bool:
