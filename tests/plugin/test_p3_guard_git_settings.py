@@ -23,7 +23,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from harness_memory.hooks.git_settings import GIT_FILES_CAP, git_settings
+from harness_memory.hooks.git_settings import GIT_FILES_CAP
 
 from tests.support.guard_cases import SHELL, Layout, answer, fill, refusal
 
@@ -359,26 +359,3 @@ def test_p3_git_settings_set_by_the_command_that_name_no_place_pass(
 ) -> None:
     _repository(where, monkeypatch)
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
-
-
-@pytest.mark.parametrize(
-    "assigned",
-    [
-        {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "alias.x", "GIT_CONFIG_VALUE_0": "!cp a b"},
-        {"GIT_CONFIG_PARAMETERS": "'alias.x=!cp a b'"},
-    ],
-)
-def test_p3_git_settings_the_commands_own_variables_set_are_its_own_code(
-    tmp_path: Path, assigned: dict[str, str]
-) -> None:
-    """Settings the command's own ``GIT_CONFIG_*`` assignments give git (``GIT_CONFIG_COUNT=1
-    GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!cp …' git x``, ``env``/``export`` forms) are
-    the call's own code, as ``git -c alias.x='!cp …' x`` is (judged as the call's own command);
-    the same variables inherited from the harness's environment are the user's settings."""
-    quiet = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "HOME": str(tmp_path)}
-
-    own = git_settings(["x"], str(tmp_path), {**quiet, **assigned}, assigned=assigned)
-    users = git_settings(["x"], str(tmp_path), {**quiet, **assigned})
-
-    assert own.own == own.commands != []
-    assert users.own == [] and users.commands == own.commands

@@ -149,19 +149,10 @@ def _config_value(rest: str, *, value_quoted: bool = False) -> tuple[str, str]:
     return ("".join(value) if quoted else "".join(value).rstrip()), ""
 
 
-def git_settings(
-    words: Iterable[str],
-    base: str,
-    environ: Mapping[str, str],
-    *,
-    assigned: Mapping[str, str] | None = None,
-) -> GitSettings:
+def git_settings(words: Iterable[str], base: str, environ: Mapping[str, str]) -> GitSettings:
     """What ``git`` run as ``words`` (its options and operands, after its name) in the folder
     ``base`` with ``environ`` takes from its settings: the files, variables and options named
-    in this module's text, with every include, and the hook scripts in its hooks folder.
-    ``assigned``: the variables (in ``environ`` too) the command's own words set; where one of
-    them is a ``GIT_CONFIG_*`` one, what the ``GIT_CONFIG_*`` variables give is the command's
-    ``own``, as ``-c`` is (review60: ``GIT_CONFIG_COUNT=1 … alias.x … git x``)."""
+    in this module's text, with every include, and the hook scripts in its hooks folder."""
     words = list(words)
     settings = GitSettings()
     reader = _Reader(settings, environ)
@@ -210,11 +201,7 @@ def git_settings(
         reader.read(os.path.join(repository, "config.worktree"), folder)  # noqa: PTH118
     if (legacy := environ.get("GIT_CONFIG")) is not None:
         reader.read(os.path.join(folder, legacy), folder)  # noqa: PTH118
-    variables = _environment_pairs(environ, settings)
-    if any(name.startswith("GIT_CONFIG_") for name in assigned or {}):
-        pairs = [*variables, *pairs]  # the command's own, as ``-c`` (git reads them before)
-    else:
-        reader.take(variables, folder, folder)
+    reader.take(_environment_pairs(environ, settings), folder, folder)
     taken = len(settings.commands)
     reader.take(pairs, folder, folder)
     own = {key for key, _ in pairs}  # not a file an own ``include.path`` names

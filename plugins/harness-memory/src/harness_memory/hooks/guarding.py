@@ -978,7 +978,7 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
     for program, base, words, assigned in found.configured:
         if program != "git":
             continue
-        settings = git_settings(words, base, {**judge.environ, **assigned}, assigned=assigned)
+        settings = git_settings(words, base, {**judge.environ, **assigned})
         if settings.unknown is not None:
             return (
                 f"{REFUSAL_PREFIX}git would read settings the guard cannot read whole "
