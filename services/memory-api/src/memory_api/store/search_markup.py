@@ -11,8 +11,11 @@ shows ``database``. Search matches the text as shown (:func:`reader_form`), with
 - a link or image ``[text](url "title")`` shown as ``text``: its target (and title) is moved
   after the text, a paragraph of its own, so a URL stays searchable (``https://x`` finds it) and
   marked where it is written; an autolink ``<https://x>`` shown as its URL;
-- inline HTML tags (``<b>``, ``</span>``, ``<br/>``) left out, and a backslash escape
-  (``\\*``) shown as the character it escapes.
+- a backslash escape (``\\*``) shown as the character it escapes.
+
+HTML is text: the page renders Markdown with markdown-it's ``html: false``
+(``static/js/markdown.js``), so a reader sees ``<b>ta</b>gged`` and ``<kbd>Ctrl</kbd>`` as
+written, and search matches them as written (``kbd`` finds it, ``tagged`` does not).
 
 Fenced and indented code blocks (:func:`~memory_core.markdown.code_lines`) are kept as written:
 nothing there is markup. Reference links, and emphasis across lines, are read as written.
@@ -38,7 +41,6 @@ _TOKEN = re.compile(
     r"(?P<code>(?P<ticks>`{1,3})(?!`)(?P<inside>[^\n]{1,2000}?)(?<!`)(?P=ticks)(?!`))"
     r"|(?P<escape>\\[!-/:-@\[-`{-~])"
     r"|(?P<auto><(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]{1,2000}|[^<>\s@]{1,200}@[^<>\s]{1,200})>)"
-    r"|(?P<tag></?[A-Za-z][A-Za-z0-9-]{0,30}(?:\s[^<>\n]{0,500})?/?>)"
     r"|(?P<open>!?\[(?=[^\[\]\n]{0,1000}\]\([^()\s]{0,2000}(?:\s+\"[^\"\n]{0,500}\")?\)))"
     r"|(?P<close>\]\((?P<url>[^()\s]{0,2000})(?P<title>\s+\"[^\"\n]{0,500}\")?\))"
     r"|(?P<run>\*+|_+|~{1,2}(?!~))"
@@ -144,8 +146,6 @@ def _read_line(
             dropped += [(at, at + ticks), (stop - ticks, stop)]
         elif kind == "escape":
             dropped.append((at, at + 1))  # the character it escapes is shown, as written
-        elif kind == "tag":
-            dropped.append((at, stop))
         elif kind == "auto":
             dropped += [(at, at + 1), (stop - 1, stop)]
         elif kind == "open":
