@@ -8,9 +8,12 @@ search for it finds it, marked on the characters shown. Latin has the same gap
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from memory_api.store import search_markup
 from memory_api.store.search_markup import reader_form
 
 from tests.api.conftest import AgentHome, Client
@@ -105,3 +108,28 @@ def test_s2_the_reader_form_is_the_text_rendered(written: str, read: str) -> Non
     spans = pieces.spans(0, len(form))  # the whole form: its pieces, apart, in order
     assert sum(end - start for start, end in spans) == len(form)
     assert all(start < end for start, end in spans)
+
+
+@pytest.mark.parametrize("shape", ["*a", "a_", "[a](b)", "`a` "])
+def test_s2_reading_markup_is_bounded_however_much_a_text_holds(
+    shape: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 1 MB text of nothing but markup costs a bounded number of markup tokens read (the
+    first MARKUP_TOKENS; the rest is read as written), on one line or many; a text within the
+    bound is read whole."""
+    read: list[int] = []
+    real = search_markup._TOKEN.finditer
+
+    class Counting:
+        def finditer(self, text: str, start: int, end: int) -> Iterator[re.Match[str]]:
+            for token in real(text, start, end):
+                read.append(1)
+                yield token
+
+    monkeypatch.setattr(search_markup, "_TOKEN", Counting())
+    for text in (shape * (1_000_000 // len(shape)), (shape * 20 + "\n") * 12_000):
+        read.clear()
+        form, _pieces = reader_form(text)
+        assert len(read) <= search_markup.MARKUP_TOKENS + 1
+        assert form.startswith(reader_form(shape * 20)[0].split("\n")[0])  # read as shown
+        assert shape * 20 in form  # and the rest as written

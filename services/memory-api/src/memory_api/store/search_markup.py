@@ -23,6 +23,8 @@ nothing there is markup. Reference links, and emphasis across lines, are read as
 Each kept piece's place is :class:`Pieces`: a match in the reader's text maps back onto the
 text as written, split where markup was left out (:meth:`Pieces.spans`). Linear in the text:
 every pattern is bounded per position, each delimiter run is paired with one stack per line.
+Bounded besides: the markup of a text is read up to :data:`MARKUP_TOKENS` tokens, the rest
+of it read as written (a text of nothing but markup, ``*a*a*a…``, would cost seconds a MB).
 """
 
 from __future__ import annotations
@@ -33,7 +35,12 @@ from dataclasses import dataclass
 
 from memory_core.markdown import code_lines
 
-__all__ = ["Pieces", "reader_form"]
+__all__ = ["MARKUP_TOKENS", "Pieces", "reader_form"]
+
+MARKUP_TOKENS = 40_000
+"""The markup tokens (a delimiter run, a code span, an escape, a link's opener or closer, an
+autolink) read of one text, about 0.1 s of one CPU: some 300 KB of everyday Markdown (a topic
+is read up to 1 MiB); past them, the text is read as written."""
 
 _MARKUP_HINT = re.compile(r"[*_~`\[\]<\\]")
 """A text holding none of these has no markup to leave out: the fast path."""
@@ -101,9 +108,12 @@ def reader_form(text: str) -> tuple[str, Pieces | None]:
         else []
     )
     line_start = 0
+    budget = MARKUP_TOKENS
     for number, line in enumerate(lines):
+        if budget <= 0:
+            break
         if not (code and code[number]):
-            _read_line(text, line_start, line_start + len(line), dropped, moved)
+            budget = _read_line(text, line_start, line_start + len(line), budget, dropped, moved)
         line_start += len(line) + 1
     if not dropped:
         return text, None
@@ -132,13 +142,22 @@ def reader_form(text: str) -> tuple[str, Pieces | None]:
 
 
 def _read_line(
-    text: str, start: int, end: int, dropped: list[tuple[int, int]], moved: list[tuple[int, int]]
-) -> None:
+    text: str,
+    start: int,
+    end: int,
+    budget: int,
+    dropped: list[tuple[int, int]],
+    moved: list[tuple[int, int]],
+) -> int:
     """Add the markup of ``text[start:end]`` (one line, not code) to ``dropped`` and the link
-    targets to ``moved``."""
+    targets to ``moved``, reading at most ``budget`` tokens; the budget left (0: spent, the
+    rest of the line read as written)."""
     openers: dict[str, list[tuple[int, int]]] = {}  # delimiter → open runs (start, length)
     links = 0  # link openers not yet closed
     for token in _TOKEN.finditer(text, start, end):
+        if budget <= 0:
+            return 0
+        budget -= 1
         kind = token.lastgroup if token.lastgroup != "ticks" else "code"
         at, stop = token.span()
         if token.group("code") is not None:
@@ -161,6 +180,7 @@ def _read_line(
                     moved.append((url_start, title_end))
         else:
             _pair(text, start, end, token.group(), at, openers, dropped)
+    return budget
 
 
 def _pair(
