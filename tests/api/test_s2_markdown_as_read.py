@@ -88,6 +88,11 @@ async def test_s2_a_link_target_is_still_found_where_it_is_written(
         # tags are text: the page renders no HTML, a reader sees them as written
         ("<b>ta</b>gged <kbd>Ctrl</kbd> 登<br/>录", "<b>ta</b>gged <kbd>Ctrl</kbd> 登<br/>录"),
         ('[成语](https://x "t")接龙', '成语接龙\n\nhttps://x "t"'),
+        # a URL holding balanced parentheses, as CommonMark allows
+        (
+            "[成语](https://en.wikipedia.org/wiki/X_(y))接龙",
+            "成语接龙\n\nhttps://en.wikipedia.org/wiki/X_(y)",
+        ),
         # not markup: a lone star, snake_case, a word glued to underscores, a code block
         ("user_name file*.txt __init__py", "user_name file*.txt __init__py"),
         ("```\n**a**b [c](d)\n```\n**e**f", "```\n**a**b [c](d)\n```\nef"),

@@ -44,12 +44,15 @@ is read up to 1 MiB); past them, the text is read as written."""
 
 _MARKUP_HINT = re.compile(r"[*_~`\[\]<\\]")
 """A text holding none of these has no markup to leave out: the fast path."""
+_URL = r"[^()\s]{0,2000}(?:\([^()\s]{0,500}\)[^()\s]{0,2000})?"
+"""A link's target: no space, at most one pair of parentheses (``https://x/X_(y)``, as
+CommonMark takes balanced ones); bounded per position, as every pattern here."""
 _TOKEN = re.compile(
     r"(?P<code>(?P<ticks>`{1,3})(?!`)(?P<inside>[^\n]{1,2000}?)(?<!`)(?P=ticks)(?!`))"
     r"|(?P<escape>\\[!-/:-@\[-`{-~])"
     r"|(?P<auto><(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]{1,2000}|[^<>\s@]{1,200}@[^<>\s]{1,200})>)"
-    r"|(?P<open>!?\[(?=[^\[\]\n]{0,1000}\]\([^()\s]{0,2000}(?:\s+\"[^\"\n]{0,500}\")?\)))"
-    r"|(?P<close>\]\((?P<url>[^()\s]{0,2000})(?P<title>\s+\"[^\"\n]{0,500}\")?\))"
+    rf"|(?P<open>!?\[(?=[^\[\]\n]{{0,1000}}\]\({_URL}(?:\s+\"[^\"\n]{{0,500}}\")?\)))"
+    rf"|(?P<close>\]\((?P<url>{_URL})(?P<title>\s+\"[^\"\n]{{0,500}}\")?\))"
     r"|(?P<run>\*+|_+|~{1,2}(?!~))"
 )
 
