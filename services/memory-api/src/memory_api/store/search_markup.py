@@ -4,7 +4,8 @@ Chinese and Japanese have no spaces, so emphasis, a link or a code span always s
 run: ``[成语](https://x)接龙`` shows ``成语接龙``, ``喝*咖啡*`` shows ``喝咖啡``, ``**data**base``
 shows ``database``. Search matches the text as shown (:func:`reader_form`), with:
 
-- emphasis and strikethrough delimiters (``*``, ``_``, ``**``, ``__``, ``~``, ``~~``) left out
+- emphasis and strikethrough delimiters (``*``, ``_``, ``**``, ``__``, ``~~``; one ``~`` is
+  text to markdown-it, ``~single~`` shown as written) left out
   where they pair up on a line as CommonMark pairs them (left- and right-flanking runs; ``_``
   never inside a word, so ``user_name`` stays; a lone ``*`` as in ``file*.txt`` stays);
 - the backticks of a code span left out, its content kept as written (no markup inside);
@@ -53,7 +54,7 @@ _TOKEN = re.compile(
     r"|(?P<auto><(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]{1,2000}|[^<>\s@]{1,200}@[^<>\s]{1,200})>)"
     rf"|(?P<open>!?\[(?=[^\[\]\n]{{0,1000}}\]\({_URL}(?:\s+\"[^\"\n]{{0,500}}\")?\)))"
     rf"|(?P<close>\]\((?P<url>{_URL})(?P<title>\s+\"[^\"\n]{{0,500}}\")?\))"
-    r"|(?P<run>\*+|_+|~{1,2}(?!~))"
+    r"|(?P<run>\*+|_+|~~(?!~))"
 )
 
 
