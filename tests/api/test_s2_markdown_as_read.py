@@ -140,3 +140,15 @@ def test_s2_reading_markup_is_bounded_however_much_a_text_holds(
         assert len(read) <= search_markup.MARKUP_TOKENS + 1
         assert form.startswith(reader_form(shape * 20)[0].split("\n")[0])  # read as shown
         assert shape * 20 in form  # and the rest as written
+
+
+async def test_s2_a_match_across_markup_counts_once_in_the_score(
+    client: Client, agent: AgentHome
+) -> None:
+    """``**data**base`` is one ``database`` to a reader, marked in two pieces: it scores as
+    the same word written plainly, not as two."""
+    topic(agent.user, "split.md", "note", "about", "**data**base")
+    topic(agent.user, "plain.md", "note", "about", "database")
+    hits = (await search(client, "database"))["hits"]
+    assert sorted(hit["file"] for hit in hits) == ["plain.md", "split.md"]
+    assert hits[0]["score"] == hits[1]["score"]
