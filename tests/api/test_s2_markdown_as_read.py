@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from memory_api.store import search_markup
+from memory_api.store import search_index, search_markup, search_text
+from memory_api.store.search import MemorySearch
 from memory_api.store.search_markup import reader_form
 
 from tests.api.conftest import AgentHome, Client
@@ -152,3 +153,24 @@ async def test_s2_a_match_across_markup_counts_once_in_the_score(
     hits = (await search(client, "database"))["hits"]
     assert sorted(hit["file"] for hit in hits) == ["plain.md", "split.md"]
     assert hits[0]["score"] == hits[1]["score"]
+
+
+def test_s2_indexing_reads_each_field_as_shown_once(
+    agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Indexing a topic reads each of its fields (name, description, body) as a reader sees
+    it once, for its words and for its length alike: reading Markdown is the costly part."""
+    topic(agent.user, "big.md", "big", "large", "*a" * 100)
+    read: list[str] = []
+    real = search_text.visible_text
+
+    def counting(text: str) -> str:
+        read.append(text)
+        return real(text)
+
+    monkeypatch.setattr(search_index, "visible_text", counting)
+    results = MemorySearch(agent.data_dir).search(
+        agent.id, agent.root, "zebra", scope=None, limit=5
+    )
+    assert results.total == 0
+    assert len(read) == 3
