@@ -260,6 +260,24 @@ async def test_a_misspelt_placeholder_stored_by_hand_is_named_in_the_config_answ
     )
 
 
+async def test_a_prompt_naming_a_comment_marker_as_text_saves(
+    client: Client, agent: AgentHome
+) -> None:
+    """A ``<!--`` a reader sees (in a code span, escaped, a complete empty comment) hides
+    nothing: the prompt saves; one stored by hand with its index in a real comment is named in
+    ``promptWarnings``, as the save would refuse it."""
+    prompt = "# M\nNever write `<!--` in a memory.\nNo \\<!-- comments.\n<!-->\n"
+    prompt += f"{USER_INDEX_PLACEHOLDER}\n"
+    await ok_json(await client.patch(CONFIG, json={"memory": {"prompt": prompt}}))
+    assert (await ok_json(await client.get(CONFIG)))["memory"]["prompt"] == prompt
+    _store_by_hand(agent, prompt=f"# M\n<!--\n{USER_INDEX_PLACEHOLDER}\n-->\n")
+    [warning] = (await ok_json(await client.get(CONFIG)))["memory"]["promptWarnings"]
+    assert warning.startswith(
+        f"memory.prompt must hold {USER_INDEX_PLACEHOLDER} exactly once, as written: it holds "
+        f"{USER_INDEX_PLACEHOLDER} inside an HTML comment opened on line 2: "
+    )
+
+
 @pytest.mark.parametrize(
     ("template", "found"),
     [

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from memory_core.hidden_text import HIDDEN_CANDIDATES, ZWSP_WORD_LETTERS, describe_hidden
+from memory_core.placeholder_sight import placeholder_out_of_sight
 from memory_core.placeholder_typos import (
     MEMORY_OWN,
     intended,
@@ -464,8 +465,10 @@ def placeholder_lookalikes(text: str) -> list[str]:
 def prompt_warnings(prompt: str, workspace_prompt: str) -> list[str]:
     """What a person must be told of an agent's stored memory prompts (I-1): one line per
     prompt that does not hold its index placeholder exactly once, as written, or holds other
-    text written as a placeholder (one edited by hand in ``agent.json``, or stored before the
-    rule), naming what it holds and what a Session start then does. Empty for the defaults.
+    text written as a placeholder, or holds it out of a reader's sight (in an HTML comment or a
+    code block: :func:`~memory_core.placeholder_sight.placeholder_out_of_sight`, refused on
+    save), for one edited by hand in ``agent.json`` or stored before the rule, naming what it
+    holds and what a Session start then does. Empty for the defaults.
 
     >>> prompt_warnings("# Memory\\n{{ MEMORY_USER_INDEX }}\\n", "{{MEMORY_INDEX}}")[0][:60]
     'memory.prompt must hold {{MEMORY_USER_INDEX}} exactly once, '
@@ -476,9 +479,10 @@ def prompt_warnings(prompt: str, workspace_prompt: str) -> list[str]:
         ("memory.workspacePrompt", workspace_prompt, INDEX_PLACEHOLDER, "Workspace"),
     ):
         others = [found for found in placeholder_lookalikes(text) if found != placeholder]
-        if text.count(placeholder) == 1 and not others:
+        hidden = placeholder_out_of_sight(text, placeholder)
+        if text.count(placeholder) == 1 and not others and hidden is None:
             continue
-        problem = placeholder_problem(text, placeholder) or ""
+        problem = placeholder_problem(text, placeholder) or hidden or ""
         missed = [found for found in others if repr(found) not in problem]
         if missed:  # no memory word in it ({{MEMROY}}): the rule's lookalikes miss it
             names = ", ".join(repr(found) for found in missed)

@@ -375,6 +375,7 @@ class SearchIndex:
         self._begin()
         self._delete_rows(_ROWS_OF_FILE, {"scope": scope, "file": topic.file})
         fields = (topic.name_field, topic.description, topic.body)
+        shown = [visible_text(text) for text in fields]  # once each: the costly part (S-2)
         cursor = self.db.execute(
             "INSERT INTO files (scope, file, stat_key, name_len, description_len, body_len, "
             "unreadable) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -382,7 +383,7 @@ class SearchIndex:
                 scope,
                 topic.file,
                 topic.stat_key,
-                *(field_length(visible_text(text)) for text in fields),
+                *(field_length(text) for text in shown),
                 topic.unreadable,
             ),
         )
@@ -391,7 +392,7 @@ class SearchIndex:
         )
         self.db.execute(
             "INSERT INTO docs (rowid, name, description, body) VALUES (?, ?, ?, ?)",
-            (cursor.lastrowid, *(_indexed(text) for text in fields)),
+            (cursor.lastrowid, *(index_text(text) for text in shown)),
         )
         self.scopes[scope].files[topic.file] = topic.stat_key
         if topic.unreadable is None:

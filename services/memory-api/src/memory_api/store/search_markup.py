@@ -4,15 +4,19 @@ Chinese and Japanese have no spaces, so emphasis, a link or a code span always s
 run: ``[成语](https://x)接龙`` shows ``成语接龙``, ``喝*咖啡*`` shows ``喝咖啡``, ``**data**base``
 shows ``database``. Search matches the text as shown (:func:`reader_form`), with:
 
-- emphasis and strikethrough delimiters (``*``, ``_``, ``**``, ``__``, ``~``, ``~~``) left out
+- emphasis and strikethrough delimiters (``*``, ``_``, ``**``, ``__``, ``~~``; one ``~`` is
+  text to markdown-it, ``~single~`` shown as written) left out
   where they pair up on a line as CommonMark pairs them (left- and right-flanking runs; ``_``
   never inside a word, so ``user_name`` stays; a lone ``*`` as in ``file*.txt`` stays);
 - the backticks of a code span left out, its content kept as written (no markup inside);
 - a link or image ``[text](url "title")`` shown as ``text``: its target (and title) is moved
   after the text, a paragraph of its own, so a URL stays searchable (``https://x`` finds it) and
   marked where it is written; an autolink ``<https://x>`` shown as its URL;
-- inline HTML tags (``<b>``, ``</span>``, ``<br/>``) left out, and a backslash escape
-  (``\\*``) shown as the character it escapes.
+- a backslash escape (``\\*``) shown as the character it escapes.
+
+HTML is text: the page renders Markdown with markdown-it's ``html: false``
+(``static/js/markdown.js``), so a reader sees ``<b>ta</b>gged`` and ``<kbd>Ctrl</kbd>`` as
+written, and search matches them as written (``kbd`` finds it, ``tagged`` does not).
 
 Fenced and indented code blocks (:func:`~memory_core.markdown.code_lines`) are kept as written:
 nothing there is markup. Reference links, and emphasis across lines, are read as written.
@@ -20,6 +24,8 @@ nothing there is markup. Reference links, and emphasis across lines, are read as
 Each kept piece's place is :class:`Pieces`: a match in the reader's text maps back onto the
 text as written, split where markup was left out (:meth:`Pieces.spans`). Linear in the text:
 every pattern is bounded per position, each delimiter run is paired with one stack per line.
+Bounded besides: the markup of a text is read up to :data:`MARKUP_TOKENS` tokens, the rest
+of it read as written (a text of nothing but markup, ``*a*a*a…``, would cost seconds a MB).
 """
 
 from __future__ import annotations
@@ -30,18 +36,25 @@ from dataclasses import dataclass
 
 from memory_core.markdown import code_lines
 
-__all__ = ["Pieces", "reader_form"]
+__all__ = ["MARKUP_TOKENS", "Pieces", "reader_form"]
+
+MARKUP_TOKENS = 40_000
+"""The markup tokens (a delimiter run, a code span, an escape, a link's opener or closer, an
+autolink) read of one text, about 0.1 s of one CPU: some 300 KB of everyday Markdown (a topic
+is read up to 1 MiB); past them, the text is read as written."""
 
 _MARKUP_HINT = re.compile(r"[*_~`\[\]<\\]")
 """A text holding none of these has no markup to leave out: the fast path."""
+_URL = r"[^()\s]{0,2000}(?:\([^()\s]{0,500}\)[^()\s]{0,2000})?"
+"""A link's target: no space, at most one pair of parentheses (``https://x/X_(y)``, as
+CommonMark takes balanced ones); bounded per position, as every pattern here."""
 _TOKEN = re.compile(
     r"(?P<code>(?P<ticks>`{1,3})(?!`)(?P<inside>[^\n]{1,2000}?)(?<!`)(?P=ticks)(?!`))"
     r"|(?P<escape>\\[!-/:-@\[-`{-~])"
     r"|(?P<auto><(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]{1,2000}|[^<>\s@]{1,200}@[^<>\s]{1,200})>)"
-    r"|(?P<tag></?[A-Za-z][A-Za-z0-9-]{0,30}(?:\s[^<>\n]{0,500})?/?>)"
-    r"|(?P<open>!?\[(?=[^\[\]\n]{0,1000}\]\([^()\s]{0,2000}(?:\s+\"[^\"\n]{0,500}\")?\)))"
-    r"|(?P<close>\]\((?P<url>[^()\s]{0,2000})(?P<title>\s+\"[^\"\n]{0,500}\")?\))"
-    r"|(?P<run>\*+|_+|~{1,2}(?!~))"
+    rf"|(?P<open>!?\[(?=[^\[\]\n]{{0,1000}}\]\({_URL}(?:\s+\"[^\"\n]{{0,500}}\")?\)))"
+    rf"|(?P<close>\]\((?P<url>{_URL})(?P<title>\s+\"[^\"\n]{{0,500}}\")?\))"
+    r"|(?P<run>\*+|_+|~~(?!~))"
 )
 
 
@@ -99,9 +112,12 @@ def reader_form(text: str) -> tuple[str, Pieces | None]:
         else []
     )
     line_start = 0
+    budget = MARKUP_TOKENS
     for number, line in enumerate(lines):
+        if budget <= 0:
+            break
         if not (code and code[number]):
-            _read_line(text, line_start, line_start + len(line), dropped, moved)
+            budget = _read_line(text, line_start, line_start + len(line), budget, dropped, moved)
         line_start += len(line) + 1
     if not dropped:
         return text, None
@@ -130,13 +146,22 @@ def reader_form(text: str) -> tuple[str, Pieces | None]:
 
 
 def _read_line(
-    text: str, start: int, end: int, dropped: list[tuple[int, int]], moved: list[tuple[int, int]]
-) -> None:
+    text: str,
+    start: int,
+    end: int,
+    budget: int,
+    dropped: list[tuple[int, int]],
+    moved: list[tuple[int, int]],
+) -> int:
     """Add the markup of ``text[start:end]`` (one line, not code) to ``dropped`` and the link
-    targets to ``moved``."""
+    targets to ``moved``, reading at most ``budget`` tokens; the budget left (0: spent, the
+    rest of the line read as written)."""
     openers: dict[str, list[tuple[int, int]]] = {}  # delimiter → open runs (start, length)
     links = 0  # link openers not yet closed
     for token in _TOKEN.finditer(text, start, end):
+        if budget <= 0:
+            return 0
+        budget -= 1
         kind = token.lastgroup if token.lastgroup != "ticks" else "code"
         at, stop = token.span()
         if token.group("code") is not None:
@@ -144,8 +169,6 @@ def _read_line(
             dropped += [(at, at + ticks), (stop - ticks, stop)]
         elif kind == "escape":
             dropped.append((at, at + 1))  # the character it escapes is shown, as written
-        elif kind == "tag":
-            dropped.append((at, stop))
         elif kind == "auto":
             dropped += [(at, at + 1), (stop - 1, stop)]
         elif kind == "open":
@@ -161,6 +184,7 @@ def _read_line(
                     moved.append((url_start, title_end))
         else:
             _pair(text, start, end, token.group(), at, openers, dropped)
+    return budget
 
 
 def _pair(
