@@ -29,35 +29,40 @@ READ_BOUND = 60
 PROCESS_BOUND = 12
 
 
-def edited_and_renamed(repository: Path) -> list[str]:
-    """The note of the module docstring (and ``other.md`` edited between its versions); the
-    branch's versions, newest first."""
+def write(name: str, text: str) -> str:
+    """A fast-import change that sets the file ``name`` to ``text``."""
+    return f"M 100644 inline {name}\ndata {len(text)}\n{text}\n"
+
+
+def imported(repository: Path, versions: list[str]) -> list[str]:
+    """A new repository whose branch holds one version per item of ``versions`` (each its
+    fast-import changes, oldest first); the branch's versions, newest first."""
     init_repository(repository)
     stream = []
-    number = 0
-
-    def commit(changes: str) -> None:
-        nonlocal number
-        number += 1
+    for number, changes in enumerate(versions, start=1):
         message = f"version {number}\n\nSource: checkpoint\n"
         stream.append(
             f"commit refs/heads/main\nauthor a <a@x> {1_800_000_000 + number} +0000\n"
             f"committer a <a@x> {1_800_000_000 + number} +0000\n"
             f"data {len(message)}\n{message}{changes}"
         )
-
-    def write(name: str, text: str) -> str:
-        return f"M 100644 inline {name}\ndata {len(text)}\n{text}\n"
-
-    commit(write(NAMES[0], "text 0"))
-    for part, name in enumerate(NAMES):
-        if part:
-            commit(f"D {NAMES[part - 1]}\n" + write(name, f"text {part - 1}.{EDITS - 2}"))
-        for edit in range(EDITS):
-            other = edit % 2 == 1
-            commit(write("other.md", str(edit)) if other else write(name, f"text {part}.{edit}"))
     git(repository, "fast-import", "--quiet", "--done", stdin=("".join(stream) + "done\n").encode())
     return git(repository, "rev-list", "main").decode("ascii").split()
+
+
+def edited_and_renamed(repository: Path) -> list[str]:
+    """The note of the module docstring (and ``other.md`` edited between its versions); the
+    branch's versions, newest first."""
+    versions = [write(NAMES[0], "text 0")]
+    for part, name in enumerate(NAMES):
+        if part:
+            versions.append(f"D {NAMES[part - 1]}\n" + write(name, f"text {part - 1}.{EDITS - 2}"))
+        for edit in range(EDITS):
+            other = edit % 2 == 1
+            versions.append(
+                write("other.md", str(edit)) if other else write(name, f"text {part}.{edit}")
+            )
+    return imported(repository, versions)
 
 
 def counted_page(

@@ -28,6 +28,7 @@ from tests.api.test_v2_file_history_follows_many_renames import (
     shown,
     whole_history,
 )
+from tests.api.test_v2_file_history_page_below_renames_reads_the_page import imported, write
 
 BOUND = 12
 """Git processes a page may take: its start checked, its name found (the renames above it read
@@ -35,9 +36,14 @@ together, a window four times larger each time), a few reads."""
 
 
 def processes_for_page(
-    monkeypatch: pytest.MonkeyPatch, repository: Path, limit: int, before: str | None
+    monkeypatch: pytest.MonkeyPatch,
+    repository: Path,
+    limit: int,
+    before: str | None,
+    note: str = name(RENAMES),
 ) -> tuple[int, list[tuple[str, str, str, str | None]]]:
-    """How many git processes reading one page of the note's history ran, and the page."""
+    """How many git processes reading one page of the history of ``note`` ran, and the
+    page."""
     calls: list[tuple[str, ...]] = []
     run = history_git._run
 
@@ -46,7 +52,7 @@ def processes_for_page(
         return run(*args, **kwargs)
 
     monkeypatch.setattr(history_git, "_run", counted)
-    page, _ = reading.file_history(repository, name(RENAMES), limit=limit, before=before)
+    page, _ = reading.file_history(repository, note, limit=limit, before=before)
     monkeypatch.undo()
     return len(calls), shown(page)
 
@@ -65,3 +71,33 @@ def test_v2_a_page_deep_in_a_renamed_files_history_takes_a_few_git_processes(
     assert wide_page == history[:50]
     assert deep <= BOUND
     assert wide <= BOUND
+
+
+SPREAD_RENAMES = 60
+GAP = 30
+"""Versions of another note between two renames of the note (renames spread out)."""
+
+
+def renamed_with_gaps(repository: Path) -> list[str]:
+    """A note ``n0.md`` added and edited four times, then renamed ``n{r-1}.md`` to ``n{r}.md``
+    :data:`SPREAD_RENAMES` times with :data:`GAP` versions of ``other.md`` before each rename;
+    the branch's versions, newest first."""
+    versions = [write("n0.md", f"note text {edit}") for edit in range(5)]
+    for rename in range(1, SPREAD_RENAMES + 1):
+        versions += [write("other.md", f"{rename}.{edit}") for edit in range(GAP)]
+        versions.append(f"R n{rename - 1}.md n{rename}.md\n")
+    return imported(repository, versions)
+
+
+def test_v2_a_page_below_renames_spread_out_takes_a_few_git_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repository = tmp_path / "user.git"
+    made = renamed_with_gaps(repository)
+
+    processes, page = processes_for_page(
+        monkeypatch, repository, 5, before=made[-3], note=f"n{SPREAD_RENAMES}.md"
+    )
+
+    assert page == [(made[-2], "modified", "n0.md", None), (made[-1], "added", "n0.md", None)]
+    assert processes <= BOUND

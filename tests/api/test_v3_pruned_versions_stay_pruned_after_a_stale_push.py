@@ -10,14 +10,19 @@ so every squashed version and text was back in the scope's history. Now the note
 any push from a base the service does not hold (R-2), and the laptop's refs then name a stand-in
 holding the pushed files alone, so nothing of the old history is kept. The laptop's next push,
 made on what it sent, is still measured against what it sent: an edit is taken as an edit.
+When the cleanup after such a push fails (git refuses the repack: a full disk), the push, merged
+and recorded, is still answered as taken (it was answered 503) and the failure is logged.
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
-from memory_api.store.history.git import git, git_succeeds
+import pytest
+from memory_api.store.history.git import HistoryUnavailable, git, git_succeeds
 from memory_api.store.history.maintenance import Retention, apply_retention
+from memory_api.store.sync import push
 from memory_core import layout
 
 from tests.api.conftest import AgentHome
@@ -95,3 +100,34 @@ async def test_v3_a_machine_on_a_kept_version_pushes_an_edit_as_an_edit_after_a_
     assert (agent.user / "a.md").read_text(encoding="utf-8") == "third, from the laptop\n"
     assert (agent.user / "b.md").read_text(encoding="utf-8") == "b, from the desktop\n"
     assert not holds(repository, laptop.run("rev-parse", "HEAD^").stdout.strip())
+
+
+async def test_v3_a_stale_machines_push_is_taken_when_the_cleanup_after_it_fails(
+    agent: AgentHome,
+    laptop: GitMachine,
+    desktop: GitMachine,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    repository = layout.history_root(agent.data_dir, agent.id) / "user.git"
+    scope_holds(agent.user, {"a.md": OLD_TEXT})
+    await desktop.fetch()
+    desktop.write("a.md", "second\n")
+    await desktop.push("second")
+    await laptop.fetch()
+    await desktop.fetch()
+    desktop.write("a.md", "third\n")
+    await desktop.push("third")
+    assert apply_retention(repository, Retention(max_versions=1)).squashed >= 2
+
+    def refused(repository: Path) -> None:
+        raise HistoryUnavailable("git repack: No space left on device")
+
+    monkeypatch.setattr(push, "drop_unreachable", refused)
+    laptop.write("b.md", "from the laptop\n")
+    with caplog.at_level(logging.WARNING):
+        await laptop.push("a note")  # git push exits 0: the push is answered as taken
+
+    assert (agent.user / "b.md").read_text(encoding="utf-8") == "from the laptop\n"
+    assert "b.md" in git(repository, "ls-tree", "--name-only", "main").decode()
+    assert any("No space left on device" in record.getMessage() for record in caplog.records)

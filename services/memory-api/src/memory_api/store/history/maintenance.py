@@ -342,8 +342,8 @@ def _rewritten(
 _IDS_FILE = "retention-ids.json"
 """The side file naming each kept version's id as retention wrote it again (:func:`new_id`)."""
 _IDS_KEPT = 5000
-"""Kept versions whose new ids are noted, the newest (a machine is seldom further behind; the
-side file stays far below its 1 MiB cap)."""
+"""Ids the side file names at most: of the newest kept versions (a machine is seldom further
+behind; about 88 bytes each, far below the side file's 1 MiB cap)."""
 _MARKS_FILE = "retention-marks"
 
 
@@ -351,7 +351,10 @@ def _note_new_ids(repository: Path, kept_marks: dict[str, int]) -> None:
     """Note the new id of each version this run kept (old id → new, read from the marks
     ``fast-import`` exported), and those an earlier run noted that this one kept again, in the
     side file :data:`_IDS_FILE`: a machine that synced at a kept version is measured against
-    it under its new id (R-2). A version squashed since is no longer named."""
+    it under its new id (R-2). A version squashed since is no longer named, and the file holds
+    at most :data:`_IDS_KEPT` ids (a kept version's own before those carried over to it, the
+    newest versions' first), however many runs carried ids over: it stays within what its
+    reader takes."""
     path = repository / _MARKS_FILE
     try:
         lines = path.read_text(encoding="ascii").split("\n")
@@ -361,11 +364,14 @@ def _note_new_ids(repository: Path, kept_marks: dict[str, int]) -> None:
         return
     by_mark = dict(line[1:].split(" ", 1) for line in lines if line.startswith(":"))
     ids = {old: by_mark[str(mark)] for old, mark in kept_marks.items() if str(mark) in by_mark}
+    rank = {old: number for number, old in enumerate(kept_marks)}  # newest kept first
+    noted = [(rank[old], old, new) for old, new in ids.items()]
     earlier = read_side_file(repository, _IDS_FILE) or {}
     for old, new in earlier.items():
-        if isinstance(new, str) and new in ids:
-            ids[old] = ids[new]
-    write_side_file(repository, _IDS_FILE, dict(ids))
+        if isinstance(new, str) and new in ids and old not in ids:
+            noted.append((rank[new], old, ids[new]))
+    noted.sort(key=lambda entry: entry[0])  # stable: a version's own id before those carried
+    write_side_file(repository, _IDS_FILE, {old: new for _, old, new in noted[:_IDS_KEPT]})
 
 
 def new_id(repository: Path, version: str) -> str | None:

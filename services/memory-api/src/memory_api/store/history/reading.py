@@ -237,6 +237,9 @@ _WINDOW = 16
 """Versions below a rename :func:`_name_below` reads together first (four times as many next
 while they hold renames of the file: renames one after another cost one git process for
 many)."""
+_STEPS = 6
+"""Git processes :func:`_name_below` spends walking renames by name and in windows before it
+reads the rest of the range at once (two renames spread out cost six)."""
 
 
 def _name_below(repository: Path, name: str, version: str) -> str:
@@ -253,16 +256,26 @@ def _name_below(repository: Path, name: str, version: str) -> str:
     and back to the walk by name after one that holds none (:func:`_window`). So the versions
     read are the adds of the names crossed and at most one window per rename, never every
     version above ``version``; git processes grow with the renames crossed, slower where they
-    come one after another. A range holding a merge (a history imported whole) is walked by name
-    only, as ``git log`` simplifies it for each name."""
-    current, tip, window = name, BRANCH, _WINDOW
+    come one after another. After :data:`_STEPS` git processes so spent (renames spread out, each
+    costing an add and a window), whatever is left above ``version`` is read in one ``git log``
+    of the range and followed in memory (:func:`_rest`): a page's git processes stay a handful
+    however the renames lie. A range holding a merge (a history imported whole) is walked by
+    name only, as ``git log`` simplifies it for each name."""
+    current, tip, window, spent = name, BRANCH, _WINDOW, 0
     while True:
+        if window and spent >= _STEPS:
+            rest = _rest(repository, current, tip, version)
+            if rest is not None:
+                return rest
+            window = 0  # a merge: by name from now on
         found = _adds(repository, current, tip, version)
+        spent += 2
         if found is None:
             return current
         current, tip = found
-        while window:
+        while window and spent < _STEPS:
             current, below, renamed = _window(repository, current, tip, version, window)
+            spent += 1
             if below is None:
                 return current
             tip = below
@@ -270,6 +283,27 @@ def _name_below(repository: Path, name: str, version: str) -> str:
                 window = 0 if renamed is None else _WINDOW
                 break
             window *= 4
+
+
+def _rest(repository: Path, name: str, tip: str, version: str) -> str | None:
+    """The name below ``version`` of the file called ``name`` at ``tip``, every version from
+    ``tip`` down to ``version`` read in one ``git log`` (no path) and the renames followed in
+    memory; first one ``git log -n 1 --diff-filter=A`` of the name (the changed-path filters
+    answer it) tells whether any version there added it at all (else ``name``, one process).
+    None when the range holds a merge (then it is walked by name)."""
+    added = git(
+        repository, "log", "-n", "1", "--format=%H", "--diff-filter=A", tip, "--not",
+        f"{version}^@", "--", name,
+    )  # fmt: skip
+    if not added.strip():
+        return name
+    above = log(repository, tip, "--not", f"{version}^@")
+    if any(len(entry.parents) > 1 for entry in above):
+        return None
+    for entry in above:  # newest first, each the parent of the one before
+        below = _renamed_from(repository, entry, name)
+        name = name if below is None else below[0]
+    return name
 
 
 def _adds(repository: Path, name: str, tip: str, version: str) -> tuple[str, str] | None:

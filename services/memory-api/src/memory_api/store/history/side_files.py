@@ -35,13 +35,21 @@ _CAP = 1024 * 1024
 def read_side_file(repository: Path, name: str) -> dict[str, object] | None:
     """The JSON object in the file ``name`` of the git folder ``repository``; None when it is
     missing, unreadable, over 1 MiB, nested too deep or no JSON object (its writer then makes
-    it again)."""
+    it again; each but a missing file is logged as a warning)."""
     try:  # never through a link, and a FIFO never blocks (the scope's lock is held)
         raw, _ = read_regular(repository / name, _CAP + 1)
         document = json_text.loads(raw) if len(raw) <= _CAP else None
-    except (OSError, ValueError):  # NotRegularFileError is an OSError; JsonTooDeep a
-        return None  # ValueError: nested deeper than the parser goes is as damaged as no JSON
-    return document if isinstance(document, dict) else None
+    except FileNotFoundError:
+        return None  # not written yet
+    except (OSError, ValueError) as error:  # NotRegularFileError is an OSError; JsonTooDeep a
+        # ValueError: nested deeper than the parser goes is as damaged as no JSON
+        logger.warning("%s of %s not read: %s", name, repository.name, error)
+        return None
+    if not isinstance(document, dict):
+        why = "over 1 MiB" if len(raw) > _CAP else "no JSON object"
+        logger.warning("%s of %s not read: %s", name, repository.name, why)
+        return None
+    return document
 
 
 def write_side_file(repository: Path, name: str, document: dict[str, object]) -> None:

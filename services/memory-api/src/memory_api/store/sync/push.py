@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import codecs
 import functools
+import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -98,6 +99,8 @@ from memory_api.store.sync.machines import Machine
 from memory_api.store.wiki_notes import index_notes
 
 __all__ = ["TakenPush", "new_scope_refusal", "take_push"]
+
+logger = logging.getLogger(__name__)
 
 _FILE_MODES = ("100644", "100755")
 
@@ -236,7 +239,9 @@ def _keep_files_only(repository: Path, ref: MachineRef, pushed: str) -> None:
     it (:data:`_STANDS_FOR`), and every object no ref reaches is dropped
     (:func:`~memory_api.store.history.maintenance.drop_unreachable`), so the versions retention
     squashed, which such a push sends again, are not kept again. The machine's next push made
-    on ``pushed`` is still measured against it (:func:`_base_of`)."""
+    on ``pushed`` is still measured against it (:func:`_base_of`). A cleanup git refuses (a
+    full disk) is logged, never raised: the push is merged and recorded, and the next cleanup
+    or retention run drops what this one left."""
     tree = git(repository, "rev-parse", f"{pushed}^{{tree}}").decode("ascii").strip()
     now = int(time.time())
     who = f"{COMMITTER} {now} +0000"
@@ -245,7 +250,15 @@ def _keep_files_only(repository: Path, ref: MachineRef, pushed: str) -> None:
     stand_in = git(repository, "hash-object", "-t", "commit", "-w", "--stdin", stdin=commit)
     set_ref(repository, ref.taken, stand_in.decode("ascii").strip())
     set_ref(repository, ref.name, stand_in.decode("ascii").strip())
-    drop_unreachable(repository)
+    try:
+        drop_unreachable(repository)
+    except HistoryUnavailable as error:  # the push is merged and recorded: taken all the same
+        logger.warning(
+            "history %s: objects no ref reaches kept after a push (the next cleanup or "
+            "retention run drops them): %s",
+            repository.name,
+            error,
+        )
 
 
 def _stood_for(repository: Path, taken: str | None) -> str | None:
