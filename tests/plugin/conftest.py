@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from harness_memory import cli
 from memory_core import layout
 
 from tests.plugin.claude_code_cli import claude_code_binary
@@ -23,6 +24,15 @@ from tests.plugin.real_service import RealService, seed_scope, start_service
 from tests.plugin.scripted_service import ScriptedService, ServerFactory, serve_scripted
 from tests.support.guard_cases import Layout, guarded_environment, guarded_layout
 from tests.support.zygote import Zygote
+
+
+@pytest.fixture(autouse=True)
+def guard_time_unbounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The write guard's own time limit (``harness_memory.cli.GUARD_TIME_S``) lifted for the
+    guard judged in this test process: it is wall time, which a loaded test machine spends
+    freely, and these tests check what the guard decides (a cap's refusal counted, never timed).
+    ``test_p3_guard_out_of_time`` sets the limit it checks; a hook run as a process keeps it."""
+    monkeypatch.setattr(cli, "GUARD_TIME_S", 3600.0)
 
 
 @pytest.fixture
