@@ -266,3 +266,34 @@ def test_install_rekeys_the_users_handler_in_a_hooks_json_group_it_shared_with_o
     assert state[f"{key}:pre_tool_use:1:0"]["trusted_hash"] == trust_hash(
         "PreToolUse", written[1], written[1]["hooks"][0]
     )
+
+
+def test_uninstall_keeps_the_users_comment_above_the_next_table(tmp_path: Path) -> None:
+    """A comment of the user's above the table after ours stays where it was once ours goes
+    (``tomlkit`` keeps it in the table before it: ours)."""
+    home = tmp_path / "home"
+    inline = f"[[hooks.SessionStart]]\n# c2\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}"
+    config = config_with(home, f"{inline}\n# my x comment\n[x]\na = 1\n")
+
+    status, said = run(home, memory_root(tmp_path), "uninstall")
+
+    assert status == 0, said
+    assert config.read_text(encoding="utf-8") == "# my x comment\n[x]\na = 1\n"
+
+
+def test_install_keeps_the_users_comment_above_their_handler_after_ours(tmp_path: Path) -> None:
+    """In a group shared with ours, the user's comment above their own handler right after
+    ours stays above it."""
+    home = tmp_path / "home"
+    config = config_with(
+        home,
+        f'[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\n{handler(OUR_GUARD)}'
+        f"\n# between\n[[hooks.PreToolUse.hooks]]\n{handler(MINE)}",
+    )
+
+    status, said = run(home, memory_root(tmp_path), "install")
+
+    assert status == 0, said
+    written = config.read_text(encoding="utf-8")
+    assert f"# between\n[[hooks.PreToolUse.hooks]]\n{handler(MINE)}" in written, written
+    assert OUR_GUARD not in written
