@@ -297,3 +297,28 @@ def test_install_keeps_the_users_comment_above_their_handler_after_ours(tmp_path
     written = config.read_text(encoding="utf-8")
     assert f"# between\n[[hooks.PreToolUse.hooks]]\n{handler(MINE)}" in written, written
     assert OUR_GUARD not in written
+
+
+def test_status_names_our_inline_hooks_in_a_profile_file(tmp_path: Path) -> None:
+    """A profile file's inline hooks run in a Session started with ``--profile work``: ours
+    there beside the install in hooks.json are a PROBLEM status names, as in config.toml."""
+    home = tmp_path / "home"
+    root = memory_root(tmp_path)
+    assert run(home, root, "install")[0] == 0
+    installed = json.loads((home / ".codex" / "hooks.json").read_text(encoding="utf-8"))
+    [group] = installed["hooks"]["SessionStart"]
+    command = group["hooks"][0]["command"]
+    profile = home / ".codex" / "work.config.toml"
+    profile.write_text(
+        "[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n"
+        f'type = "command"\ncommand = {json.dumps(command)}\n'
+        f"[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}",
+        encoding="utf-8",
+    )
+
+    status, said = run(home, root, "status")
+
+    problem = [line for line in said.splitlines() if str(profile) in line]
+    assert problem and "codex: PROBLEM:" in problem[0], said
+    assert "SessionStart duplicate, SessionStart stale" in problem[0], said
+    assert status != 0

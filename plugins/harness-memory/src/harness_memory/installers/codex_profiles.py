@@ -34,7 +34,13 @@ from harness_memory.installers.record import InstallRecord
 from harness_memory.installers.secrets import toml_tokens_in
 from harness_memory.installers.settings_text import dump_toml, split_mark
 
-__all__ = ["PROFILE_SUFFIX", "memory_profile_notes", "memory_profiles", "profile_plan"]
+__all__ = [
+    "PROFILE_SUFFIX",
+    "inline_profiles",
+    "memory_profile_notes",
+    "memory_profiles",
+    "profile_plan",
+]
 
 PROFILE_SUFFIX = ".config.toml"
 """A profile file's name: the profile's name and this."""
@@ -53,10 +59,15 @@ def memory_profiles(codex_home: Path, keys: tuple[str, ...] = ("memories",)) -> 
     return found
 
 
-def inline_profiles(codex_home: Path) -> list[Path]:
+def inline_profiles(codex_home: Path) -> list[tuple[Path, dict[str, list[str]]]]:
     """The profile files in ``codex_home`` holding hooks of ours in their inline ``[hooks]``
-    (Codex runs them beside ``hooks.json`` in a Session with that profile), by name."""
-    return [path for path, document in _profile_documents(codex_home) if inline_commands(document)]
+    (Codex runs them beside ``hooks.json`` in a Session with that profile), by name, each
+    with those hooks' commands per event (:func:`inline_commands`)."""
+    return [
+        (path, found)
+        for path, document in _profile_documents(codex_home)
+        if (found := inline_commands(document))
+    ]
 
 
 def _profile_documents(codex_home: Path) -> list[tuple[Path, dict[str, Any]]]:
@@ -95,7 +106,7 @@ def profile_plan(
         names = [key.removeprefix(_RECORDED) for key in previous if key.startswith(_RECORDED)]
         paths = [codex_home / name for name in names]
     switched = set(paths)
-    paths += [path for path in inline_profiles(codex_home) if path not in switched]
+    paths += [path for path, _ in inline_profiles(codex_home) if path not in switched]
     changes: list[FileChange] = []
     notes: list[str] = []
     for path in paths:
