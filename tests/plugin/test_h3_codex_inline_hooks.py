@@ -322,3 +322,19 @@ def test_status_names_our_inline_hooks_in_a_profile_file(tmp_path: Path) -> None
     assert problem and "codex: PROBLEM:" in problem[0], said
     assert "SessionStart duplicate, SessionStart stale" in problem[0], said
     assert status != 0
+
+
+def test_status_says_it_cannot_read_the_config_toml_beside_the_install(tmp_path: Path) -> None:
+    """A ``config.toml`` that is not TOML: Codex CLI refuses to start with it ("Error loading
+    config.toml", exit 1, measured with codex-cli 0.171), so no hook runs; status names the
+    file and the parse error and fails, as for any settings it cannot read."""
+    home = tmp_path / "home"
+    root = memory_root(tmp_path)
+    assert run(home, root, "install")[0] == 0
+    config = config_with(home, "model = \n")
+
+    status, said = run(home, root, "status")
+
+    named = [line for line in said.splitlines() if str(config) in line]
+    assert named and "codex: PROBLEM:" in named[0] and "not valid TOML" in named[0], said
+    assert status != 0

@@ -459,7 +459,8 @@ def _settings(label: str, path: Path, harness: str) -> tuple[Path, dict[str, Any
     hooks of ours inline in the ``config.toml`` beside it run just the same (H-3), so with
     none in ``hooks.json`` that ``config.toml`` is read as the settings, and beside an install
     a PROBLEM line names them, and those inline in a profile file ``NAME.config.toml`` (run in
-    a Session with ``--profile NAME``). :class:`SettingsFileError` as :func:`_read_noting`."""
+    a Session with ``--profile NAME``); a ``config.toml`` that cannot be read is a PROBLEM
+    line (Codex refuses to start). :class:`SettingsFileError` as :func:`_read_noting`."""
     document, note = _read_noting(path, harness)
     noted = [f"{label}: note: {path}: {note}"] if note else []
     if label != "codex":
@@ -467,8 +468,12 @@ def _settings(label: str, path: Path, harness: str) -> tuple[Path, dict[str, Any
     config_path = path.parent / "config.toml"
     try:
         config = _read(config_path, harness)
-    except SettingsFileError:  # the install's own line says it cannot be read
+    except SettingsFileError as error:  # Codex CLI 0.171 exits 1: "Error loading config.toml"
         config = {}
+        noted.append(
+            f"{label}: PROBLEM: {error}: Codex CLI refuses to start with it, so none of these "
+            f"hooks run; fix it, then run `harness-memory install {harness}` again"
+        )
     inline = inline_commands(config)
     if inline and not our_commands(document, harness):
         path, document, inline = config_path, config, {}
