@@ -15,7 +15,6 @@ since the install is one ``status`` names (:func:`memory_profile_notes`); ``inst
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,7 @@ from harness_memory.installers.files import FileChange, read_text, toml_object
 from harness_memory.installers.own_memory import Switch, switch_off, switches_back
 from harness_memory.installers.record import InstallRecord
 from harness_memory.installers.secrets import toml_tokens_in
-from harness_memory.installers.settings_text import dump_toml, split_mark
+from harness_memory.installers.settings_text import dump_toml, read_toml_as_codex
 
 __all__ = [
     "PROFILE_SUFFIX",
@@ -81,11 +80,8 @@ def _profile_documents(codex_home: Path) -> list[tuple[Path, dict[str, Any]]]:
     for path in candidates:
         if path.name == "config.toml" or not path.is_file():
             continue
-        try:
-            text = split_mark(path.read_text(encoding="utf-8"))[1] or ""
-            found.append((path, tomllib.loads(text)))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-            continue
+        if (document := read_toml_as_codex(path)) is not None:
+            found.append((path, document))
     return found
 
 
