@@ -266,3 +266,75 @@ def test_install_rekeys_the_users_handler_in_a_hooks_json_group_it_shared_with_o
     assert state[f"{key}:pre_tool_use:1:0"]["trusted_hash"] == trust_hash(
         "PreToolUse", written[1], written[1]["hooks"][0]
     )
+
+
+def test_uninstall_keeps_the_users_comment_above_the_next_table(tmp_path: Path) -> None:
+    """A comment of the user's above the table after ours stays where it was once ours goes
+    (``tomlkit`` keeps it in the table before it: ours)."""
+    home = tmp_path / "home"
+    inline = f"[[hooks.SessionStart]]\n# c2\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}"
+    config = config_with(home, f"{inline}\n# my x comment\n[x]\na = 1\n")
+
+    status, said = run(home, memory_root(tmp_path), "uninstall")
+
+    assert status == 0, said
+    assert config.read_text(encoding="utf-8") == "# my x comment\n[x]\na = 1\n"
+
+
+def test_install_keeps_the_users_comment_above_their_handler_after_ours(tmp_path: Path) -> None:
+    """In a group shared with ours, the user's comment above their own handler right after
+    ours stays above it."""
+    home = tmp_path / "home"
+    config = config_with(
+        home,
+        f'[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\n{handler(OUR_GUARD)}'
+        f"\n# between\n[[hooks.PreToolUse.hooks]]\n{handler(MINE)}",
+    )
+
+    status, said = run(home, memory_root(tmp_path), "install")
+
+    assert status == 0, said
+    written = config.read_text(encoding="utf-8")
+    assert f"# between\n[[hooks.PreToolUse.hooks]]\n{handler(MINE)}" in written, written
+    assert OUR_GUARD not in written
+
+
+def test_status_names_our_inline_hooks_in_a_profile_file(tmp_path: Path) -> None:
+    """A profile file's inline hooks run in a Session started with ``--profile work``: ours
+    there beside the install in hooks.json are a PROBLEM status names, as in config.toml."""
+    home = tmp_path / "home"
+    root = memory_root(tmp_path)
+    assert run(home, root, "install")[0] == 0
+    installed = json.loads((home / ".codex" / "hooks.json").read_text(encoding="utf-8"))
+    [group] = installed["hooks"]["SessionStart"]
+    command = group["hooks"][0]["command"]
+    profile = home / ".codex" / "work.config.toml"
+    profile.write_text(
+        "[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n"
+        f'type = "command"\ncommand = {json.dumps(command)}\n'
+        f"[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}",
+        encoding="utf-8",
+    )
+
+    status, said = run(home, root, "status")
+
+    problem = [line for line in said.splitlines() if str(profile) in line]
+    assert problem and "codex: PROBLEM:" in problem[0], said
+    assert "SessionStart duplicate, SessionStart stale" in problem[0], said
+    assert status != 0
+
+
+def test_status_says_it_cannot_read_the_config_toml_beside_the_install(tmp_path: Path) -> None:
+    """A ``config.toml`` that is not TOML: Codex CLI refuses to start with it ("Error loading
+    config.toml", exit 1, measured with codex-cli 0.171), so no hook runs; status names the
+    file and the parse error and fails, as for any settings it cannot read."""
+    home = tmp_path / "home"
+    root = memory_root(tmp_path)
+    assert run(home, root, "install")[0] == 0
+    config = config_with(home, "model = \n")
+
+    status, said = run(home, root, "status")
+
+    named = [line for line in said.splitlines() if str(config) in line]
+    assert named and "codex: PROBLEM:" in named[0] and "not valid TOML" in named[0], said
+    assert status != 0

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import tomlkit
+from tomlkit.container import Container
+from tomlkit.items import AoT, Comment, Table, Whitespace
 
 from harness_memory.installers.spec import is_ours
 
@@ -96,10 +98,17 @@ def take_ours_out(config: Any, key_source: str) -> int:
 
     A group left with none of its handlers goes, an event left with no group too; the user's
     own hooks stay in order. Trust entries (``[hooks.state]``) of ours go, those of the user's
-    hooks that moved are re-keyed to their new position; others are not touched."""
+    hooks that moved are re-keyed to their new position; others are not touched. The user's
+    comments kept in a table that goes stay (:func:`_keep_comments`)."""
     moves = our_moves(config)
     taken = 0
     hooks = config.get("hooks")
+    going: list[Any] = []
+    for groups in _events(config).values():
+        for group in groups:
+            ours = [handler for handler in _handlers(group) if _ours(handler)]
+            going += ours + ([group] if ours and len(ours) == len(_handlers(group)) else [])
+    _keep_comments(config, going)
     for event, groups in _events(config).items():
         gone = [old for old, new in moves.get(event, {}).items() if new is None]
         if not gone:
@@ -190,11 +199,59 @@ def apply_state(config: Any, current: dict[str, Any], wanted: dict[str, Any]) ->
     if _STATE not in config["hooks"]:
         config["hooks"][_STATE] = tomlkit.table()
     state = config["hooks"][_STATE]
+    _keep_comments(config, [state[k] for k in current if k not in wanted])
     for key in [k for k in current if k not in wanted]:
         del state[key]
     for key, value in wanted.items():
         if key not in current or current[key] != value:
             state[key] = value
+
+
+def _headed(container: Container) -> list[Table]:
+    """The tables of ``container`` (a ``tomlkit`` document or a table's body) written with a
+    header line of their own, nested ones included, in the order they are written."""
+    found: list[Table] = []
+    for _, item in container.body:
+        tables = item.body if isinstance(item, AoT) else [item] if isinstance(item, Table) else []
+        for table in tables:
+            flat = any(not isinstance(v, Table | AoT | Whitespace) for _, v in table.value.body)
+            if not table.is_super_table() or flat:
+                found.append(table)
+            found += _headed(table.value)
+    return found
+
+
+def _comments_in(table: Table) -> str:
+    """The comments ``table`` carries that are not its own: those after its last value
+    (``tomlkit`` keeps a comment above the next table in the table before it), and those
+    :func:`_keep_comments` moved above its header, with the blank lines between them."""
+    body = table.value.body
+    end = len(body)
+    while end and body[end - 1][0] is None and isinstance(body[end - 1][1], Comment | Whitespace):
+        end -= 1
+    tail = [item for _, item in body[end:]]
+    above = table.trivia.indent if "#" in table.trivia.indent else ""
+    if not any(isinstance(item, Comment) for item in tail):
+        return above
+    return above + "".join(item.as_string() for item in tail)
+
+
+def _keep_comments(document: Any, going: list[Any]) -> None:
+    """Before the tables ``going`` are taken out of the ``tomlkit`` document ``document``, move
+    the comments they carry (:func:`_comments_in`) above the next table that stays, or to the
+    end of the document when none does; a user's comment is never lost with a table of ours."""
+    gone = {id(table) for table in going if isinstance(table, Table)}
+    if not gone or not isinstance(document, Container):
+        return
+    carried = ""
+    for table in _headed(document):
+        if id(table) in gone:
+            carried += _comments_in(table)
+        elif carried:
+            table.trivia.indent = carried + table.trivia.indent
+            carried = ""
+    if carried:
+        document.add(Whitespace(carried))
 
 
 _GAP = re.compile(r"(\r?\n)(?:\r?\n){2,}")

@@ -15,7 +15,6 @@ since the install is one ``status`` names (:func:`memory_profile_notes`); ``inst
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,9 +31,15 @@ from harness_memory.installers.files import FileChange, read_text, toml_object
 from harness_memory.installers.own_memory import Switch, switch_off, switches_back
 from harness_memory.installers.record import InstallRecord
 from harness_memory.installers.secrets import toml_tokens_in
-from harness_memory.installers.settings_text import dump_toml, split_mark
+from harness_memory.installers.settings_text import dump_toml, read_toml_as_codex
 
-__all__ = ["PROFILE_SUFFIX", "memory_profile_notes", "memory_profiles", "profile_plan"]
+__all__ = [
+    "PROFILE_SUFFIX",
+    "inline_profiles",
+    "memory_profile_notes",
+    "memory_profiles",
+    "profile_plan",
+]
 
 PROFILE_SUFFIX = ".config.toml"
 """A profile file's name: the profile's name and this."""
@@ -53,10 +58,15 @@ def memory_profiles(codex_home: Path, keys: tuple[str, ...] = ("memories",)) -> 
     return found
 
 
-def inline_profiles(codex_home: Path) -> list[Path]:
+def inline_profiles(codex_home: Path) -> list[tuple[Path, dict[str, list[str]]]]:
     """The profile files in ``codex_home`` holding hooks of ours in their inline ``[hooks]``
-    (Codex runs them beside ``hooks.json`` in a Session with that profile), by name."""
-    return [path for path, document in _profile_documents(codex_home) if inline_commands(document)]
+    (Codex runs them beside ``hooks.json`` in a Session with that profile), by name, each
+    with those hooks' commands per event (:func:`inline_commands`)."""
+    return [
+        (path, found)
+        for path, document in _profile_documents(codex_home)
+        if (found := inline_commands(document))
+    ]
 
 
 def _profile_documents(codex_home: Path) -> list[tuple[Path, dict[str, Any]]]:
@@ -70,11 +80,8 @@ def _profile_documents(codex_home: Path) -> list[tuple[Path, dict[str, Any]]]:
     for path in candidates:
         if path.name == "config.toml" or not path.is_file():
             continue
-        try:
-            text = split_mark(path.read_text(encoding="utf-8"))[1] or ""
-            found.append((path, tomllib.loads(text)))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-            continue
+        if (document := read_toml_as_codex(path)) is not None:
+            found.append((path, document))
     return found
 
 
@@ -95,7 +102,7 @@ def profile_plan(
         names = [key.removeprefix(_RECORDED) for key in previous if key.startswith(_RECORDED)]
         paths = [codex_home / name for name in names]
     switched = set(paths)
-    paths += [path for path in inline_profiles(codex_home) if path not in switched]
+    paths += [path for path, _ in inline_profiles(codex_home) if path not in switched]
     changes: list[FileChange] = []
     notes: list[str] = []
     for path in paths:

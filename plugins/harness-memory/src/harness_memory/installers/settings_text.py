@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import codecs
 import re
+import tomllib
+from pathlib import Path
+from typing import Any
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
@@ -29,6 +32,7 @@ __all__ = [
     "encoded",
     "line_ends_like",
     "parse_toml",
+    "read_toml_as_codex",
     "split_mark",
 ]
 
@@ -108,3 +112,12 @@ def dump_toml(document: TOMLDocument, like: str | None) -> str:
     """``document`` as text, behind the byte order mark ``like`` (the file's text it was read
     from) starts with, if any, its lines ended as ``like`` ends them (:func:`line_ends_like`)."""
     return split_mark(like)[0] + line_ends_like(tomlkit.dumps(document), like)
+
+
+def read_toml_as_codex(path: Path) -> dict[str, Any] | None:
+    """A Codex CLI ``config.toml`` (or profile file) at ``path`` as Codex reads it, its byte
+    order mark left out; None when it cannot be read or is not TOML (Codex refuses it too)."""
+    try:
+        return tomllib.loads(split_mark(path.read_text(encoding="utf-8"))[1] or "")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return None

@@ -43,7 +43,7 @@ from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.checks import where_the_root_is
 from harness_memory.installers.codex_inline import inline_commands, inline_line
-from harness_memory.installers.codex_profiles import memory_profile_notes
+from harness_memory.installers.codex_profiles import inline_profiles, memory_profile_notes
 from harness_memory.installers.executable import (
     checkout_of,
     choose_executable,
@@ -458,22 +458,30 @@ def _settings(label: str, path: Path, harness: str) -> tuple[Path, dict[str, Any
     ``path`` (:func:`_read_noting`). Codex CLI's user install (``codex``, ``hooks.json``):
     hooks of ours inline in the ``config.toml`` beside it run just the same (H-3), so with
     none in ``hooks.json`` that ``config.toml`` is read as the settings, and beside an install
-    in ``hooks.json`` a PROBLEM line names them. :class:`SettingsFileError` as
-    :func:`_read_noting`."""
+    a PROBLEM line names them, and those inline in a profile file ``NAME.config.toml`` (run in
+    a Session with ``--profile NAME``); a ``config.toml`` that cannot be read is a PROBLEM
+    line (Codex refuses to start). :class:`SettingsFileError` as :func:`_read_noting`."""
     document, note = _read_noting(path, harness)
     noted = [f"{label}: note: {path}: {note}"] if note else []
-    config_path = path.parent / "config.toml"
     if label != "codex":
         return path, document, noted
+    config_path = path.parent / "config.toml"
     try:
         config = _read(config_path, harness)
-    except SettingsFileError:  # the install's own line says it cannot be read
-        return path, document, noted
-    if not (inline := inline_commands(config)):
-        return path, document, noted
-    if not our_commands(document, harness):
-        return config_path, config, noted
-    return path, document, [*noted, inline_line(label, config_path, document, inline)]
+    except SettingsFileError as error:  # Codex CLI 0.171 exits 1: "Error loading config.toml"
+        config = {}
+        noted.append(
+            f"{label}: PROBLEM: {error}: Codex CLI refuses to start with it, so none of these "
+            f"hooks run; fix it, then run `harness-memory install {harness}` again"
+        )
+    inline = inline_commands(config)
+    if inline and not our_commands(document, harness):
+        path, document, inline = config_path, config, {}
+    found = [(config_path, inline)] if inline else []
+    found += inline_profiles(config_path.parent)
+    if our_commands(document, harness):
+        noted += [inline_line(label, where, document, ours) for where, ours in found]
+    return path, document, noted
 
 
 def _read_or_empty(path: Path) -> dict[str, Any]:

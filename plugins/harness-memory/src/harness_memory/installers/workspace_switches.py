@@ -26,7 +26,6 @@ CLI's Workspace settings: :mod:`~harness_memory.installers.gemini_workspace`.
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -35,7 +34,7 @@ from memory_core import json_text
 
 from harness_memory.installers.codex_inline import inline_commands
 from harness_memory.installers.own_switches import codex_off
-from harness_memory.installers.settings_text import split_mark
+from harness_memory.installers.settings_text import read_toml_as_codex, split_mark
 
 __all__ = [
     "claude_code_files",
@@ -323,10 +322,7 @@ def _codex_features(path: Path) -> dict[str, Any]:
 def _codex_document(path: Path) -> dict[str, Any]:
     """Codex CLI's ``config.toml`` at ``path`` as Codex reads it (a byte order mark left
     out); ``{}`` when it cannot be read."""
-    try:
-        return tomllib.loads(split_mark(path.read_text(encoding="utf-8"))[1] or "")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-        return {}
+    return read_toml_as_codex(path) or {}
 
 
 def _codex_project_files(workspace: Path, home: Path) -> list[Path]:
