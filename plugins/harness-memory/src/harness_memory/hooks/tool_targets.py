@@ -2919,10 +2919,10 @@ class _Writes:
             words = words[1:] if shell in SHELLS or shell in STARTUP_SHELLS else []
         code = bool(words) and words[-1] == word and shell_run(words).code == len(words) - 1
         if code:  # ``bash -c "$(… | base64 -d)"``: code no text of the call holds
-            self.note_unread_code(word)
+            self.note_unread_code(word, in_shell=True)
         return code
 
-    def note_unread_code(self, code: str) -> None:
+    def note_unread_code(self, code: str, *, in_shell: bool = False) -> None:
         """Note in ``ShellPaths.unread_code`` the first command substitution bash expands in
         ``code``, an interpreter's code operand (a shell's ``-c``, ``python3 -c``, ``node
         -e``), that prints text the guard cannot read ahead (:func:`~harness_memory.hooks.
@@ -2932,7 +2932,8 @@ class _Writes:
             return
         if self._spellings is None:
             self._spellings = _live_spellings(self.text)
-        if (unread := unread_substitution(self._spellings.get(code, code))) is not None:
+        spelling = self._spellings.get(code, code)
+        if (unread := unread_substitution(spelling, in_shell=in_shell)) is not None:
             self._found.unread_code.append(unread)
 
     def sed_code(self, word: str) -> list[str]:
@@ -3285,7 +3286,7 @@ class _Writes:
         <<< …)"``: :meth:`note_unread_code`)."""
         name = command or ""
         if program and self._operand and reads_text(name) and _inline_code(name, program):
-            self.note_unread_code(self._operand)
+            self.note_unread_code(self._operand, in_shell=name in SHELLS)
         script = _script_word(command, program, words)
         if script is None and command in SCRIPT_SHELLS and (operand := script_operand(words)):
             script = ("shell", operand)  # ``zsh mk.sh``, ``ksh mk.sh``: as ``bash mk.sh``
