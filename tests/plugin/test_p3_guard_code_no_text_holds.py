@@ -67,6 +67,14 @@ DISGUISED = {
     "tr-pipe": f"tr a-z n-za-m <<< '{codecs.encode(PAYLOAD.format(name='tr-pipe'), 'rot13')}' | sh",
 }
 """Code the command holds only disguised, run by an interpreter (by the name it writes)."""
+STDIN_READ = {
+    "cat-stdin": f'echo {_b64("cat-stdin")} | base64 -d | bash -c "$(cat)"',
+    "dev-stdin": f"echo {_b64('dev-stdin')} | base64 -d | bash /dev/stdin",
+    "curl-file": "curl -s file://$PWD/c.sh | sh",
+}
+"""Code a shell reads from a program's standard input or a local file, not from text the guard
+reads or a download: ``cat`` naming no file, a shell's script ``/dev/stdin``, ``curl`` of a
+``file://`` URL (review of guard60a, MUST B)."""
 ALIASED = {
     "alias-eval": f"git -c alias.x='!eval \"$(echo {_b64('alias-eval')} | base64 -d)\"' x",
     "alias-read": "git -c alias.x='!read p < name; \"$p\" alias-read' x",
@@ -101,6 +109,7 @@ def bypasses(where: Layout) -> Layout:
     (where.workspace / "sub").mkdir()
     (where.workspace / "sub" / "x.sh").write_text(fill('cp a {root}/{other}/"$n".md\n', where))
     (where.workspace / "x.sh").write_text("echo hi\n", encoding="utf-8")
+    (where.workspace / "c.sh").write_text(PAYLOAD.format(name="curl-file") + "\n")
     for name, text in {**BRANCHED, "last": "d=sub; d=.; n=last; source $d/x.sh"}.items():
         (where.workspace / f"{name}.sh").write_text(text + "\n", encoding="utf-8")
     return where
@@ -109,7 +118,13 @@ def bypasses(where: Layout) -> Layout:
 def test_p3_code_printed_from_a_disguise_is_refused_and_each_form_writes_there(
     bypasses: Layout,
 ) -> None:
-    forms = {**DISGUISED, **ALIASED, **COMMENTED, **{name: f"bash {name}.sh" for name in BRANCHED}}
+    forms = {
+        **DISGUISED,
+        **STDIN_READ,
+        **ALIASED,
+        **COMMENTED,
+        **{name: f"bash {name}.sh" for name in BRANCHED},
+    }
 
     assert let_through(bypasses, list(forms.values())) == {}
     for reason in refusals_by_every_harness(bypasses, DISGUISED["b64-c"]).values():

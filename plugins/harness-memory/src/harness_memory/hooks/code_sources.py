@@ -204,9 +204,28 @@ def _read_program(name: str, rest: str) -> bool:
     if not said:
         return False
     program = posixpath.basename(said[0].strip("'\""))
+    return program in _WORD_PRINTERS or _prints_read_text(program, said[1:])
+
+
+def _prints_read_text(program: str, words: list[str]) -> bool:
+    """Whether ``program`` (a name) run with ``words`` prints text the guard reads or no
+    command's text: a :data:`READ_SOURCES` program, save ``cat``, ``head`` or ``tail`` naming
+    no file (they print their standard input: ``… | bash -c "$(cat)"``), a downloader given no
+    ``http(s)`` URL or given a config (``curl file://…``, ``curl -K c``: a local file's text)
+    and ``git`` outside :data:`_GIT_READ`."""
     if program == "git":
-        return len(said) > 1 and said[1] in _GIT_READ
-    return program in READ_SOURCES or program in _WORD_PRINTERS
+        return bool(words) and words[0] in _GIT_READ
+    if program in _FILE_PRINTERS:
+        return any(not word.startswith("-") for word in words)
+    if program in DOWNLOADERS:
+        urls = [word.strip("'\"") for word in words if "://" in word]
+        configs = {"-K", "--config", "-i", "--input-file", "-e", "--execute"}
+        return (
+            bool(urls)
+            and all(re.match(r"^https?://", url) for url in urls)
+            and not configs & set(words)
+        )
+    return program in READ_SOURCES
 
 
 def stage_unread(words: list[str]) -> bool:
@@ -222,7 +241,4 @@ def stage_unread(words: list[str]) -> bool:
     fed = [word for before, word in itertools.pairwise(words) if before == "<<<"]
     if any("$(" in word or "`" in word for word in fed):
         return True
-    program = posixpath.basename(words[0])
-    if program == "git":
-        return len(words) < 2 or words[1] not in _GIT_READ
-    return program not in READ_SOURCES
+    return not _prints_read_text(posixpath.basename(words[0]), words[1:])
