@@ -28,15 +28,13 @@ from harness_memory.hooks.code_sources import stage_unread
 from harness_memory.hooks.definitions import read_definitions
 from harness_memory.hooks.here_data import SHELLS
 from harness_memory.hooks.printed_text import echo_text, printf_text
-from harness_memory.hooks.shell_operands import shell_run
+from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS
 
 PRINTERS = frozenset({"echo", "printf"})
 """Programs printing their words: the text they print into a shell's pipe is its code."""
 _ENDS = frozenset({";", "&&", "||", "|", "&", "(", ")", "{", "}", "then", "do", "else", "!", "\n"})
 """Words ending a simple command (and the reserved words starting one)."""
-_STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
-"""Files naming a process's standard input: a shell given one as its script reads the pipe."""
 _PUNCTUATION = r"^[;&|()<>]+$"
 _ASSIGNMENT = r"^[A-Za-z_][A-Za-z0-9_]*\+?="
 _RUNNERS = frozenset({"env", "command", "exec", "builtin", "nohup", "time", "sudo", "nice"})
@@ -188,7 +186,7 @@ def _shell_reading_stdin(words: list[str]) -> str | None:
     run = shell_run(words[1:])
     if _reads_only(words[1:]):
         return None  # ``printf '%s\n' a b | bash -n``: read for its syntax, never run
-    stdin = run.script is not None and words[1:][run.script] in _STDIN_FILES
+    stdin = run.script is not None and words[1:][run.script] in STDIN_SCRIPTS
     return words[0] if run.code is None and (run.script is None or stdin) else None
 
 
