@@ -71,10 +71,13 @@ STDIN_READ = {
     "cat-stdin": f'echo {_b64("cat-stdin")} | base64 -d | bash -c "$(cat)"',
     "dev-stdin": f"echo {_b64('dev-stdin')} | base64 -d | bash /dev/stdin",
     "curl-file": "curl -s file://$PWD/c.sh | sh",
+    "here-bash": f'bash <<< "$(echo {_b64("here-bash")} | base64 -d)"',
+    "here-source": f'. /dev/stdin <<< "$(echo {_b64("here-source")} | base64 -d)"',
 }
 """Code a shell reads from a program's standard input or a local file, not from text the guard
 reads or a download: ``cat`` naming no file, a shell's script ``/dev/stdin``, ``curl`` of a
-``file://`` URL (review of guard60a, MUST B)."""
+``file://`` URL, a here-string into a shell or ``source /dev/stdin`` (review of guard60a,
+MUST B)."""
 ALIASED = {
     "alias-eval": f"git -c alias.x='!eval \"$(echo {_b64('alias-eval')} | base64 -d)\"' x",
     "alias-read": "git -c alias.x='!read p < name; \"$p\" alias-read' x",
@@ -233,6 +236,12 @@ EVERYDAY_IN_SHELL_CODE = [
     "bash -c \"wc -l $(find . -name '*.py' -newer setup.cfg)\"",
     'bash -c "grep -l foo $(git ls-files)"',
     'bash -c "docker rm -f $(docker ps -aq) || true"',
+    "bash <<< 'echo hi'",
+    'bash <<< "ls $(pwd)"',
+    'bash -s <<< "echo $(git rev-parse HEAD)"',
+    'grep foo <<< "$(git log)"',
+    "echo hi | bash /dev/stdin",
+    'bash -c "$(cat setup.sh)"',
 ]
 """Everyday shell code with a substitution in an argument after a literal command name (data:
 a path or word built at run time), or printing words the guard reads (review of guard60a)."""

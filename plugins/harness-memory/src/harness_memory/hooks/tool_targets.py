@@ -2808,6 +2808,8 @@ class _Writes:
             return
         self._found.mentioned.append(word)
         self._found.mentioned.append(_expand(word, known, environ) or "")
+        if operator == "<<<" and self._runs_fed_code():
+            self.note_unread_code(word, in_shell=True)  # ``bash <<< "$(… | base64 -d)"``
         if operator.startswith("<") and operator != "<>":
             self._stdin = word if operator == "<" else self._stdin
             return
@@ -2935,6 +2937,20 @@ class _Writes:
         spelling = self._spellings.get(code, code)
         if (unread := unread_substitution(spelling, in_shell=in_shell)) is not None:
             self._found.unread_code.append(unread)
+
+    def _runs_fed_code(self) -> bool:
+        """Whether the command so far (its name and words) runs its standard input as shell
+        code: a shell given no ``-c`` code and no script but its standard input (``bash``,
+        ``sh -s``, ``bash /dev/stdin``), ``source /dev/stdin`` or ``. /dev/stdin``."""
+        command, words = self._command, self._said[::2]
+        if command in _SOURCING:
+            sourced = self._script_words[:1]  # ``source``'s operand
+            return bool(sourced) and _as_kernel_names(sourced[0]) in STDIN_SCRIPTS
+        if command not in SHELLS and command not in SCRIPT_SHELLS:
+            return False
+        run = shell_run(words)
+        script = None if run.script is None else _as_kernel_names(words[run.script])
+        return run.code is None and (script is None or script in STDIN_SCRIPTS)
 
     def sed_code(self, word: str) -> list[str]:
         """The command lines ``word``, just seen, runs when it is a word of ``sed``'s holding
