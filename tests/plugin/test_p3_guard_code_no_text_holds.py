@@ -148,6 +148,9 @@ REFUSED_ONLY = [
     "cat <<< 'Y3A=' | base64 -d | perl",
     "git -c alias.x='!bash -c \"$(rev payload)\"' x",
     'cat <<< "$(base64 -d payload)" | bash',
+    "npm exec --yes -c 'base64 -d payload' | sh",
+    "mise exec -- base64 -d payload | sh",
+    'bash -c "$(conda run rev payload)"',
 ]
 """The same kind however the text is disguised or fed (not run: no payload is there)."""
 
@@ -242,6 +245,11 @@ EVERYDAY_IN_SHELL_CODE = [
     'grep foo <<< "$(git log)"',
     "echo hi | bash /dev/stdin",
     'bash -c "$(cat setup.sh)"',
+    'eval "$(direnv hook bash)"',
+    'eval "$(mise activate bash)"',
+    'eval "$(conda shell.bash hook)"',
+    "source <(kubectl completion bash)",
+    'eval "$(uv generate-shell-completion bash)"',
 ]
 """Everyday shell code with a substitution in an argument after a literal command name (data:
 a path or word built at run time), or printing words the guard reads (review of guard60a)."""

@@ -50,6 +50,24 @@ CODE_PRINTERS = frozenset(
 """Programs printing shell code of their own knowledge (colours, an agent's variables, a version
 manager's or package manager's setup, completions), not data an earlier call wrote (``cat
 script``): ``eval "$(pyenv init - bash)"``, ``eval "$(dircolors -b)"`` in startup files."""
+_SETUP_SUBCOMMANDS = {
+    "npm": frozenset({"completion", "prefix", "root", "bin"}),
+    "uv": frozenset({"generate-shell-completion"}),
+    "pip": frozenset({"completion"}),
+    "conda": frozenset({"shell.", "info"}),
+    "mise": frozenset({"activate", "completion", "env", "hook-env", "where", "which"}),
+    "rtx": frozenset({"activate", "completion", "env", "hook-env", "where", "which"}),
+    "direnv": frozenset({"hook", "export", "stdlib"}),
+    "asdf": frozenset({"completion", "where", "which"}),
+    "kubectl": frozenset({"completion"}),
+    "gh": frozenset({"completion"}),
+    "nix": frozenset({"print-dev-env"}),
+    "nix-shell": frozenset(),
+}
+"""Of the :data:`CODE_PRINTERS` that may run any command (``npm exec -c …``, ``mise exec``,
+``conda run``, ``nix-shell --run``), the subcommands printing setup code or a folder (``direnv
+hook bash``, ``mise activate``, ``conda shell.bash hook``; one ending in ``.`` a prefix): any
+other prints what a command it runs prints, text the guard cannot read."""
 DOWNLOADERS = frozenset({"curl", "wget"})
 """Programs fetching a file over the network (its text is no text of the command)."""
 _FILE_PRINTERS = frozenset({"cat", "head", "tail"})
@@ -224,6 +242,12 @@ def _prints_read_text(program: str, words: list[str]) -> bool:
             bool(urls)
             and all(re.match(r"^https?://", url) for url in urls)
             and not configs & set(words)
+        )
+    if program in _SETUP_SUBCOMMANDS:
+        named = next((word for word in words if not word.startswith("-")), "")
+        return any(
+            named == each or (each.endswith(".") and named.startswith(each))
+            for each in _SETUP_SUBCOMMANDS[program]
         )
     return program in READ_SOURCES
 
