@@ -75,11 +75,13 @@ STDIN_READ = {
     "here-source": f'. /dev/stdin <<< "$(echo {_b64("here-source")} | base64 -d)"',
     "xargs-c": f"echo {_b64('xargs-c')} | base64 -d | xargs -0 sh -c",
     "xargs-i": f"base64 -d <<< {_b64('xargs-i')} | xargs -0 -I@ sh -c @",
+    "held-c": f'c=$(echo {_b64("held-c")} | base64 -d); bash -c "$c"',
 }
 """Code a shell reads from a program's standard input or a local file, not from text the guard
 reads or a download: ``cat`` naming no file, a shell's script ``/dev/stdin``, ``curl`` of a
 ``file://`` URL, a here-string into a shell or ``source /dev/stdin``, ``xargs`` giving a
-shell its ``-c`` code (review of guard60a, MUST B)."""
+shell its ``-c`` code, a variable holding unread output as ``-c`` code (review of guard60a,
+MUST B)."""
 ALIASED = {
     "alias-eval": f"git -c alias.x='!eval \"$(echo {_b64('alias-eval')} | base64 -d)\"' x",
     "alias-read": "git -c alias.x='!read p < name; \"$p\" alias-read' x",
@@ -253,6 +255,8 @@ EVERYDAY_IN_SHELL_CODE = [
     "source <(kubectl completion bash)",
     "git ls-files | xargs -n1 sh -c 'echo $0'",
     "ls | xargs -I@ bash -c 'echo @'",
+    'v=$(git log -1 --format=%h); bash -c "echo $v"',
+    'c=$(echo ls); bash -c "$c"',
     'eval "$(uv generate-shell-completion bash)"',
 ]
 """Everyday shell code with a substitution in an argument after a literal command name (data:

@@ -687,7 +687,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
             writes.see(word, known, environ, lost=lost, base=bases[-1])
         last = word
         evaluating, inner = _evaluated(evaluating, word, previous, reader=writes)
-        shell_code = writes.shell_code(word)
+        shell_code = writes.shell_code(word, code.outputs)
         code_word = shell_code or (evaluating is not None and evaluating[-1:] == [word])
         run = code.see(previous, words, at, evaluating=bool(evaluating))  # ``eval "$(cat s)"``
         _note_code_file(found, (words, at), (bases[-1], known, environ), code=code_word, run=run)
@@ -1382,6 +1382,19 @@ class _CodeRun:
             self.ran = False
             return True
         return False
+
+
+def _held_in(word: str, outputs: Mapping[str, str]) -> str | None:
+    """``word`` (a shell's ``-c`` code) with each variable the command assigned from a
+    substitution (``outputs``, :class:`_CodeRun`) spelt as that substitution (``c=$(… |
+    base64 -d); bash -c "$c"`` runs ``$(… | base64 -d)``'s output as code), or None when it
+    uses none."""
+    names = {m.group("braced") or m.group("plain") for m in _variables(word)}
+    if not names & set(outputs):
+        return None
+    return re.sub(
+        r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", lambda m: outputs.get(m.group(1), m.group(0)), word
+    )
 
 
 _STDIN_FILE_RE = r"^(?:/dev/stdin|/dev/fd/\d+|/proc/(?:self|\d+|\$\$|\$BASHPID)/fd/\d+)$"
@@ -2904,12 +2917,13 @@ class _Writes:
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
 
-    def shell_code(self, word: str) -> bool:
+    def shell_code(self, word: str, outputs: Mapping[str, str]) -> bool:
         """Whether ``word``, just seen, is the code a shell runs (``bash -c CODE``, ``sh -ec
         CODE``, ``bash -o errexit -c CODE``, ``zsh -c CODE``: :func:`~harness_memory.hooks.
         shell_operands.shell_run`; :data:`~harness_memory.hooks.here_data.SHELLS`), or one a
         ``find`` action runs (``-exec sh -c CODE _ {} \\;``); such code's substitution
-        printing text the guard cannot read is noted (:meth:`note_unread_code`)."""
+        printing text the guard cannot read is noted (:meth:`note_unread_code`), a variable
+        in ``outputs`` (assigned from one) read as that substitution."""
         command = self._command
         if command != "find" and command not in SHELLS and command not in STARTUP_SHELLS:
             return False  # before any copy of the words: this runs at every word
@@ -2922,6 +2936,8 @@ class _Writes:
         code = bool(words) and words[-1] == word and shell_run(words).code == len(words) - 1
         if code:  # ``bash -c "$(… | base64 -d)"``: code no text of the call holds
             self.note_unread_code(word, in_shell=True)
+            if (held := _held_in(word, outputs)) is not None:  # ``c=$(…); bash -c "$c"``
+                self.note_unread_code(held, in_shell=True)
         return code
 
     def note_unread_code(self, code: str, *, in_shell: bool = False) -> None:
