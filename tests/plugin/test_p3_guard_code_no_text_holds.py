@@ -8,6 +8,8 @@ a ``#`` after an escaped blank starts no comment (review of guard59, rv-guard59b
   takes from a substitution or a pipe is refused unless the guard reads its text (a printer's
   words, a file ``cat`` prints) or its program prints no command's text (``$(pwd)``, a setup
   tool's ``init``) or fetches it (``curl URL | sh``: as before).
+- A substitution in an argument of a shell's ``-c`` code (``sh -c "kill $(pgrep -f srv)"``)
+  is data, not code: those everyday commands were refused (review of guard60a, MUST A).
 - ``git -c alias.x='!…' x`` runs code the call itself wrote; judged as the user's settings,
   its ``"$p"`` of a value read at run time (and an ``eval`` of unread output) passed.
 - A script sourcing ``$d/x.sh`` after ``d=sub; if false; then d=.; fi`` (or ``d=sub; false &&
@@ -65,6 +67,21 @@ DISGUISED = {
     "tr-pipe": f"tr a-z n-za-m <<< '{codecs.encode(PAYLOAD.format(name='tr-pipe'), 'rot13')}' | sh",
 }
 """Code the command holds only disguised, run by an interpreter (by the name it writes)."""
+STDIN_READ = {
+    "cat-stdin": f'echo {_b64("cat-stdin")} | base64 -d | bash -c "$(cat)"',
+    "dev-stdin": f"echo {_b64('dev-stdin')} | base64 -d | bash /dev/stdin",
+    "curl-file": "curl -s file://$PWD/c.sh | sh",
+    "here-bash": f'bash <<< "$(echo {_b64("here-bash")} | base64 -d)"',
+    "here-source": f'. /dev/stdin <<< "$(echo {_b64("here-source")} | base64 -d)"',
+    "xargs-c": f"echo {_b64('xargs-c')} | base64 -d | xargs -0 sh -c",
+    "xargs-i": f"base64 -d <<< {_b64('xargs-i')} | xargs -0 -I@ sh -c @",
+    "held-c": f'c=$(echo {_b64("held-c")} | base64 -d); bash -c "$c"',
+}
+"""Code a shell reads from a program's standard input or a local file, not from text the guard
+reads or a download: ``cat`` naming no file, a shell's script ``/dev/stdin``, ``curl`` of a
+``file://`` URL, a here-string into a shell or ``source /dev/stdin``, ``xargs`` giving a
+shell its ``-c`` code, a variable holding unread output as ``-c`` code (review of guard60a,
+MUST B)."""
 ALIASED = {
     "alias-eval": f"git -c alias.x='!eval \"$(echo {_b64('alias-eval')} | base64 -d)\"' x",
     "alias-read": "git -c alias.x='!read p < name; \"$p\" alias-read' x",
@@ -99,6 +116,7 @@ def bypasses(where: Layout) -> Layout:
     (where.workspace / "sub").mkdir()
     (where.workspace / "sub" / "x.sh").write_text(fill('cp a {root}/{other}/"$n".md\n', where))
     (where.workspace / "x.sh").write_text("echo hi\n", encoding="utf-8")
+    (where.workspace / "c.sh").write_text(PAYLOAD.format(name="curl-file") + "\n")
     for name, text in {**BRANCHED, "last": "d=sub; d=.; n=last; source $d/x.sh"}.items():
         (where.workspace / f"{name}.sh").write_text(text + "\n", encoding="utf-8")
     return where
@@ -107,7 +125,13 @@ def bypasses(where: Layout) -> Layout:
 def test_p3_code_printed_from_a_disguise_is_refused_and_each_form_writes_there(
     bypasses: Layout,
 ) -> None:
-    forms = {**DISGUISED, **ALIASED, **COMMENTED, **{name: f"bash {name}.sh" for name in BRANCHED}}
+    forms = {
+        **DISGUISED,
+        **STDIN_READ,
+        **ALIASED,
+        **COMMENTED,
+        **{name: f"bash {name}.sh" for name in BRANCHED},
+    }
 
     assert let_through(bypasses, list(forms.values())) == {}
     for reason in refusals_by_every_harness(bypasses, DISGUISED["b64-c"]).values():
@@ -128,6 +152,9 @@ REFUSED_ONLY = [
     "cat <<< 'Y3A=' | base64 -d | perl",
     "git -c alias.x='!bash -c \"$(rev payload)\"' x",
     'cat <<< "$(base64 -d payload)" | bash',
+    "npm exec --yes -c 'base64 -d payload' | sh",
+    "mise exec -- base64 -d payload | sh",
+    'bash -c "$(conda run rev payload)"',
 ]
 """The same kind however the text is disguised or fed (not run: no payload is there)."""
 
@@ -176,12 +203,78 @@ EVERYDAY = [
 starts a comment: bash writes nothing there)."""
 
 
-def test_p3_everyday_code_sources_still_pass(where_judged: Layout) -> None:
-    commands = [fill(command, where_judged) for command in EVERYDAY]
-    refused = {
+def _refused(where: Layout, commands: list[str]) -> dict[str, dict[str, str | None]]:
+    """Each of ``commands`` (``{root}``/``{own}`` filled) some harness refuses, with the
+    refusals of every harness."""
+    return {
         command: seen
-        for command in commands
-        if any((seen := refusals_by_every_harness(where_judged, command)).values())
+        for command in (fill(each, where) for each in commands)
+        if any((seen := refusals_by_every_harness(where, command)).values())
     }
 
-    assert refused == {}
+
+def test_p3_everyday_code_sources_still_pass(where_judged: Layout) -> None:
+    assert _refused(where_judged, EVERYDAY) == {}
+
+
+EVERYDAY_IN_SHELL_CODE = [
+    'bash -c "echo $(echo hi)"',
+    'bash -c "$(echo ls)"',
+    'python3 -c "$(printf "print(1)")"',
+    'bash -c "docker stop $(docker ps -q)"',
+    'sh -c "kill -9 $(lsof -t -i:3000)"',
+    'sh -c "kill $(pgrep -f myserver)"',
+    'bash -c "git push origin $(git branch --show-current)"',
+    'bash -c "echo $(git log -1 --format=%h)"',
+    'bash -c "for f in $(ls *.py); do wc -l $f; done"',
+    "bash -c \"ls $(find . -name '*.md' | head -3)\"",
+    "sh -c \"ruff check $(git ls-files '*.py')\"",
+    'bash -c "pytest $(git diff --name-only | grep test_)"',
+    'bash -c "source $(poetry env info --path)/bin/activate && ls"',
+    'bash -c "cd $(go env GOPATH) && ls"',
+    "bash -c \"ls $(python3 -c 'import site; print(site.getsitepackages()[0])')\"",
+    'sh -c "ls $(dirname $0)"',
+    'bash -c \'cd "$(dirname "$0")" && ls\'',
+    'bash -c "make -j$(nproc) && make install"',
+    'bash -c "npm run build -- --out $(mktemp -d)"',
+    'bash -c "pip install -r $(git rev-parse --show-toplevel)/requirements.txt"',
+    'bash -c "xargs -n1 echo <<< $(git ls-files | head -2)"',
+    'sh -c "grep -n TODO $(git ls-files) | head"',
+    "bash -c \"wc -l $(find . -name '*.py' -newer setup.cfg)\"",
+    'bash -c "grep -l foo $(git ls-files)"',
+    'bash -c "docker rm -f $(docker ps -aq) || true"',
+    "bash <<< 'echo hi'",
+    'bash <<< "ls $(pwd)"',
+    'bash -s <<< "echo $(git rev-parse HEAD)"',
+    'grep foo <<< "$(git log)"',
+    "echo hi | bash /dev/stdin",
+    'bash -c "$(cat setup.sh)"',
+    'eval "$(direnv hook bash)"',
+    'eval "$(mise activate bash)"',
+    'eval "$(conda shell.bash hook)"',
+    "source <(kubectl completion bash)",
+    "git ls-files | xargs -n1 sh -c 'echo $0'",
+    "ls | xargs -I@ bash -c 'echo @'",
+    'v=$(git log -1 --format=%h); bash -c "echo $v"',
+    'c=$(echo ls); bash -c "$c"',
+    'eval "$(uv generate-shell-completion bash)"',
+]
+"""Everyday shell code with a substitution in an argument after a literal command name (data:
+a path or word built at run time), or printing words the guard reads (review of guard60a)."""
+CODE_IN_SHELL_CODE = [
+    'bash -c "$(echo Y3AgYSBiCg== | base64 -d)"',
+    'bash -c "true; $(rev payload)"',
+    'bash -c "c=$(base64 -d payload); $c"',
+    'bash -c "eval $(base64 -d payload)"',
+    'bash -c "sudo $(base64 -d payload)"',
+    'bash -c "x && $(./gen)"',
+    'bash -c "bash -c \\"$(rev payload)\\""',
+    'python3 -c "print($(./gen))"',
+    'bash -c "$(echo cp a notes/x.md)"',
+]
+"""A substitution in a command's name, an assigned value or a code runner's words: code."""
+
+
+def test_p3_a_substitution_in_an_argument_of_shell_code_is_data(where_judged: Layout) -> None:
+    assert _refused(where_judged, EVERYDAY_IN_SHELL_CODE) == {}
+    assert let_through(where_judged, CODE_IN_SHELL_CODE) == {}

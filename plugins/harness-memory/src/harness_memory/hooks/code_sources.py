@@ -1,16 +1,20 @@
 """Whether the code a program runs comes from a source the guard can read ahead (P-3).
 
 An interpreter runs as code what a command substitution prints into its code operand
-(``bash -c "$(…)"``, ``python3 -c "$(…)"``, ``node -e "$(…)"``) or what the stage before a
-pipe prints onto its standard input (``… | sh``, ``… | python3``). The guard can judge that
-code only when it can read the text ahead: the words a printer prints
-(:mod:`~harness_memory.hooks.piped_code`), the files ``cat``, ``head`` or ``tail`` print (judged
-as the script they are), or the text a program prints of its own knowledge and never a
-command's (:data:`READ_SOURCES`: a folder or a name, a version manager's setup code). Any
-other program (a decoder, ``rev``, ``tr``, ``sed``, ``openssl enc -d``, ``gzip -dc``, a
-program of the agent's own) prints code the guard cannot read before it runs, which may
-write anywhere, another Workspace's memory scope among them: refused, however spelt
-(review59b finding 1). The one rule is who prints the code, not how it is encoded.
+(``python3 -c "$(…)"``, ``node -e "$(…)"``: any substitution there; in a shell's ``-c`` code
+only one forming a command's name, a value assigned, or a word of ``eval``, a wrapper such
+as ``sudo`` or another interpreter: ``bash -c "$(…)"``, ``bash -c "x; $(…)"``), or what the
+stage before a pipe prints onto its standard input (``… | sh``, ``… | python3``). A
+substitution in an argument after a literal command name in shell code (``sh -c "kill
+$(pgrep -f srv)"``) is data, judged by the caller as a word or path built at run time. The
+code is let through when every program the substitution or stage runs prints text the guard
+reads or no command's text: its own words (``echo``, ``printf``: the printed code is judged),
+the files ``cat``, ``head`` or ``tail`` name (judged as the script they are), or a name, a
+folder or a setup tool's code (:data:`READ_SOURCES`; ``git rev-parse``). Any other program (a
+decoder, ``rev``, ``tr``, ``sed``, ``openssl enc -d``, ``gzip -dc``, a program of the
+agent's own) prints code the guard cannot read before it runs, which may write anywhere,
+another Workspace's memory scope among them: refused, however spelt (review59b finding 1;
+review of guard60a). The one rule is who prints the code, not how it is encoded.
 
 A downloader's output (``curl -fsSL URL | sh``, ``bash -c "$(curl -fsSL URL)"``, the
 installers of Homebrew, rustup, nvm) is fetched code no text of the command holds: it writes
@@ -46,6 +50,24 @@ CODE_PRINTERS = frozenset(
 """Programs printing shell code of their own knowledge (colours, an agent's variables, a version
 manager's or package manager's setup, completions), not data an earlier call wrote (``cat
 script``): ``eval "$(pyenv init - bash)"``, ``eval "$(dircolors -b)"`` in startup files."""
+_SETUP_SUBCOMMANDS = {
+    "npm": frozenset({"completion", "prefix", "root", "bin"}),
+    "uv": frozenset({"generate-shell-completion"}),
+    "pip": frozenset({"completion"}),
+    "conda": frozenset({"shell.", "info"}),
+    "mise": frozenset({"activate", "completion", "env", "hook-env", "where", "which"}),
+    "rtx": frozenset({"activate", "completion", "env", "hook-env", "where", "which"}),
+    "direnv": frozenset({"hook", "export", "stdlib"}),
+    "asdf": frozenset({"completion", "where", "which"}),
+    "kubectl": frozenset({"completion"}),
+    "gh": frozenset({"completion"}),
+    "nix": frozenset({"print-dev-env"}),
+    "nix-shell": frozenset(),
+}
+"""Of the :data:`CODE_PRINTERS` that may run any command (``npm exec -c …``, ``mise exec``,
+``conda run``, ``nix-shell --run``), the subcommands printing setup code or a folder (``direnv
+hook bash``, ``mise activate``, ``conda shell.bash hook``; one ending in ``.`` a prefix): any
+other prints what a command it runs prints, text the guard cannot read."""
 DOWNLOADERS = frozenset({"curl", "wget"})
 """Programs fetching a file over the network (its text is no text of the command)."""
 _FILE_PRINTERS = frozenset({"cat", "head", "tail"})
@@ -56,6 +78,9 @@ _NAME_PRINTERS = frozenset(
     | {"hostname", "id", "uname", "mktemp", "tty", "getconf", "locale", "arch", "logname"}
 )
 """Programs printing a folder, a name or a number of the system's: text, never a command."""
+_WORD_PRINTERS = frozenset({"echo", "printf"})
+"""Programs printing their own words, which the guard reads as the code they are (``bash -c
+"$(echo ls)"`` runs ``ls``)."""
 READ_SOURCES = CODE_PRINTERS | DOWNLOADERS | _FILE_PRINTERS | _NAME_PRINTERS
 """Programs whose output an interpreter may run as code and the guard still judges the call:
 what it prints is read (a file), of the program's own knowledge, or fetched (see above)."""
@@ -75,14 +100,19 @@ def live_substitutions(spelling: str) -> list[str]:
     character), each from its ``$(`` or backquote to its close (to the word's end when
     unclosed): ``cd $(pwd) && $(x | y)`` -> ``["$(pwd)", "$(x | y)"]``. ``$((…))`` (arithmetic)
     is none. One pass."""
-    found: list[str] = []
+    return [spelling[start:end] for start, end in _substitution_spans(spelling)]
+
+
+def _substitution_spans(spelling: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` offsets in ``spelling`` of :func:`live_substitutions`. One pass."""
+    found: list[tuple[int, int]] = []
     depth, start, at = 0, -1, 0
     quoted = False  # inside a backquoted substitution
     while at < len(spelling):
         char = spelling[at]
         if char == "`" and not depth:
             if quoted:
-                found.append(spelling[start : at + 1])
+                found.append((start, at + 1))
             quoted, start = not quoted, at
         elif quoted:
             pass
@@ -99,10 +129,10 @@ def live_substitutions(spelling: str) -> list[str]:
         elif char == ")" and depth:
             depth -= 1
             if not depth:
-                found.append(spelling[start : at + 1])
+                found.append((start, at + 1))
         at += 1
     if depth or quoted:
-        found.append(spelling[start:])
+        found.append((start, len(spelling)))
     return found
 
 
@@ -115,16 +145,62 @@ def _arithmetic_end(spelling: str, at: int) -> int:
     return at
 
 
-def unread_substitution(spelling: str) -> str | None:
+def unread_substitution(spelling: str, *, in_shell: bool = False) -> str | None:
     """The first command substitution bash expands in ``spelling`` (:func:`live_substitutions`)
-    that runs a program outside :data:`READ_SOURCES` (``$(echo Y3A… | base64 -d)``, ``$(rev
-    <<< …)``, ``$(./gen)``), or one holding another expansion or a here-string (``$("$p")``,
-    ``$(cat <<< …)``): code the guard cannot read ahead. None when every one prints read text
-    (``$(pwd)``, ``$(cat s.sh)``, ``$(curl -fsSL URL)``, ``$(pyenv init -)``)."""
-    for substitution in live_substitutions(spelling):
+    that the interpreter runs as code and that runs a program printing text the guard cannot
+    read ahead (``$(echo Y3A… | base64 -d)``, ``$(rev <<< …)``, ``$(./gen)``), or one holding
+    another expansion or a here-string (``$("$p")``, ``$(cat <<< …)``). None when every such
+    one prints read text (``$(pwd)``, ``$(cat s.sh)``, ``$(curl -fsSL URL)``, ``$(pyenv init
+    -)``, ``$(echo ls)``: words the guard reads).
+
+    ``spelling`` is an interpreter's code operand; with ``in_shell`` a shell's (``bash -c``), where
+    only a substitution forming a command's name, a value assigned or a word ``eval`` or
+    another shell or interpreter runs is code (:func:`_runs_as_code`: ``bash -c "$(x)"``,
+    ``bash -c "true; $(x)"``); one in an argument after a literal command name is data, the
+    path or word the guard judges as built at run time (``sh -c "kill $(pgrep -f srv)"``,
+    ``bash -c "cd $(go env GOPATH) && ls"``). Without ``in_shell`` (``python3 -c``, ``node -e``)
+    every substitution is code."""
+    for start, end in _substitution_spans(spelling):
+        substitution = spelling[start:end]
+        if in_shell and not _runs_as_code(spelling[:start]):
+            continue
         if not _reads(substitution):
             return substitution
     return None
+
+
+_SEPARATOR_RE = r"(?:\|\||&&|[;|&\n(){}`])"
+"""What ends a command inside a shell's code: the next word starts a command."""
+_KEYWORDS = frozenset({"if", "then", "else", "elif", "while", "until", "do", "!", "time"})
+"""Words after which the next word is a command's name."""
+_WRAPPERS = frozenset({"sudo", "doas", "env", "exec", "command", "nohup", "nice", "timeout"})
+_WRAPPERS_MORE = frozenset({"xargs", "watch", "stdbuf", "setsid", "chronic", "flock", "ionice"})
+"""Programs running their first operand as a command (their options and a duration skipped)."""
+_CODE_RUNNERS = frozenset({"eval", "bash", "sh", "dash", "zsh", "ksh", "busybox", "python"})
+_CODE_RUNNERS_MORE = frozenset({"python3", "node", "perl", "ruby", "php", "deno", "bun", "su"})
+"""Programs any of whose words may be run as code (``eval $(x)``, ``bash -c $(x)``)."""
+
+
+def _runs_as_code(before: str) -> bool:
+    """Whether a substitution after ``before`` (a shell's code up to it) is run as code: in
+    a command's name (after leading assignments and a wrapper's options), a value assigned
+    (``c=$(x); $c``), or any word of a command running its words as code
+    (:data:`_CODE_RUNNERS`). A word after a literal name is data."""
+    tail = re.split(_SEPARATOR_RE, re.sub(r"\$\([^()]*\)|`[^`]*`", "X", before))[-1]
+    words = [word.strip("\"'") for word in f"{tail}X".split()]
+    words = [word for word in words if word]
+    for at, word in enumerate(words):
+        if at == len(words) - 1 or re.match(r"^[A-Za-z_][A-Za-z0-9_]*\+?=", word):
+            return True  # the name itself, or a value assigned
+        name = posixpath.basename(word)
+        if name in _CODE_RUNNERS or name in _CODE_RUNNERS_MORE:
+            return True
+        if name in _KEYWORDS or name in _WRAPPERS or name in _WRAPPERS_MORE:
+            continue
+        if word.startswith("-") or re.match(r"^[0-9.]+[smhd]?$", word):
+            continue  # a wrapper's option or duration
+        return False
+    return True
 
 
 def _reads(substitution: str) -> bool:
@@ -146,8 +222,33 @@ def _read_program(name: str, rest: str) -> bool:
     if not said:
         return False
     program = posixpath.basename(said[0].strip("'\""))
+    return program in _WORD_PRINTERS or _prints_read_text(program, said[1:])
+
+
+def _prints_read_text(program: str, words: list[str]) -> bool:
+    """Whether ``program`` (a name) run with ``words`` prints text the guard reads or no
+    command's text: a :data:`READ_SOURCES` program, save ``cat``, ``head`` or ``tail`` naming
+    no file (they print their standard input: ``… | bash -c "$(cat)"``), a downloader given no
+    ``http(s)`` URL or given a config (``curl file://…``, ``curl -K c``: a local file's text)
+    and ``git`` outside :data:`_GIT_READ`."""
     if program == "git":
-        return len(said) > 1 and said[1] in _GIT_READ
+        return bool(words) and words[0] in _GIT_READ
+    if program in _FILE_PRINTERS:
+        return any(not word.startswith("-") for word in words)
+    if program in DOWNLOADERS:
+        urls = [word.strip("'\"") for word in words if "://" in word]
+        configs = {"-K", "--config", "-i", "--input-file", "-e", "--execute"}
+        return (
+            bool(urls)
+            and all(re.match(r"^https?://", url) for url in urls)
+            and not configs & set(words)
+        )
+    if program in _SETUP_SUBCOMMANDS:
+        named = next((word for word in words if not word.startswith("-")), "")
+        return any(
+            named == each or (each.endswith(".") and named.startswith(each))
+            for each in _SETUP_SUBCOMMANDS[program]
+        )
     return program in READ_SOURCES
 
 
@@ -164,7 +265,4 @@ def stage_unread(words: list[str]) -> bool:
     fed = [word for before, word in itertools.pairwise(words) if before == "<<<"]
     if any("$(" in word or "`" in word for word in fed):
         return True
-    program = posixpath.basename(words[0])
-    if program == "git":
-        return len(words) < 2 or words[1] not in _GIT_READ
-    return program not in READ_SOURCES
+    return not _prints_read_text(posixpath.basename(words[0]), words[1:])

@@ -28,7 +28,7 @@ from harness_memory.hooks.code_sources import stage_unread
 from harness_memory.hooks.definitions import read_definitions
 from harness_memory.hooks.here_data import SHELLS
 from harness_memory.hooks.printed_text import echo_text, printf_text
-from harness_memory.hooks.shell_operands import shell_run
+from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS
 
 PRINTERS = frozenset({"echo", "printf"})
@@ -77,7 +77,7 @@ def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
         return _substituted_code(words, at, command)
     after = _simple_command(words, at, back=False)
     stage = _stage(words, at, back=True)
-    shell = _shell_reading_stdin(after)
+    shell = _shell_reading_stdin(after) or _xargs_shell(after)
     if shell is None:
         reader = _interpreter_reading_stdin(after)
         printed = bool(stage) and posixpath.basename(stage[0]) in PRINTERS  # read as before
@@ -186,7 +186,29 @@ def _shell_reading_stdin(words: list[str]) -> str | None:
     run = shell_run(words[1:])
     if _reads_only(words[1:]):
         return None  # ``printf '%s\n' a b | bash -n``: read for its syntax, never run
-    return words[0] if run.code is None and run.script is None else None
+    stdin = run.script is not None and words[1:][run.script] in STDIN_SCRIPTS
+    return words[0] if run.code is None and (run.script is None or stdin) else None
+
+
+def _xargs_shell(words: list[str]) -> str | None:
+    """The shell ``words`` runs when ``xargs`` gives it what it reads as its ``-c`` code: the
+    ``-c`` its last word (``xargs -0 sh -c``: the first item read is the code) or followed
+    by the replacement string (``xargs -0 -I{} sh -c {}``), else None."""
+    if not words or posixpath.basename(words[0]) != "xargs":
+        return None
+    shells = [at for at, word in enumerate(words) if posixpath.basename(word) in SHELLS]
+    if not shells:
+        return None
+    options = words[1 : shells[0]]
+    replaced = {"{}"} | {word[2:] for word in options if word.startswith("-I") and word[2:]}
+    replaced |= {after for before, after in itertools.pairwise(options) if before == "-I"}
+    given = words[shells[0] + 1 :]
+    run = shell_run(given)
+    if run.code is None:
+        return (
+            words[shells[0]] if given and given[-1].startswith("-") and "c" in given[-1] else None
+        )
+    return words[shells[0]] if given[run.code] in replaced else None
 
 
 def _reads_only(words: list[str]) -> bool:

@@ -687,7 +687,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
             writes.see(word, known, environ, lost=lost, base=bases[-1])
         last = word
         evaluating, inner = _evaluated(evaluating, word, previous, reader=writes)
-        shell_code = writes.shell_code(word)
+        shell_code = writes.shell_code(word, code.outputs)
         code_word = shell_code or (evaluating is not None and evaluating[-1:] == [word])
         run = code.see(previous, words, at, evaluating=bool(evaluating))  # ``eval "$(cat s)"``
         _note_code_file(found, (words, at), (bases[-1], known, environ), code=code_word, run=run)
@@ -1382,6 +1382,19 @@ class _CodeRun:
             self.ran = False
             return True
         return False
+
+
+def _held_in(word: str, outputs: Mapping[str, str]) -> str | None:
+    """``word`` (a shell's ``-c`` code) with each variable the command assigned from a
+    substitution (``outputs``, :class:`_CodeRun`) spelt as that substitution (``c=$(… |
+    base64 -d); bash -c "$c"`` runs ``$(… | base64 -d)``'s output as code), or None when it
+    uses none."""
+    names = {m.group("braced") or m.group("plain") for m in _variables(word)}
+    if not names & set(outputs):
+        return None
+    return re.sub(
+        r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", lambda m: outputs.get(m.group(1), m.group(0)), word
+    )
 
 
 _STDIN_FILE_RE = r"^(?:/dev/stdin|/dev/fd/\d+|/proc/(?:self|\d+|\$\$|\$BASHPID)/fd/\d+)$"
@@ -2806,6 +2819,8 @@ class _Writes:
             return
         self._found.mentioned.append(word)
         self._found.mentioned.append(_expand(word, known, environ) or "")
+        if operator == "<<<" and self._runs_fed_code():
+            self.note_unread_code(word, in_shell=True)  # ``bash <<< "$(… | base64 -d)"``
         if operator.startswith("<") and operator != "<>":
             self._stdin = word if operator == "<" else self._stdin
             return
@@ -2900,12 +2915,13 @@ class _Writes:
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
 
-    def shell_code(self, word: str) -> bool:
+    def shell_code(self, word: str, outputs: Mapping[str, str]) -> bool:
         """Whether ``word``, just seen, is the code a shell runs (``bash -c CODE``, ``sh -ec
         CODE``, ``bash -o errexit -c CODE``, ``zsh -c CODE``: :func:`~harness_memory.hooks.
         shell_operands.shell_run`; :data:`~harness_memory.hooks.here_data.SHELLS`), or one a
         ``find`` action runs (``-exec sh -c CODE _ {} \\;``); such code's substitution
-        printing text the guard cannot read is noted (:meth:`note_unread_code`)."""
+        printing text the guard cannot read is noted (:meth:`note_unread_code`), a variable
+        in ``outputs`` (assigned from one) read as that substitution."""
         command = self._command
         if command != "find" and command not in SHELLS and command not in STARTUP_SHELLS:
             return False  # before any copy of the words: this runs at every word
@@ -2917,10 +2933,12 @@ class _Writes:
             words = words[1:] if shell in SHELLS or shell in STARTUP_SHELLS else []
         code = bool(words) and words[-1] == word and shell_run(words).code == len(words) - 1
         if code:  # ``bash -c "$(… | base64 -d)"``: code no text of the call holds
-            self.note_unread_code(word)
+            self.note_unread_code(word, in_shell=True)
+            if (held := _held_in(word, outputs)) is not None:  # ``c=$(…); bash -c "$c"``
+                self.note_unread_code(held, in_shell=True)
         return code
 
-    def note_unread_code(self, code: str) -> None:
+    def note_unread_code(self, code: str, *, in_shell: bool = False) -> None:
         """Note in ``ShellPaths.unread_code`` the first command substitution bash expands in
         ``code``, an interpreter's code operand (a shell's ``-c``, ``python3 -c``, ``node
         -e``), that prints text the guard cannot read ahead (:func:`~harness_memory.hooks.
@@ -2930,8 +2948,23 @@ class _Writes:
             return
         if self._spellings is None:
             self._spellings = _live_spellings(self.text)
-        if (unread := unread_substitution(self._spellings.get(code, code))) is not None:
+        spelling = self._spellings.get(code, code)
+        if (unread := unread_substitution(spelling, in_shell=in_shell)) is not None:
             self._found.unread_code.append(unread)
+
+    def _runs_fed_code(self) -> bool:
+        """Whether the command so far (its name and words) runs its standard input as shell
+        code: a shell given no ``-c`` code and no script but its standard input (``bash``,
+        ``sh -s``, ``bash /dev/stdin``), ``source /dev/stdin`` or ``. /dev/stdin``."""
+        command, words = self._command, self._said[::2]
+        if command in _SOURCING:
+            sourced = self._script_words[:1]  # ``source``'s operand
+            return bool(sourced) and _as_kernel_names(sourced[0]) in STDIN_SCRIPTS
+        if command not in SHELLS and command not in SCRIPT_SHELLS:
+            return False
+        run = shell_run(words)
+        script = None if run.script is None else _as_kernel_names(words[run.script])
+        return run.code is None and (script is None or script in STDIN_SCRIPTS)
 
     def sed_code(self, word: str) -> list[str]:
         """The command lines ``word``, just seen, runs when it is a word of ``sed``'s holding
@@ -3283,7 +3316,7 @@ class _Writes:
         <<< …)"``: :meth:`note_unread_code`)."""
         name = command or ""
         if program and self._operand and reads_text(name) and _inline_code(name, program):
-            self.note_unread_code(self._operand)
+            self.note_unread_code(self._operand, in_shell=name in SHELLS)
         script = _script_word(command, program, words)
         if script is None and command in SCRIPT_SHELLS and (operand := script_operand(words)):
             script = ("shell", operand)  # ``zsh mk.sh``, ``ksh mk.sh``: as ``bash mk.sh``
