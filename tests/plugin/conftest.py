@@ -27,12 +27,17 @@ from tests.support.zygote import Zygote
 
 
 @pytest.fixture(autouse=True)
-def guard_time_unbounded(monkeypatch: pytest.MonkeyPatch) -> None:
+def guard_time_unbounded() -> Iterator[None]:
     """The write guard's own time limit (``harness_memory.cli.GUARD_TIME_S``) lifted for the
     guard judged in this test process: it is wall time, which a loaded test machine spends
     freely, and these tests check what the guard decides (a cap's refusal counted, never timed).
-    ``test_p3_guard_out_of_time`` sets the limit it checks; a hook run as a process keeps it."""
-    monkeypatch.setattr(cli, "GUARD_TIME_S", 3600.0)
+    ``test_p3_guard_out_of_time`` sets the limit it checks; a hook run as a process keeps it.
+    Set without ``monkeypatch``: an autouse use of it would undo a test's own patches (of
+    ``os.scandir``) only after ``tmp_path``'s teardown had called them."""
+    limit = cli.GUARD_TIME_S
+    cli.GUARD_TIME_S = 3600.0
+    yield
+    cli.GUARD_TIME_S = limit
 
 
 @pytest.fixture
