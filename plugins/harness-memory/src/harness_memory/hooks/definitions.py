@@ -131,10 +131,40 @@ _DROPPED = str.maketrans("", "", "'\"\\")
 """The quotes and backslashes :func:`plain_text` drops."""
 
 
+def _quoted_space_joined(text: str) -> str:
+    """``text`` as :func:`plain_text` reads it, but each white space character bash keeps
+    inside a word (quoted: ``A="a b"``, ``X='1 2'``; escaped: ``A=a\\ b``) read as ``_``: a
+    word stays one word, as bash splits it, so the words before a command's name are read
+    as bash reads them (``A="a b" . ./g`` sources ``./g``; read without its quotes, ``b``
+    was the name: rv-guard60b, P-3). A comment is left as it is (its quotes open nothing: ``#
+    don't``); a quote left open runs to the text's end. Linear."""
+    return re.sub(_QUOTED_PART_RE, _joined_part, text.replace("\\\n", "")).translate(_DROPPED)
+
+
+def _joined_part(part: re.Match[str]) -> str:
+    """A comment as it is, a quoted part or an escape with its white space read as ``_``."""
+    return part.group() if part.group()[0] == "#" else part.group().translate(_JOINED)
+
+
+_QUOTED_PART_RE = (
+    r"""(?ms)(?:^|(?<=[\s;&|()<>]))#[^\n]*|\$'(?:[^'\\]++|\\.)*+'?|'[^']*'?"""
+    r"""|"(?:[^"\\]++|\\.)*+"?|\\."""
+)
+"""A part of a text holding white space bash may keep inside a word, or a comment (a ``#``
+starting a word, to the line's end: its quotes open nothing): an ANSI-C quoted part (its
+``\\'`` inside), a single-quoted or double-quoted part (to the text's end when left open), an
+escaped character."""
+_JOINED = str.maketrans(" \t\n\r\f\v", "______")
+"""White space read as ``_`` (:func:`_quoted_space_joined`)."""
+_QUOTED_SPACE_RE = re.compile(r"""['"\\]""")
+"""A quote or backslash: only a text holding one may hold white space inside a word."""
+
+
 def read_definitions(text: str) -> Definitions:
     """The functions, aliases and name lookups ``text`` defines (:class:`Definitions`), read
     from :func:`plain_text` of ``text`` and of its ANSI-C quoting decoded, failing closed: a
-    mention is a definition."""
+    mention is a definition; a sourced text or a name built at run time is also looked for in
+    :func:`_quoted_space_joined` (``A="a b" . ./g``)."""
     text = _decoded(text)
     plain = plain_text(text)
     functions = frozenset(
@@ -144,6 +174,9 @@ def read_definitions(text: str) -> Definitions:
     if re.search(_ALIAS_RE, plain):
         aliases = _alias_names(_alias_lines(text, plain))
     lookup = re.search(_LOOKUP_RE, plain) is not None or _long_word_before_name(plain)
+    if not lookup and _QUOTED_SPACE_RE.search(text):
+        joined = _quoted_space_joined(text)
+        lookup = re.search(_RUN_CODE, joined) is not None or _long_word_before_name(joined)
     changes = lookup and re.search(_CHANGES_RE, plain) is not None
     return Definitions(functions, aliases, lookup, changes)
 
