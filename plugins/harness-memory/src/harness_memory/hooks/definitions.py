@@ -156,8 +156,6 @@ starting a word, to the line's end: its quotes open nothing): an ANSI-C quoted p
 escaped character."""
 _JOINED = str.maketrans(" \t\n\r\f\v", "______")
 """White space read as ``_`` (:func:`_quoted_space_joined`)."""
-_QUOTED_SPACE_RE = re.compile(r"""['"\\]""")
-"""A quote or backslash: only a text holding one may hold white space inside a word."""
 
 
 def read_definitions(text: str) -> Definitions:
@@ -174,7 +172,7 @@ def read_definitions(text: str) -> Definitions:
     if re.search(_ALIAS_RE, plain):
         aliases = _alias_names(_alias_lines(text, plain))
     lookup = re.search(_LOOKUP_RE, plain) is not None or _long_word_before_name(plain)
-    if not lookup and _QUOTED_SPACE_RE.search(text):
+    if not lookup and any(mark in text for mark in "'\"\\"):  # only then a word holds white space
         joined = _quoted_space_joined(text)
         lookup = re.search(_RUN_CODE, joined) is not None or _long_word_before_name(joined)
     changes = lookup and re.search(_CHANGES_RE, plain) is not None
