@@ -535,10 +535,14 @@ TEXT_READERS: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = 
     # each bare mention of an expanded name copied the rest of the text, looking for ``=``
     "a name expanded, then named bare": (_patterns_called, lambda n: "echo $X" + " X" * n),
     # each ``$'`` copied its whole line once more
-    "ANSI-C quoting on one line": (read_definitions, lambda n: "echo " + "$'" * n),
+    # (the reader itself, not its memo: a text read before would cost nothing here)
+    "ANSI-C quoting on one line": (read_definitions.__wrapped__, lambda n: "echo " + "$'" * n),
     # each ``#`` after an escaped blank, dropped or kept by one rule (review59b)
     "comments after escaped blanks": (uncommented, lambda n: "echo a\\ #b " * n + "# c"),
-    "substitutions in a shell's code": (unread_substitution, lambda n: "$(pwd) `b` $((1))" * n),
+    "substitutions in a shell's code": (
+        lambda text: unread_substitution(text, lambda name: False),
+        lambda n: "$(pwd) `b` $((1))" * n,
+    ),
 }
 """A reader of a command's (plain) text with the hostile command it copied quadratically."""
 

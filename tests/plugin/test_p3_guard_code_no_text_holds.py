@@ -97,6 +97,16 @@ BRANCHED = {
 """A script (run as ``bash NAME.sh``) sourcing ``$d/x.sh`` with ``d`` set in a branch: bash
 sources ``sub/x.sh`` (a copy into the other scope), the guard's reader of the scripts a script
 runs took the branch's ``.`` (``./x.sh`` prints) and judged only that."""
+REDEFINED = {
+    "redef-date": "date(){ echo ./to-other redef-date; }; date | bash",
+    "redef-pwd": "pwd(){ echo ./to-other redef-pwd; }; pwd | sh",
+    "redef-git": "function git { echo ./to-other redef-git; }; git rev-parse HEAD | sh",
+    "redef-c": 'date(){ echo ./to-other redef-c; }; bash -c "$(date)"',
+    "redef-cat": "cat(){ echo ./to-other redef-cat; }; cat x.sh | bash",
+}
+"""A program that prints no command's text (or a file the guard reads), redefined by the
+command as a function printing code: it prints what its definition prints (rv-guard60a's
+follow-up, guardfix60c: ``date(){ cat t; }; date | bash`` was let through)."""
 COMMENTED = {
     "escaped-redirect": "echo a\\ #b > notes/escaped-redirect.md",
     "escaped-list": "echo a\\ #b; cp a notes/escaped-list.md",
@@ -129,6 +139,7 @@ def test_p3_code_printed_from_a_disguise_is_refused_and_each_form_writes_there(
         **DISGUISED,
         **STDIN_READ,
         **ALIASED,
+        **REDEFINED,
         **COMMENTED,
         **{name: f"bash {name}.sh" for name in BRANCHED},
     }

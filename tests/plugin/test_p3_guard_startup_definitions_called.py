@@ -347,10 +347,13 @@ def test_p3_code_built_at_run_time_and_sourced_may_call_any_startup_function(
     ``source /dev/stdin <<< …``, one named by a substitution) may call any name: every startup
     definition is judged with it. Round 59 (review59 finding 8): code a process substitution
     prints (``. <(printf …)``), from a program that is no known generator of shell setup, is
-    refused by every harness, Gemini's too, whatever the startup files define."""
+    refused by every harness, Gemini's too, whatever the startup files define. Round 60: so is
+    code a here-string a substitution builds feeds ``source /dev/stdin``: a command that
+    sources code may redefine the program printing it (``printf``), which then prints what its
+    definition prints (:mod:`~harness_memory.hooks.code_sources`)."""
     _home(where, f"cp() {{{{ {HARM}; }}}}\n")
 
-    printed = command.startswith(". <(")
+    printed = command.startswith((". <(", "source /dev/stdin"))
     assert _refusing(where, command) == ({*LOGIN, "gemini"} if printed else LOGIN)
 
 

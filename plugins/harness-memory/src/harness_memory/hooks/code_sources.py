@@ -1,20 +1,22 @@
 """Whether the code a program runs comes from a source the guard can read ahead (P-3).
 
-An interpreter runs as code what a command substitution prints into its code operand
-(``python3 -c "$(…)"``, ``node -e "$(…)"``: any substitution there; in a shell's ``-c`` code
-only one forming a command's name, a value assigned, or a word of ``eval``, a wrapper such
-as ``sudo`` or another interpreter: ``bash -c "$(…)"``, ``bash -c "x; $(…)"``), or what the
-stage before a pipe prints onto its standard input (``… | sh``, ``… | python3``). A
-substitution in an argument after a literal command name in shell code (``sh -c "kill
-$(pgrep -f srv)"``) is data, judged by the caller as a word or path built at run time. The
-code is let through when every program the substitution or stage runs prints text the guard
-reads or no command's text: its own words (``echo``, ``printf``: the printed code is judged),
-the files ``cat``, ``head`` or ``tail`` name (judged as the script they are), or a name, a
-folder or a setup tool's code (:data:`READ_SOURCES`; ``git rev-parse``). Any other program (a
-decoder, ``rev``, ``tr``, ``sed``, ``openssl enc -d``, ``gzip -dc``, a program of the
-agent's own) prints code the guard cannot read before it runs, which may write anywhere,
-another Workspace's memory scope among them: refused, however spelt (review59b finding 1;
-review of guard60a). The one rule is who prints the code, not how it is encoded.
+An interpreter runs as code what a command substitution prints into its code operand (``python3
+-c "$(…)"``, ``node -e "$(…)"``: any substitution there; in a shell's ``-c`` code only one
+forming a command's name, a value assigned, or a word of ``eval``, a wrapper such as ``sudo``
+or another interpreter: ``bash -c "$(…)"``, ``bash -c "x; $(…)"``), or what the stage before a
+pipe prints onto its standard input (``… | sh``, ``… | python3``). A substitution in an
+argument after a literal command name in shell code (``sh -c "kill $(pgrep -f srv)"``) is data,
+judged by the caller as a word or path built at run time. The code is let through when every
+program the substitution or stage runs prints text the guard reads or no command's text: its
+own words (``echo``, ``printf``: the printed code is judged), the files ``cat``, ``head`` or
+``tail`` name (judged as the script they are), or a name, a folder or a setup tool's code
+(:data:`READ_SOURCES`; ``git rev-parse``). Any other program (a decoder, ``rev``, ``tr``,
+``sed``, ``openssl enc -d``, ``gzip -dc``, a program of the agent's own) prints code the guard
+cannot read before it runs, which may write anywhere, another Workspace's memory scope among
+them: refused, however spelt (review59b finding 1; review of guard60a). The one rule is who
+prints the code, not how it is encoded. A program the command (or its environment) may redefine
+(``date(){ cat t; }; date | bash``: a function, an alias, a changed ``PATH``; the caller's
+``redefined``) is none of these: it prints what its definition prints.
 
 A downloader's output (``curl -fsSL URL | sh``, ``bash -c "$(curl -fsSL URL)"``, the
 installers of Homebrew, rustup, nvm) is fetched code no text of the command holds: it writes
@@ -31,6 +33,7 @@ from __future__ import annotations
 import itertools
 import posixpath
 import re
+from collections.abc import Callable
 
 __all__ = [
     "CODE_PRINTERS",
@@ -145,7 +148,9 @@ def _arithmetic_end(spelling: str, at: int) -> int:
     return at
 
 
-def unread_substitution(spelling: str, *, in_shell: bool = False) -> str | None:
+def unread_substitution(
+    spelling: str, redefined: Callable[[str], bool], *, in_shell: bool = False
+) -> str | None:
     """The first command substitution bash expands in ``spelling`` (:func:`live_substitutions`)
     that the interpreter runs as code and that runs a program printing text the guard cannot
     read ahead (``$(echo Y3A… | base64 -d)``, ``$(rev <<< …)``, ``$(./gen)``), or one holding
@@ -159,12 +164,13 @@ def unread_substitution(spelling: str, *, in_shell: bool = False) -> str | None:
     ``bash -c "true; $(x)"``); one in an argument after a literal command name is data, the
     path or word the guard judges as built at run time (``sh -c "kill $(pgrep -f srv)"``,
     ``bash -c "cd $(go env GOPATH) && ls"``). Without ``in_shell`` (``python3 -c``, ``node -e``)
-    every substitution is code."""
+    every substitution is code. ``redefined``: whether the command may make a program's name
+    run something else (:meth:`~harness_memory.hooks.definitions.Definitions.redefines`)."""
     for start, end in _substitution_spans(spelling):
         substitution = spelling[start:end]
         if in_shell and not _runs_as_code(spelling[:start]):
             continue
-        if not _reads(substitution):
+        if not _reads(substitution, redefined):
             return substitution
     return None
 
@@ -203,7 +209,7 @@ def _runs_as_code(before: str) -> bool:
     return True
 
 
-def _reads(substitution: str) -> bool:
+def _reads(substitution: str, redefined: Callable[[str], bool]) -> bool:
     """Whether every program ``substitution`` runs is a :data:`READ_SOURCES` one (by its last
     name, after leading assignments), given no text of the command to transform (no
     here-string or here-document, no nested expansion)."""
@@ -212,16 +218,19 @@ def _reads(substitution: str) -> bool:
         return False
     programs = list(re.finditer(_PROGRAM_RE, substitution))
     return bool(programs) and all(
-        _read_program(match.group("name"), match.group("rest")) for match in programs
+        _read_program(match.group("name"), match.group("rest"), redefined) for match in programs
     )
 
 
-def _read_program(name: str, rest: str) -> bool:
-    """Whether the program ``name`` run with the words ``rest`` prints read text."""
+def _read_program(name: str, rest: str, redefined: Callable[[str], bool]) -> bool:
+    """Whether the program ``name`` run with the words ``rest`` prints read text (never one
+    the command may have ``redefined``)."""
     said = re.sub(_ASSIGNED_RE, "", f"{name}{rest}".strip()).split()
     if not said:
         return False
     program = posixpath.basename(said[0].strip("'\""))
+    if redefined(program):
+        return False
     return program in _WORD_PRINTERS or _prints_read_text(program, said[1:])
 
 
@@ -252,15 +261,15 @@ def _prints_read_text(program: str, words: list[str]) -> bool:
     return program in READ_SOURCES
 
 
-def stage_unread(words: list[str]) -> bool:
+def stage_unread(words: list[str], redefined: Callable[[str], bool]) -> bool:
     """Whether the simple command ``words`` (as the lexer leaves them, its assignments and
     runners already dropped) prints text the guard cannot read ahead when a pipe gives it to
     an interpreter as code: any program outside :data:`READ_SOURCES`, or one of them fed a
     here-string built at run time (``cat <<< "$(base64 -d f)"``; a here-document's or a
     literal here-string's text is the command's, read as commands where a shell runs it:
     ``cat <<'EOF' | bash``). No words (a group or subshell before the pipe, ``( … ) | sh``)
-    is unread too."""
-    if not words:
+    is unread too, and so is a program the command may have ``redefined``."""
+    if not words or redefined(posixpath.basename(words[0])):
         return True
     fed = [word for before, word in itertools.pairwise(words) if before == "<<<"]
     if any("$(" in word or "`" in word for word in fed):

@@ -20,6 +20,7 @@ earlier line again). Linear in the text's length.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -158,11 +159,14 @@ _JOINED = str.maketrans(" \t\n\r\f\v", "______")
 """White space read as ``_`` (:func:`_quoted_space_joined`)."""
 
 
+@functools.lru_cache(maxsize=8)
 def read_definitions(text: str) -> Definitions:
     """The functions, aliases and name lookups ``text`` defines (:class:`Definitions`), read
     from :func:`plain_text` of ``text`` and of its ANSI-C quoting decoded, failing closed: a
     mention is a definition; a sourced text or a name built at run time is also looked for in
-    :func:`_quoted_space_joined` (``A="a b" . ./g``)."""
+    :func:`_quoted_space_joined` (``A="a b" . ./g``). Memoised by text (a pure function): a
+    command's readers ask it once for each pipe and printer, which read whole was quadratic
+    in a command of many pipes."""
     text = _decoded(text)
     plain = plain_text(text)
     functions = frozenset(

@@ -81,13 +81,19 @@ def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
     if shell is None:
         reader = _interpreter_reading_stdin(after)
         printed = bool(stage) and posixpath.basename(stage[0]) in PRINTERS  # read as before
-        if reader is None or printed or not stage_unread(stage):
+        if (
+            reader is None
+            or printed
+            or not stage_unread(stage, read_definitions(command).redefines)
+        ):
             return None
         return PipedCode(reader, None)
     printer = _simple_command(words, at, back=True)
     if printer and posixpath.basename(printer[0]) in PRINTERS:
         return PipedCode(shell, _printed(printer, command))
-    if PRINTERS & set(_pipeline_before(words, at)) or stage_unread(stage):
+    if PRINTERS & set(_pipeline_before(words, at)) or stage_unread(
+        stage, read_definitions(command).redefines
+    ):
         return PipedCode(shell, None)
     return None
 
@@ -102,7 +108,7 @@ def _substituted_code(words: list[str], at: int, command: str) -> PipedCode | No
     inside = _simple_command(words, at, back=False)
     if inside and posixpath.basename(inside[0]) in PRINTERS:
         return PipedCode(shell[0], _printed(inside, command))
-    if stage_unread(_stage(words, at, back=False)):
+    if stage_unread(_stage(words, at, back=False), read_definitions(command).redefines):
         return PipedCode(shell[0], None)  # ``bash <(base64 -d <<< …)``: code never read
     depth, end = 1, at + 1
     while end < len(words) and depth:

@@ -2949,8 +2949,20 @@ class _Writes:
         if self._spellings is None:
             self._spellings = _live_spellings(self.text)
         spelling = self._spellings.get(code, code)
-        if (unread := unread_substitution(spelling, in_shell=in_shell)) is not None:
+        if (unread := unread_substitution(spelling, self.redefines, in_shell=in_shell)) is not None:
             self._found.unread_code.append(unread)
+
+    def redefines(self, name: str) -> bool:
+        """Whether ``name`` may run another program than the one of that name here: a function,
+        an alias or a name lookup this command or one holding it defines
+        (:meth:`~harness_memory.hooks.definitions.Definitions.redefines`), or the environment's
+        (:func:`_environment_redefines`): ``date(){ cat t; }; bash -c "$(date)"``."""
+        reader: _Writes | None = self
+        while reader is not None:
+            if read_definitions(reader.text).redefines(name):
+                return True
+            reader = reader.outer
+        return _environment_redefines(self._environ)
 
     def _runs_fed_code(self) -> bool:
         """Whether the command so far (its name and words) runs its standard input as shell
