@@ -22,9 +22,12 @@ import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness_memory.installers.spec import flag_values, our_commands
+
+if TYPE_CHECKING:
+    from tomlkit import TOMLDocument
 
 __all__ = [
     "MASK",
@@ -55,16 +58,16 @@ def tokens_in(document: Any, harness: str) -> set[str]:
     return found
 
 
-def toml_tokens_in(document: Any) -> set[str]:
+def toml_tokens_in(document: TOMLDocument) -> set[str]:
     """Every token a Codex CLI TOML settings ``document`` (``config.toml``, a profile file, as
     :func:`~harness_memory.installers.settings_text.parse_toml` reads it) holds: the
     ``--token`` values of our commands in its inline ``[hooks]`` tables (Codex runs those as it
     runs ``hooks.json``'s) and ``shell_environment_policy.set.HARNESS_MEMORY_TOKEN``. A file an
     install rewrites holding one is made private and masked in every diff (H-7) whether or not
     it is the token the install is given. Never raises on odd shapes."""
-    plain = document.unwrap() if hasattr(document, "unwrap") else document
+    plain = document.unwrap()
     found = tokens_in(plain, "codex")
-    policy = plain.get("shell_environment_policy") if isinstance(plain, dict) else None
+    policy = plain.get("shell_environment_policy")
     values = policy.get("set") if isinstance(policy, dict) else None
     if isinstance(values, dict) and isinstance(values.get(TOKEN_ENV), str) and values[TOKEN_ENV]:
         found.add(values[TOKEN_ENV])
