@@ -106,8 +106,9 @@ typecheck: $(TEST_STAMP)
 ## (PYTHONDONTWRITEBYTECODE, as in many containers): else every `memory-api serve` a test starts
 ## compiles the service again (0.83 s to ready instead of 0.63 s) and each worker rewrites every
 ## test module's asserts (collection 33 s instead of 14 s). The caches are git-ignored.
+## The run ends with its 30 slowest tests, so where the suite's time goes is in every CI log.
 pytest: $(TEST_STAMP)
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n auto --dist worksteal
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n auto --dist worksteal --durations=30
 
 ## Speed and memory against the budgets a user feels, with ratios within one run as information
 ## (docs/performance.md); JSON in artifacts/. The throughput cases are driven by wrk (installed
