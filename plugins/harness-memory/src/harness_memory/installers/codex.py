@@ -39,6 +39,7 @@ from harness_memory.installers.codex_inline import (
     trust_entries,
 )
 from harness_memory.installers.codex_profiles import profile_plan
+from harness_memory.installers.codex_projects import install_notes, working_folder
 from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
@@ -193,6 +194,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         writable_root(config, added, install=True)
     notes: list[str] = [place_warning] if place_warning else []
     notes += taken_out_note(config_path, inline)
+    notes += install_notes(working_folder(), options.home, home, install=install)  # H-3
     # H-6, P-3: a profile file's memories or unified_exec_tty = true too
     switches = (MEMORIES, TERMINALS)
     profiles, profile_notes = profile_plan(home, switches, record, install=install)
