@@ -170,3 +170,18 @@ def test_the_folder_that_is_codex_home_is_no_project_layer(
 
     assert f"codex: installed in {project / '.codex' / 'hooks.json'}" in said, said
     assert "holds hooks of Agent Memory" not in said, said
+
+
+def test_a_link_to_the_projects_folder_as_codex_home_is_no_project_layer_either(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``CODEX_HOME`` a link to the project's ``.codex/``: the same folder, read once."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    link = tmp_path / "project-codex"
+    link.symlink_to(project / ".codex")
+    monkeypatch.chdir(project)
+
+    said = run(home, "status", codex_home=link)[1]
+
+    assert "holds hooks of Agent Memory" not in said, said

@@ -54,15 +54,25 @@ def project_folders(workspace: Path, home: Path, codex_home: Path) -> list[Path]
     a ``.git``; outside a repository the Workspace's alone), never ``codex_home`` (the user's
     layer), nor ``home`` or above it."""
     found: list[Path] = []
+    user_layer = _real(codex_home)
     for place in [workspace, *workspace.parents]:
         if place == home or place in home.parents:
             break
         folder = place / ".codex"
-        if folder.is_dir() and folder.absolute() != codex_home.absolute():
+        if folder.is_dir() and _real(folder) != user_layer:
             found.append(folder)
         if (place / ".git").exists():
             return found[::-1]
     return [folder for folder in found if folder.parent == workspace]
+
+
+def _real(path: Path) -> Path:
+    """``path`` with its links followed (as Codex normalises both folders it compares), or
+    made absolute only when that fails."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
 
 
 def ours_in(folder: Path, user_config: Mapping[str, Any]) -> list[OursThere]:
