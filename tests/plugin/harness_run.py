@@ -65,9 +65,11 @@ def install(
     memory_root: Path,
     *extra: str,
     agent: str = "coder",
+    env: Mapping[str, str] | None = None,
 ) -> str:
     """``harness-memory install HARNESS`` into ``home`` for ``acme/{agent}``, as a user would
-    run it (``extra`` flags last, so they win); returns what it printed."""
+    run it (``extra`` flags last, so they win; ``env``: more variables, ``CODEX_HOME``);
+    returns what it printed."""
     done = subprocess.run(
         [
             str(HARNESS_MEMORY),
@@ -92,7 +94,7 @@ def install(
         capture_output=True,
         text=True,
         check=False,
-        env={"HOME": str(home), "PATH": "/usr/bin:/bin", **code_under_test()},
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin", **code_under_test(), **(env or {})},
     )
     assert done.returncode == 0, done.stderr
     return done.stdout

@@ -270,7 +270,7 @@ def test_install_rekeys_the_users_handler_in_a_hooks_json_group_it_shared_with_o
 
 def test_uninstall_keeps_the_users_comment_above_the_next_table(tmp_path: Path) -> None:
     """A comment of the user's above the table after ours stays where it was once ours goes
-    (``tomlkit`` keeps it in the table before it: ours)."""
+    (``tomlkit`` keeps it in the table before it: ours), and so does the one inside ours."""
     home = tmp_path / "home"
     inline = f"[[hooks.SessionStart]]\n# c2\n[[hooks.SessionStart.hooks]]\n{handler(OURS)}"
     config = config_with(home, f"{inline}\n# my x comment\n[x]\na = 1\n")
@@ -278,7 +278,7 @@ def test_uninstall_keeps_the_users_comment_above_the_next_table(tmp_path: Path) 
     status, said = run(home, memory_root(tmp_path), "uninstall")
 
     assert status == 0, said
-    assert config.read_text(encoding="utf-8") == "# my x comment\n[x]\na = 1\n"
+    assert config.read_text(encoding="utf-8") == "# c2\n\n# my x comment\n[x]\na = 1\n"
 
 
 def test_install_keeps_the_users_comment_above_their_handler_after_ours(tmp_path: Path) -> None:
@@ -338,3 +338,65 @@ def test_status_says_it_cannot_read_the_config_toml_beside_the_install(tmp_path:
     named = [line for line in said.splitlines() if str(config) in line]
     assert named and "codex: PROBLEM:" in named[0] and "not valid TOML" in named[0], said
     assert status != 0
+
+
+def test_uninstall_keeps_the_comments_inside_our_inline_table(tmp_path: Path) -> None:
+    """Comments the user wrote inside an inline table of ours (after its header, among its
+    values, after a value) stay in the file when the table goes: the install never writes
+    inline hooks, so every comment there is the user's."""
+    home = tmp_path / "home"
+    config = config_with(
+        home,
+        "[[hooks.SessionStart]]\n# c1\n[[hooks.SessionStart.hooks]] # c2\n# c3\n"
+        f'type = "command"\ncommand = "{OURS}" # c4\ntimeout = 30\n\n[x]\na = 1\n',
+    )
+
+    status, said = run(home, memory_root(tmp_path), "uninstall")
+
+    assert status == 0, said
+    written = config.read_text(encoding="utf-8")
+    assert written == "# c1\n# c2\n# c3\n# c4\n[x]\na = 1\n", written
+
+
+def test_our_inline_hooks_memory_root_leaves_writable_roots_with_them(tmp_path: Path) -> None:
+    """The memory root an inline hook of ours names was put into
+    ``sandbox_workspace_write.writable_roots`` for it: the install that takes the hook out
+    takes that root out (and says so), the user's own roots stay; the uninstall takes out the
+    root it added, so the list is the user's alone again."""
+    home = tmp_path / "home"
+    old = tmp_path / "old" / "agents" / "coder" / "agent_state" / "memory"
+    inline = f'command = "{OURS} --memory-root {old}"\n'
+    config = config_with(
+        home,
+        f'[sandbox_workspace_write]\nwritable_roots = ["/srv/mine", "{old}"]\n\n'
+        f'[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\ntype = "command"\n{inline}',
+    )
+    root = memory_root(tmp_path)
+
+    status, said = run(home, root, "install")
+
+    assert status == 0, said
+    roots = read_toml(config)["sandbox_workspace_write"]["writable_roots"]  # type: ignore[index]
+    assert roots == ["/srv/mine", str(root)], roots
+    assert f"the former memory root {old} taken out" in said, said
+    status, said = run(home, root, "uninstall")
+    assert status == 0, said
+    assert read_toml(config)["sandbox_workspace_write"] == {"writable_roots": ["/srv/mine"]}
+
+
+def test_uninstall_takes_out_the_root_of_an_inline_hook_of_ours(tmp_path: Path) -> None:
+    """Inline only (no install in hooks.json): the uninstall takes the hook and its memory
+    root out, the user's root stays."""
+    home = tmp_path / "home"
+    root = memory_root(tmp_path)
+    config = config_with(
+        home,
+        f'[sandbox_workspace_write]\nwritable_roots = ["/srv/mine", "{root}"]\n\n'
+        "[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\n"
+        f'type = "command"\ncommand = "{OURS} --memory-root {root}"\n',
+    )
+
+    status, said = run(home, root.parent / "elsewhere", "uninstall")
+
+    assert status == 0, said
+    assert read_toml(config) == {"sandbox_workspace_write": {"writable_roots": ["/srv/mine"]}}

@@ -30,6 +30,7 @@ from tomlkit.exceptions import TOMLKitError
 
 from harness_memory.installers.codex_inline import (
     apply_state,
+    as_hooks_document,
     no_gaps,
     our_moves,
     rekeyed,
@@ -38,6 +39,7 @@ from harness_memory.installers.codex_inline import (
     trust_entries,
 )
 from harness_memory.installers.codex_profiles import profile_plan
+from harness_memory.installers.codex_projects import install_notes, working_folder
 from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
@@ -62,6 +64,7 @@ from harness_memory.installers.secrets import tokens_in, toml_tokens_in
 from harness_memory.installers.settings_text import dump_toml, parse_toml, split_mark
 from harness_memory.installers.spec import (
     InstallOptions,
+    installed_roots,
     reach_note,
     root_changes,
     without_our_roots,
@@ -178,17 +181,20 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     config_tokens = toml_tokens_in(config)  # before the plan changes it
     key_source = str(hooks_path.absolute())
     found = _as_the_user_had_it(old_config, document, key_source, hooks_path)
+    ours_inline = as_hooks_document(config)  # before they are taken out: their roots go too
     inline = take_ours_out(config, str(config_path.absolute()))  # Codex runs those too (H-6)
     for keys in EDITED_IN_PLACE if install else ():
         note_made(found, keys, record.previous)
     _update_trust(config, key_source, document, merged, ours=set(wanted))
     gone, added = root_changes(document, HARNESS, options, install=install)
+    gone += [root for root in installed_roots(ours_inline, HARNESS) if root not in (*gone, added)]
     for root in gone:
         writable_root(config, root, install=False)
     if added is not None:
         writable_root(config, added, install=True)
     notes: list[str] = [place_warning] if place_warning else []
     notes += taken_out_note(config_path, inline)
+    notes += install_notes(working_folder(), options.home, home, install=install)  # H-3
     # H-6, P-3: a profile file's memories or unified_exec_tty = true too
     switches = (MEMORIES, TERMINALS)
     profiles, profile_notes = profile_plan(home, switches, record, install=install)
@@ -394,7 +400,9 @@ def _as_the_user_had_it(
     ``key_source`` in the trust keys), those inline in ``config.toml`` itself and the
     memory roots they name taken out, and the tables that leaves empty (H-3: what an install
     records it found)."""
-    found = without_our_roots(parse_toml(old_config), document, HARNESS, _taken_out)
+    found = parse_toml(old_config)
+    for hooks in (document, as_hooks_document(found)):  # hooks.json's and inline ones' roots
+        found = without_our_roots(found, hooks, HARNESS, _taken_out)
     merged, _ = merge_hooks(document, HARNESS, {}, source=hooks_path)
     _update_trust(found, key_source, document, merged, ours=set())
     take_ours_out(found, str(hooks_path.with_name("config.toml").absolute()))

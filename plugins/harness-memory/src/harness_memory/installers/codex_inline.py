@@ -29,6 +29,7 @@ from harness_memory.installers.spec import is_ours
 
 __all__ = [
     "apply_state",
+    "as_hooks_document",
     "event_label",
     "inline_commands",
     "inline_line",
@@ -92,14 +93,28 @@ def inline_commands(config: Any) -> dict[str, list[str]]:
     return found
 
 
+def as_hooks_document(config: Any) -> dict[str, Any]:
+    """Our hooks inline in the ``config.toml`` document ``config`` as a ``hooks.json``
+    document (``{"hooks": {event: [{"hooks": [{"type": "command", "command": …}]}]}}``):
+    what :func:`~harness_memory.installers.spec.installed_roots` reads the memory roots of,
+    which an install or uninstall takes out of ``writable_roots`` with those hooks (H-3)."""
+    return {
+        "hooks": {
+            event: [{"hooks": [{"type": "command", "command": c} for c in commands]}]
+            for event, commands in inline_commands(config).items()
+        }
+    }
+
+
 def take_ours_out(config: Any, key_source: str) -> int:
     """Take our hooks out of the inline ``[hooks]`` of the ``tomlkit`` document ``config`` (a
     ``config.toml`` Codex reads as ``key_source``, its absolute path); returns how many.
 
     A group left with none of its handlers goes, an event left with no group too; the user's
     own hooks stay in order. Trust entries (``[hooks.state]``) of ours go, those of the user's
-    hooks that moved are re-keyed to their new position; others are not touched. The user's
-    comments kept in a table that goes stay (:func:`_keep_comments`)."""
+    hooks that moved are re-keyed to their new position; others are not touched. Every
+    comment of a table that goes (above, inside or after it) stays (:func:`_keep_comments`):
+    the install never writes inline hooks, so they are the user's."""
     moves = our_moves(config)
     taken = 0
     hooks = config.get("hooks")
@@ -222,18 +237,26 @@ def _headed(container: Container) -> list[Table]:
 
 
 def _comments_in(table: Table) -> str:
-    """The comments ``table`` carries that are not its own: those after its last value
-    (``tomlkit`` keeps a comment above the next table in the table before it), and those
-    :func:`_keep_comments` moved above its header, with the blank lines between them."""
+    """The comments ``table`` carries, as lines: those :func:`_keep_comments` moved above its
+    header, the one after its header (``[[hooks.SessionStart.hooks]] # note``), those among
+    its values and after one (``timeout = 30 # note``), and those after its last value
+    (``tomlkit`` keeps a comment above the next table in the table before it), with the blank
+    lines between those; ``""`` for none."""
     body = table.value.body
     end = len(body)
     while end and body[end - 1][0] is None and isinstance(body[end - 1][1], Comment | Whitespace):
         end -= 1
+    lines = [table.trivia.indent] if "#" in table.trivia.indent else []
+    lines += [f"{table.trivia.comment}\n"] if table.trivia.comment else []
+    for _, item in body[:end]:
+        if isinstance(item, Comment):
+            lines.append(item.as_string())
+        elif not isinstance(item, Table | AoT | Whitespace) and item.trivia.comment:
+            lines.append(f"{item.trivia.comment}\n")
     tail = [item for _, item in body[end:]]
-    above = table.trivia.indent if "#" in table.trivia.indent else ""
-    if not any(isinstance(item, Comment) for item in tail):
-        return above
-    return above + "".join(item.as_string() for item in tail)
+    if any(isinstance(item, Comment) for item in tail):
+        lines += [item.as_string() for item in tail]
+    return "".join(lines)
 
 
 def _keep_comments(document: Any, going: list[Any]) -> None:

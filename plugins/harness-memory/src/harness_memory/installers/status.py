@@ -44,6 +44,7 @@ from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.checks import where_the_root_is
 from harness_memory.installers.codex_inline import inline_commands, inline_line
 from harness_memory.installers.codex_profiles import inline_profiles, memory_profile_notes
+from harness_memory.installers.codex_projects import status_lines
 from harness_memory.installers.executable import (
     checkout_of,
     choose_executable,
@@ -191,8 +192,9 @@ def status(
     if skipped := _user_hooks_skipped(labels, documents, claude_managed):
         lines, healthy = [*lines, skipped], False
     if workspace is not None:
-        codex_config = codex.codex_home(home, environ) / "config.toml"
-        lines += _workspace_lines(workspace, home, geminis, labels, codex_config)
+        codex_home = codex.codex_home(home, environ)
+        said = _workspace_lines(workspace, home, geminis, labels, codex_home, documents)
+        lines, healthy = lines + said, healthy and not any(": PROBLEM: " in s for s in said)
     said, known = _copies_lines(copies, environ)
     lines, healthy = lines + said, healthy and known
     from harness_memory.installers.service_check import service_lines
@@ -402,16 +404,21 @@ def _workspace_lines(
     home: Path,
     geminis: list[tuple[str, dict[str, Any]]],
     labels: set[str],
-    codex_config: Path | None,
+    codex_home: Path,
+    documents: dict[str, dict[str, Any]],
 ) -> list[str]:
     """What the Workspace status runs in switches off of the installed hooks (or the
-    harness's own memory back on): for a user install the managed one does not hold over.
-    ``codex_config``: the user's Codex ``config.toml``, the layer a project's lies over."""
+    harness's own memory back on): for a user install the managed one does not hold over;
+    and hooks of ours in its project's ``.codex/`` beside Codex CLI's user install (read from
+    ``codex_home``, its settings document in ``documents``; a PROBLEM when Codex runs them:
+    :func:`~harness_memory.installers.codex_projects.status_lines`)."""
     lines: list[str] = []
     if "claude-code" in labels and "claude-code (managed)" not in labels:
         lines += claude_code_lines(workspace, home)
     if "codex" in labels and "codex (managed)" not in labels:
-        lines += codex_lines(workspace, home, codex_config)
+        lines += codex_lines(workspace, home, codex_home / "config.toml")
+    if "codex" in labels:  # H-3: memory injected twice, two guards
+        lines += status_lines(workspace, home, codex_home, documents.get("codex", {}))
     if workspace == home:  # its .gemini/settings.json is the user's own, no Workspace's
         return lines
     pinned = any(_pins_hooks_on(d) for label, d in geminis if label != "gemini")

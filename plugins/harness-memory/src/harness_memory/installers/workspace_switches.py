@@ -32,7 +32,6 @@ from typing import Any
 
 from memory_core import json_text
 
-from harness_memory.installers.codex_inline import inline_commands
 from harness_memory.installers.own_switches import codex_off
 from harness_memory.installers.settings_text import read_toml_as_codex, split_mark
 
@@ -303,13 +302,7 @@ def codex_lines(workspace: Path, home: Path, user_config: Path | None = None) ->
         )
     if (memories := by_project.get("memories")) is not None and memories[1] is True:
         lines.append(_own_memory("codex", [memories[0]], "[features] memories = true"))
-    return lines + [
-        f"codex: WARNING: {path} holds hooks of Agent Memory in its inline [hooks], which "
-        "Codex CLI runs beside the installed ones when you trust this project (memory "
-        "injected twice per Session, two guards): take them out of that file"
-        for path in projects
-        if inline_commands(_codex_document(path))
-    ]
+    return lines  # hooks of ours in a project's .codex/: codex_projects.status_lines
 
 
 def _codex_features(path: Path) -> dict[str, Any]:

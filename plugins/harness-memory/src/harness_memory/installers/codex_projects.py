@@ -1,0 +1,216 @@
+"""Hooks of ours in a project's ``.codex/`` folder, beside the user install (H-3, H-6).
+
+Codex CLI (codex-rs ``config_loader::load_project_layers``, ``hooks::engine::discovery``)
+reads every ``.codex/`` folder from the Workspace up to the project's root (the first folder
+with a ``.git``) as a config layer once the user trusts the project (``[projects."<dir>"]
+trust_level = "trusted"``), skipping the folder that is ``$CODEX_HOME`` itself, and runs the
+hooks of each layer from both its ``hooks.json`` and the inline ``[hooks]`` of its
+``config.toml``. A project's hook runs only when the user's own ``[hooks.state]`` trusts it
+(``"<file>:<event label>:<group>:<handler>"`` with the hook's ``trusted_hash``; a project's own
+``[hooks.state]`` is ignored). An install made for one project (``CODEX_HOME=<repo>/.codex
+harness-memory install codex``) leaves its hooks there; run beside the user install they
+inject memory twice per Session and guard twice. ``status`` and the install name them; the
+uninstall of that folder (:func:`fix`) takes them out.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from memory_core import json_text
+
+from harness_memory.installers.codex_inline import event_label, inline_commands, trust_entries
+from harness_memory.installers.settings_text import read_toml_as_codex
+from harness_memory.installers.spec import is_ours
+
+__all__ = [
+    "OursThere",
+    "fix",
+    "install_notes",
+    "ours_in",
+    "project_folders",
+    "status_lines",
+    "working_folder",
+]
+
+HARNESS = "codex"
+
+
+class OursThere(NamedTuple):
+    """Hooks of ours in one file of a project's ``.codex/``: the file's ``path`` and, per
+    event, ``(command, trusted)``: whether the user's ``[hooks.state]`` trusts that hook as it
+    is (enabled, its ``trusted_hash`` the hook's own), so Codex runs it in a trusted project."""
+
+    path: Path
+    hooks: dict[str, list[tuple[str, bool]]]
+
+
+def project_folders(workspace: Path, home: Path, codex_home: Path) -> list[Path]:
+    """The ``.codex/`` folders Codex CLI reads as project layers in ``workspace``, outermost
+    first: one in each folder from the Workspace up to its repository's root (the first with
+    a ``.git``; outside a repository the Workspace's alone), never ``codex_home`` (the user's
+    layer), nor ``home`` or above it."""
+    found: list[Path] = []
+    user_layer = _real(codex_home)
+    for place in [workspace, *workspace.parents]:
+        if place == home or place in home.parents:
+            break
+        folder = place / ".codex"
+        if folder.is_dir() and _real(folder) != user_layer:
+            found.append(folder)
+        if (place / ".git").exists():
+            return found[::-1]
+    return [folder for folder in found if folder.parent == workspace]
+
+
+def _real(path: Path) -> Path:
+    """``path`` with its links followed (as Codex normalises both folders it compares), or
+    made absolute only when that fails."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def ours_in(folder: Path, user_config: Mapping[str, Any]) -> list[OursThere]:
+    """The hooks of ours in ``folder``'s ``hooks.json`` and ``config.toml`` (inline), each
+    with its trust in the user's ``config.toml`` document ``user_config``; files holding none
+    (or that cannot be read) are left out."""
+    state = trust_entries(user_config)
+    found: list[OursThere] = []
+    for path in (folder / "hooks.json", folder / "config.toml"):
+        document = _read(path)
+        hooks: dict[str, list[tuple[str, bool]]] = {}
+        events = document.get("hooks") if isinstance(document, dict) else None
+        for event, groups in events.items() if isinstance(events, dict) else []:
+            for g, group in enumerate(groups if isinstance(groups, list) else []):
+                handlers = group.get("hooks") if isinstance(group, dict) else None
+                for h, handler in enumerate(handlers if isinstance(handlers, list) else []):
+                    command = handler.get("command") if isinstance(handler, dict) else None
+                    if not is_ours(command, HARNESS):
+                        continue
+                    entry = state.get(f"{path.absolute()}:{event_label(event)}:{g}:{h}")
+                    hooks.setdefault(event, []).append(
+                        (str(command), _trusts(entry, event, group, handler))
+                    )
+        if hooks:
+            found.append(OursThere(path, hooks))
+    return found
+
+
+def _read(path: Path) -> Any:
+    """``hooks.json`` or ``config.toml`` at ``path`` as Codex reads it; ``{}`` when it
+    cannot be read (Codex skips a ``hooks.json`` it cannot read, with a warning)."""
+    if path.name == "config.toml":
+        return read_toml_as_codex(path) or {}
+    try:
+        return json_text.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return {}
+
+
+def _trusts(entry: Any, event: str, group: Mapping[str, Any], handler: Mapping[str, Any]) -> bool:
+    """Whether the user's trust ``entry`` lets Codex run ``handler`` of ``group``: enabled,
+    its ``trusted_hash`` the hook's as it is now."""
+    from harness_memory.installers.codex import trust_hash
+
+    if not isinstance(entry, Mapping) or entry.get("enabled") is False:
+        return False
+    try:
+        return bool(entry.get("trusted_hash") == trust_hash(event, group, handler))
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+def fix(folder: Path) -> str:
+    """The command that takes our hooks out of a project's ``.codex/`` ``folder``: the
+    uninstall of the install made for it (its hooks, trust entries, memory root and switches;
+    the user's own stay, H-3)."""
+    return f"`CODEX_HOME={shlex.quote(str(folder))} harness-memory uninstall codex`"
+
+
+def _events(there: OursThere, installed: Mapping[str, Any]) -> str:
+    """``SessionStart duplicate, Stop stale (not trusted)``: each hook of ours in ``there``
+    against the user install's ``hooks.json`` document ``installed``: a duplicate when the
+    install holds one of ours for the same event (both run: its command may name another
+    state folder), else stale."""
+    at_home = inline_commands(installed)
+    said: list[str] = []
+    for event, commands in there.hooks.items():
+        for _, trusted in commands:
+            kind = "duplicate" if at_home.get(event) else "stale"
+            said.append(f"{event} {kind}" + ("" if trusted else " (not trusted)"))
+    return ", ".join(said)
+
+
+def _held(path: Path) -> str:
+    """``<path> holds hooks of Agent Memory`` (``in its inline [hooks]`` for a
+    ``config.toml``)."""
+    inline = " in its inline [hooks]" if path.name == "config.toml" else ""
+    return f"{path} holds hooks of Agent Memory{inline}"
+
+
+def status_lines(
+    workspace: Path, home: Path, codex_home: Path, installed: Mapping[str, Any]
+) -> list[str]:
+    """``status``'s lines, run in ``workspace`` beside the user install (whose ``hooks.json``
+    document is ``installed``), for each project file holding hooks of ours: a PROBLEM when
+    the user's ``[hooks.state]`` trusts one of them (Codex runs it beside the installed ones
+    in this project once the project is trusted: two injections, two guards), else a WARNING
+    (Codex asks whether to trust them; trusted, they run twice)."""
+    user_config = read_toml_as_codex(codex_home / "config.toml") or {}
+    lines: list[str] = []
+    for folder in project_folders(workspace, home, codex_home):
+        for there in ours_in(folder, user_config):
+            runs = any(trusted for hooks in there.hooks.values() for _, trusted in hooks)
+            kind, when = (
+                ("PROBLEM", f"runs those you trusted ({codex_home / 'config.toml'})")
+                if runs
+                else ("WARNING", "asks you to trust them; trusted, it runs them")
+            )
+            lines.append(
+                f"codex: {kind}: {_held(there.path)} ({_events(there, installed)}): Codex CLI "
+                f"{when} beside the installed ones in Sessions in this project once the project "
+                f"is trusted (memory injected twice per Session, two guards): {fix(folder)} "
+                "takes them out"
+            )
+    return lines
+
+
+def install_notes(
+    workspace: Path | None, home: Path, codex_home: Path, *, install: bool
+) -> list[str]:
+    """The install's (or uninstall's) WARNING for each project file, seen from ``workspace``
+    (the folder it runs in; None: not known), holding hooks of ours: the install of
+    ``codex_home`` does not edit a project's files, it names them and the command that takes
+    ours out (:func:`fix`); after an uninstall they still run there alone."""
+    if workspace is None:
+        return []
+    user_config = read_toml_as_codex(codex_home / "config.toml") or {}
+    lines: list[str] = []
+    for folder in project_folders(workspace, home, codex_home):
+        for there in ours_in(folder, user_config):
+            runs = (
+                "runs them beside these (memory injected twice per Session, two guards)"
+                if install
+                else "still runs them"
+            )
+            verb = "install" if install else "uninstall"
+            lines.append(
+                f"WARNING: {_held(there.path)} too: Codex CLI {runs} in Sessions in that "
+                f"project once it is trusted; this {verb} leaves that project's file as it is: "
+                f"{fix(folder)} takes them out"
+            )
+    return lines
+
+
+def working_folder() -> Path | None:
+    """The folder the install runs in (the Workspace whose project files it reads); None when
+    it is gone (removed under the process)."""
+    try:
+        return Path.cwd()
+    except OSError:
+        return None

@@ -1,0 +1,187 @@
+"""H-3, H-6: hooks of ours in a project's ``.codex/`` run beside the user install; status,
+install and uninstall name them, and the uninstall of that folder takes them out.
+
+Codex CLI reads each ``.codex/`` folder from the Workspace up to the repository's root as a
+config layer once the project is trusted, and runs the hooks of its ``hooks.json`` and of its
+``config.toml``'s inline ``[hooks]`` whose trust the user's own ``[hooks.state]`` records
+(codex-rs ``load_project_layers``, ``discovery.rs``). An install made once for the project
+(``CODEX_HOME=<repo>/.codex harness-memory install codex``) left its hooks there: beside the
+user install in ``~/.codex`` memory is injected twice per Session and two guards run.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+from harness_memory.installers.codex import trust_hash
+
+from tests.plugin.helpers import HARNESS_MEMORY
+
+MINE = "/usr/local/bin/notify-start"
+
+
+def memory_root(tmp_path: Path) -> Path:
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def run(home: Path, verb: str, *extra: str, codex_home: Path | None = None) -> tuple[int, str]:
+    """``harness-memory VERB`` for Codex CLI with ``$CODEX_HOME`` (None: ``~/.codex``)."""
+    out = io.StringIO()
+    flags = ["--home", str(home)]
+    if verb != "status":
+        flags = ["codex", *flags]
+    if verb == "install":
+        flags += ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+        flags += ["--executable", str(HARNESS_MEMORY)]
+    environ = {"HOME": str(home)} | ({"CODEX_HOME": str(codex_home)} if codex_home else {})
+    status = main([verb, *flags, *extra], environ=environ, stdout=out)
+    return status, out.getvalue()
+
+
+def project_with_its_own_install(tmp_path: Path, home: Path, root: Path) -> Path:
+    """A repository whose ``.codex/`` once got an install of its own, beside the user's
+    hook of their own in its ``hooks.json``; returns the repository."""
+    project = tmp_path / "src" / "app"
+    (project / ".git").mkdir(parents=True)
+    folder = project / ".codex"
+    folder.mkdir()
+    mine = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": MINE}]}]}}
+    (folder / "hooks.json").write_text(json.dumps(mine), encoding="utf-8")
+    flags = ("--memory-root", str(root))
+    assert run(home, "install", *flags, codex_home=folder)[0] == 0
+    assert run(home, "install", *flags)[0] == 0  # the user install, in ~/.codex
+    return project
+
+
+def trust_in_the_users_config(home: Path, hooks_json: Path) -> None:
+    """What Codex writes when the user trusts the project's SessionStart hook: its entry in
+    the user's own ``[hooks.state]`` (a project's own is ignored)."""
+    [group] = json.loads(hooks_json.read_text(encoding="utf-8"))["hooks"]["SessionStart"]
+    key = f"{hooks_json.absolute()}:session_start:0:0"
+    trusted = trust_hash("SessionStart", group, group["hooks"][0])
+    entry = f'\n[hooks.state."{key}"]\ntrusted_hash = "{trusted}"\n'
+    config = home / ".codex" / "config.toml"
+    config.write_text(config.read_text(encoding="utf-8") + entry, encoding="utf-8")
+
+
+def test_status_names_our_trusted_hooks_in_a_projects_hooks_json_as_a_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Trusted by the user, the project's SessionStart of ours runs beside the installed one:
+    status in that repository says PROBLEM, names the file and the uninstall that takes it
+    out, and fails."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    hooks_json = project / ".codex" / "hooks.json"
+    trust_in_the_users_config(home, hooks_json)
+    monkeypatch.chdir(project)
+
+    status, said = run(home, "status")
+
+    named = [line for line in said.splitlines() if str(hooks_json) in line]
+    assert named and named[0].startswith("codex: PROBLEM:"), said
+    assert "SessionStart duplicate" in named[0] and "PreToolUse" in named[0], named[0]
+    assert f"CODEX_HOME={project / '.codex'} harness-memory uninstall codex" in named[0]
+    assert status != 0
+
+
+def test_status_warns_of_our_hooks_in_a_project_not_trusted_yet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not trusted in the user's ``[hooks.state]``: Codex asks before it runs them, so a
+    WARNING names them (hooks.json and the inline ones in the project's config.toml)."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    shared = project / ".codex" / "config.toml"
+    inline = '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\n'
+    command = "harness-memory hook codex stop --project acme --agent coder"
+    shared.write_text(f"{inline}command = {json.dumps(command)}\n", encoding="utf-8")
+    monkeypatch.chdir(project / ".codex")  # a folder inside the repository
+
+    said = run(home, "status")[1]
+
+    for path in (project / ".codex" / "hooks.json", shared):
+        named = [line for line in said.splitlines() if f"{path} holds" in line]
+        assert named and named[0].startswith("codex: WARNING:"), said
+        assert "(not trusted)" in named[0], named[0]
+    assert "Stop stale (not trusted)" in said, said
+
+
+def test_the_named_uninstall_takes_ours_out_of_the_project_and_keeps_the_users(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command status names takes our hooks out of the project's ``.codex/`` (the
+    user's own Stop hook stays) and status in the repository is healthy again; the user
+    install in ``~/.codex`` stays."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    folder = project / ".codex"
+    trust_in_the_users_config(home, folder / "hooks.json")
+    monkeypatch.chdir(project)
+
+    status, said = run(home, "uninstall", codex_home=folder)
+
+    assert status == 0, said
+    left = json.loads((folder / "hooks.json").read_text(encoding="utf-8"))
+    assert left == {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": MINE}]}]}}
+    status, said = run(home, "status")
+    assert status == 0, said
+    assert str(folder) not in said, said
+    assert "hook codex session-start" in (home / ".codex" / "hooks.json").read_text("utf-8")
+
+
+def test_install_and_uninstall_name_our_hooks_in_the_projects_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run in the repository, the user install and its uninstall do not edit the project's
+    files: each names the project's file holding ours and the command that takes them out."""
+    home = tmp_path / "home"
+    root = memory_root(tmp_path)
+    project = project_with_its_own_install(tmp_path, home, root)
+    monkeypatch.chdir(project)
+    hooks_json = project / ".codex" / "hooks.json"
+    before = hooks_json.read_bytes()
+
+    for verb in ("install", "uninstall"):
+        status, said = run(home, verb, "--memory-root", str(root))
+        assert status == 0, said
+        named = [line for line in said.splitlines() if f"{hooks_json} holds" in line]
+        assert named and "WARNING" in named[0], said
+        assert f"CODEX_HOME={project / '.codex'} harness-memory uninstall codex" in named[0]
+    assert hooks_json.read_bytes() == before
+
+
+def test_the_folder_that_is_codex_home_is_no_project_layer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``CODEX_HOME`` the project's ``.codex/`` itself, Codex reads it as the user's
+    layer only (it skips a project folder that is ``$CODEX_HOME``): no duplicate."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    monkeypatch.chdir(project)
+
+    said = run(home, "status", codex_home=project / ".codex")[1]
+
+    assert f"codex: installed in {project / '.codex' / 'hooks.json'}" in said, said
+    assert "holds hooks of Agent Memory" not in said, said
+
+
+def test_a_link_to_the_projects_folder_as_codex_home_is_no_project_layer_either(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``CODEX_HOME`` a link to the project's ``.codex/``: the same folder, read once."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    link = tmp_path / "project-codex"
+    link.symlink_to(project / ".codex")
+    monkeypatch.chdir(project)
+
+    said = run(home, "status", codex_home=link)[1]
+
+    assert "holds hooks of Agent Memory" not in said, said
