@@ -12,7 +12,7 @@ import pytest
 from harness_memory.cli import main
 from harness_memory.installers.files import BACKUP_SUFFIX
 
-from tests.support.harness_settings import SETTINGS_FILE, SETTINGS_FOLDER, install, run
+from tests.support.harness_settings import SETTINGS_FILE, SETTINGS_FOLDER, install, run, settings
 
 
 def every_file(folder: Path) -> dict[str, str]:
@@ -152,3 +152,25 @@ def test_h7_no_backup_keeps_the_token_after_a_remote_mode_uninstall(tmp_path: Pa
     assert [name for name, text in left.items() if any(t in text for t in tokens)] == [], said
     assert left.pop("settings.json") == original  # from the first install's backup, byte for byte
     assert original not in left.values()  # that backup repeated the file: removed (H-3)
+
+
+@pytest.mark.parametrize(
+    ("harness", "text"),
+    [
+        *((harness, text) for harness in ("claude-code", "gemini") for text in ("", "\n", " \n\n")),
+        ("codex", ""),  # a TOML file left with blank lines only is written empty
+    ],
+)
+def test_h3_uninstall_gives_back_an_empty_settings_file_as_it_was(
+    tmp_path: Path, harness: str, text: str
+) -> None:
+    home = tmp_path / "home"
+    file = settings(harness, home)
+    file.parent.mkdir(parents=True)
+    file.write_text(text, encoding="utf-8")
+    install(harness, home, "--token", "a-token")
+    assert file.read_text(encoding="utf-8") != text
+
+    said = run("uninstall", harness, home=home)
+
+    assert file.read_text(encoding="utf-8") == text, said

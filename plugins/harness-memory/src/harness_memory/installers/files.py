@@ -357,6 +357,8 @@ def earlier_text(
     ``document``. None when there is no such backup (the user changed the file since), or
     when none can be read.
 
+    A backup of a file that was empty (or blank) is the text of ``{}``: given back as it was.
+
     Empty hook containers do not count: an uninstall takes out an event list and a ``"hooks"``
     object its removal left empty, so a file that held ``"hooks": {}`` (or ``"SessionStart":
     []``) before the install is still the one the backup holds.
@@ -369,12 +371,15 @@ def earlier_text(
         try:
             data = backup.read_bytes()
             mode = _mode_of(backup)
-            if mode is None or not data.strip():
+            if mode is None:
                 continue
-            if by_us is not None and by_us(data):
+            if by_us is not None and data.strip() and by_us(data):
                 continue
             text = decoded(data)
-            found = jsonc.loads(text) if comments else json_values.loads(text)
+            if not text.strip():  # an empty file, read by an install as `{}`
+                found: object = {}
+            else:
+                found = jsonc.loads(text) if comments else json_values.loads(text)
             if isinstance(found, dict) and json.dumps(_without_empty_hooks(found)) == wanted:
                 return Earlier(text, mode)
         except (OSError, SettingsFileError, ValueError):
