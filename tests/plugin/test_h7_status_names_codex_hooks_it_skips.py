@@ -111,6 +111,23 @@ def test_status_names_trust_keyed_by_a_link_and_install_again_rekeys_it(tmp_path
     assert "untrusted" not in cli(home, "status", CODEX_HOME=str(link))[1]
 
 
+def test_uninstall_through_a_link_takes_out_trust_an_older_install_keyed_by_it(
+    tmp_path: Path,
+) -> None:
+    link, real = linked_codex_home(tmp_path)
+    config = real / "config.toml"
+    config.write_text('# mine\nmodel = "m"\n', encoding="utf-8")
+    home, _ = install(tmp_path, "codex", CODEX_HOME=str(link))
+    text = config.read_text(encoding="utf-8")  # as an older install keyed them: by the link
+    config.write_text(text.replace(str(real.resolve()), str(link)), encoding="utf-8")
+
+    code, said = cli(home, "uninstall", "codex", CODEX_HOME=str(link))
+
+    assert code == 0, said
+    assert trust_keys(config) == []
+    assert config.read_text(encoding="utf-8") == '# mine\nmodel = "m"\n'
+
+
 @pytest.mark.parametrize("change", ["entries-deleted", "hooks-json-edited"])
 def test_status_names_codex_hooks_whose_trust_is_missing_or_stale(
     tmp_path: Path, change: str
@@ -222,3 +239,20 @@ def test_status_names_machine_settings_switching_the_users_hooks_off(
         "this machine's settings, switch"
         not in cli(home, "status", "--managed", str(managed), **env)[1]
     )
+
+
+def test_inline_hooks_of_ours_through_a_link_go_with_the_trust_codex_keyed_them_by(
+    tmp_path: Path,
+) -> None:
+    """Codex keys the trust of ``config.toml``'s inline hooks by the resolved folder too."""
+    link, real = linked_codex_home(tmp_path)
+    ours = "harness-memory hook codex session-start --url http://127.0.0.1:9 --project acme"
+    inline = '[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\ntype = "command"\n'
+    trusted = f'[hooks.state."{real.resolve()}/config.toml:session_start:0:0"]\n'
+    (real / "config.toml").write_text(
+        f'{inline}command = "{ours}"\n\n{trusted}trusted_hash = "sha256:0"\n', encoding="utf-8"
+    )
+
+    install(tmp_path, "codex", CODEX_HOME=str(link))
+
+    assert not [k for k in trust_keys(real / "config.toml") if "config.toml:" in k]

@@ -183,7 +183,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     key_sources = _key_sources(options.home, environ, hooks_path)
     found = _as_the_user_had_it(old_config, document, key_sources, hooks_path)
     ours_inline = as_hooks_document(config)  # before they are taken out: their roots go too
-    inline = take_ours_out(config, str(config_path.absolute()))  # Codex runs those too (H-6)
+    inline = take_ours_out(config, _config_key(key_sources))  # Codex runs those too (H-6)
     for keys in EDITED_IN_PLACE if install else ():
         note_made(found, keys, record.previous)
     kept_off = _update_trust(config, key_sources, document, merged, ours=set(wanted))
@@ -250,6 +250,12 @@ def _key_sources(home: Path, environ: Mapping[str, str], hooks_path: Path) -> tu
     by a link's path, which Codex never matched)."""
     source = str(trust_source(home, environ))
     return (source, *({str(hooks_path.absolute())} - {source}))
+
+
+def _config_key(key_sources: tuple[str, ...]) -> str:
+    """The ``config.toml`` path Codex keys the trust of its inline hooks by: beside the
+    ``hooks.json`` of the first of ``key_sources`` (:func:`_key_sources`)."""
+    return str(Path(key_sources[0]).with_name("config.toml"))
 
 
 def _without_trailing_blank_lines(text: str) -> str:
@@ -431,7 +437,7 @@ def _as_the_user_had_it(
         found = without_our_roots(found, hooks, HARNESS, _taken_out)
     merged, _ = merge_hooks(document, HARNESS, {}, source=hooks_path)
     _update_trust(found, key_sources, document, merged, ours=set())
-    take_ours_out(found, str(hooks_path.with_name("config.toml").absolute()))
+    take_ours_out(found, _config_key(key_sources))
     _tidy(found)
     return found
 
