@@ -38,8 +38,9 @@ from harness_memory.installers.codex_inline import (
     taken_out_note,
     trust_entries,
 )
-from harness_memory.installers.codex_profiles import profile_plan
+from harness_memory.installers.codex_profiles import profile_plan, profiles_off_notes
 from harness_memory.installers.codex_projects import install_notes, working_folder
+from harness_memory.installers.codex_trust import kept_off_notes, switched_off_entry, trust_source
 from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
@@ -179,13 +180,13 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         raise SettingsFileError(f"{config_path} is not valid TOML ({error})") from None
     check_tables(config, config_path)
     config_tokens = toml_tokens_in(config)  # before the plan changes it
-    key_source = str(hooks_path.absolute())
-    found = _as_the_user_had_it(old_config, document, key_source, hooks_path)
+    key_sources = _key_sources(options.home, environ, hooks_path)
+    found = _as_the_user_had_it(old_config, document, key_sources, hooks_path)
     ours_inline = as_hooks_document(config)  # before they are taken out: their roots go too
-    inline = take_ours_out(config, str(config_path.absolute()))  # Codex runs those too (H-6)
+    inline = take_ours_out(config, _config_key(key_sources))  # Codex runs those too (H-6)
     for keys in EDITED_IN_PLACE if install else ():
         note_made(found, keys, record.previous)
-    _update_trust(config, key_source, document, merged, ours=set(wanted))
+    kept_off = _update_trust(config, key_sources, document, merged, ours=set(wanted))
     gone, added = root_changes(document, HARNESS, options, install=install)
     gone += [root for root in installed_roots(ours_inline, HARNESS) if root not in (*gone, added)]
     for root in gone:
@@ -204,6 +205,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += profile_notes
         if why := codex_off(config):  # the file itself keeps every hook from running
             notes.append(f"WARNING: {switched_off(HARNESS, config_path, why)}")
+        notes += profiles_off_notes(home, config) + kept_off_notes(config_path, kept_off)
         notes += roots_note(config_path, gone, added)
         notes += gap_notes(HARNESS, managed=False)
         notes += _memories_kept(home)
@@ -239,6 +241,21 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             FileChange(config_path, old_config, new_config, secrets, harness_settings=True)
         )
     return with_state(changes, notes, record, install=install, removals=removals)
+
+
+def _key_sources(home: Path, environ: Mapping[str, str], hooks_path: Path) -> tuple[str, ...]:
+    """The ``hooks.json`` paths trust keys name: first the one Codex keys them by
+    (:func:`~harness_memory.installers.codex_trust.trust_source`: ``CODEX_HOME`` with its links
+    resolved), then ``hooks_path`` as written when that differs (an older install keyed ours
+    by a link's path, which Codex never matched)."""
+    source = str(trust_source(home, environ))
+    return (source, *({str(hooks_path.absolute())} - {source}))
+
+
+def _config_key(key_sources: tuple[str, ...]) -> str:
+    """The ``config.toml`` path Codex keys the trust of its inline hooks by: beside the
+    ``hooks.json`` of the first of ``key_sources`` (:func:`_key_sources`)."""
+    return str(Path(key_sources[0]).with_name("config.toml"))
 
 
 def _without_trailing_blank_lines(text: str) -> str:
@@ -358,22 +375,34 @@ def _state_table(config: Any) -> Any:
 
 def _update_trust(
     config: Any,
-    key_source: str,
+    key_sources: tuple[str, ...],
     document: dict[str, Any],
     merged: dict[str, Any],
     *,
     ours: set[str],
-) -> None:
+) -> list[str]:
     """Bring ``[hooks.state]`` to what the merged ``hooks.json`` needs, touching only entries
     that change: the entries of our handlers in ``document`` (the file as read) go, those of
     the user's handlers that move up (a group of ours gone before them, a handler of ours
     before them in their group) are re-keyed, and the groups this install wrote (the events in
-    ``ours``; none for an uninstall) are trusted. A group of the user's own is never trusted by
-    the install: Codex asks the user about it as before."""
+    ``ours``; none for an uninstall) are trusted, keyed by the first of ``key_sources`` (the
+    path Codex keys them by; the others: paths an older install keyed ours by, whose entries
+    of ours go). A group of the user's own is never trusted by the install: Codex asks the
+    user about it as before. The user's ``enabled = false`` on an entry of ours (Codex's own
+    per-hook switch) stays on the new entry: the keys where it did, returned, are warned of."""
     current = trust_entries(config)
-    wanted = rekeyed(current, key_source, our_moves(document))
-    wanted.update(_our_trust(key_source, merged, ours))
+    wanted = dict(current)
+    for source in key_sources:
+        wanted = rekeyed(wanted, source, our_moves(document))
+    kept_off: list[str] = []
+    for key, entry in _our_trust(key_sources[0], merged, ours).items():
+        old = current.get(key)
+        if isinstance(old, Mapping) and switched_off_entry(old):
+            entry["enabled"] = False
+            kept_off.append(key)
+        wanted[key] = entry
     apply_state(config, current, wanted)
+    return kept_off
 
 
 def _our_trust(key_source: str, merged: dict[str, Any], ours: set[str]) -> dict[str, Any]:
@@ -393,19 +422,22 @@ def _our_trust(key_source: str, merged: dict[str, Any], ours: set[str]) -> dict[
 
 
 def _as_the_user_had_it(
-    old_config: str | None, document: dict[str, Any], key_source: str, hooks_path: Path
+    old_config: str | None,
+    document: dict[str, Any],
+    key_sources: tuple[str, ...],
+    hooks_path: Path,
 ) -> Any:
     """``config.toml`` (the text ``old_config``) as an uninstall would leave it: the trust
     entries of our hooks in ``hooks.json`` (``document``, read from ``hooks_path``, named
-    ``key_source`` in the trust keys), those inline in ``config.toml`` itself and the
+    ``key_sources`` in the trust keys), those inline in ``config.toml`` itself and the
     memory roots they name taken out, and the tables that leaves empty (H-3: what an install
     records it found)."""
     found = parse_toml(old_config)
     for hooks in (document, as_hooks_document(found)):  # hooks.json's and inline ones' roots
         found = without_our_roots(found, hooks, HARNESS, _taken_out)
     merged, _ = merge_hooks(document, HARNESS, {}, source=hooks_path)
-    _update_trust(found, key_source, document, merged, ours=set())
-    take_ours_out(found, str(hooks_path.with_name("config.toml").absolute()))
+    _update_trust(found, key_sources, document, merged, ours=set())
+    take_ours_out(found, _config_key(key_sources))
     _tidy(found)
     return found
 

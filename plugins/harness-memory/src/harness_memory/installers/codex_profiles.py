@@ -15,6 +15,7 @@ since the install is one ``status`` names (:func:`memory_profile_notes`); ``inst
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from harness_memory.installers.codex_inline import (
 )
 from harness_memory.installers.files import FileChange, read_text, toml_object
 from harness_memory.installers.own_memory import Switch, switch_off, switches_back
+from harness_memory.installers.own_switches import codex_off, switched_off
 from harness_memory.installers.record import InstallRecord
 from harness_memory.installers.secrets import toml_tokens_in
 from harness_memory.installers.settings_text import dump_toml, read_toml_as_codex
@@ -39,10 +41,13 @@ __all__ = [
     "memory_profile_notes",
     "memory_profiles",
     "profile_plan",
+    "profiles_off",
+    "profiles_off_notes",
 ]
 
 PROFILE_SUFFIX = ".config.toml"
 """A profile file's name: the profile's name and this."""
+HARNESS = "codex"
 _RECORDED = "profile "
 """The install record's ``previous`` key of a profile file: this and its name."""
 
@@ -145,3 +150,34 @@ def memory_profile_notes(codex_home: Path) -> list[str]:
         for key, what in said.items()
         for path in memory_profiles(codex_home, (key,))
     ]
+
+
+def profiles_off(codex_home: Path, config: Mapping[str, Any]) -> list[tuple[Path, list[str]]]:
+    """Each profile file in ``codex_home`` whose own ``[features] hooks = false`` (or
+    ``codex_hooks = false``) switches every hook off in Sessions started with its
+    ``--profile``, laid over ``config`` (the user's ``config.toml``, parsed: Codex merges the
+    tables key by key, then ``hooks`` holds over ``codex_hooks``), with what says so."""
+    base = config.get("features")
+    base = dict(base) if isinstance(base, Mapping) else {}
+    found: list[tuple[Path, list[str]]] = []
+    for path, document in _profile_documents(codex_home):
+        features = document.get("features")
+        if not isinstance(features, Mapping) or not {"hooks", "codex_hooks"} & set(features):
+            continue
+        if why := codex_off({"features": {**base, **features}}):
+            found.append((path, why))
+    return found
+
+
+def profiles_off_notes(codex_home: Path, config: Mapping[str, Any]) -> list[str]:
+    """The install's WARNING for each profile file of :func:`profiles_off` (the install leaves
+    the switch as it is, as it does in ``config.toml``)."""
+    return [
+        f"WARNING: {profile_off_said(path, why)}" for path, why in profiles_off(codex_home, config)
+    ]
+
+
+def profile_off_said(path: Path, why: list[str]) -> str:
+    """The sentence for the profile file ``path`` whose ``why`` switch the hooks off."""
+    name = path.name.removesuffix(PROFILE_SUFFIX)
+    return f"in Sessions started with `--profile {name}`: {switched_off(HARNESS, path, why)}"

@@ -20,11 +20,20 @@ settings.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["claude_code_off", "codex_off", "gemini_off", "managed_only", "switched_off"]
+__all__ = [
+    "claude_code_off",
+    "codex_off",
+    "gemini_off",
+    "machine_off",
+    "machine_off_said",
+    "managed_only",
+    "switched_off",
+]
 
 _NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
 
@@ -82,6 +91,38 @@ def managed_only(managed: Mapping[str, Any], path: Path) -> str | None:
         f'{path} lets only managed hooks run ("allowManagedHooksOnly": true): Claude Code skips '
         "the hooks of your user settings, and its Sessions go without memory and the write "
         "guard; `harness-memory install claude-code --managed` (as root) writes them there"
+    )
+
+
+def machine_off(harness: str, machine: Mapping[str, Any], names: Collection[str]) -> list[str]:
+    """What in this machine's settings ``machine`` of ``harness`` (Claude Code's managed
+    settings, Codex CLI's ``requirements.toml``, Gemini CLI's system settings, parsed) switches
+    off the hooks of the user's settings (named ``names`` in Gemini CLI), ``[]``: nothing.
+    Claude Code's managed ``"disableAllHooks": true`` runs no hook at all; Codex's
+    requirements pin ``[features] hooks = false`` over every config; Gemini CLI merges its
+    system settings last, so their ``hooksConfig.enabled: false``, a ``hooksConfig.disabled``
+    naming ours, or a ``hooks`` that is no object (``null``: it replaces the user's) hold."""
+    if harness == "claude-code":
+        return claude_code_off(machine)
+    if harness == "codex":
+        return codex_off(machine)
+    found = gemini_off(machine, names)
+    if "hooks" in machine and not isinstance(machine["hooks"], Mapping):
+        found.append(
+            f'"hooks": {json.dumps(machine["hooks"])} replaces every hook of your settings'
+        )
+    return found
+
+
+def machine_off_said(harness: str, path: Path, why: list[str]) -> str:
+    """The ``status`` sentence for this machine's settings ``path`` of ``harness`` whose
+    ``why`` (non-empty, :func:`machine_off`) switch the user's hooks off."""
+    return (
+        f"{path}, this machine's settings, switch the hooks of your settings off "
+        f"({', '.join(why)}): {_NAMES[harness]} skips them, and its Sessions go without what "
+        "they do (memory at Session start, the write guard), whatever your own settings say; "
+        "ask whoever keeps this machine's settings to take that out (`harness-memory status` "
+        "reports it until then)"
     )
 
 

@@ -43,8 +43,14 @@ from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.checks import where_the_root_is
 from harness_memory.installers.codex_inline import inline_commands, inline_line
-from harness_memory.installers.codex_profiles import inline_profiles, memory_profile_notes
+from harness_memory.installers.codex_profiles import (
+    inline_profiles,
+    memory_profile_notes,
+    profile_off_said,
+    profiles_off,
+)
 from harness_memory.installers.codex_projects import status_lines
+from harness_memory.installers.codex_trust import trust_line, trust_problems, trust_source
 from harness_memory.installers.executable import (
     checkout_of,
     choose_executable,
@@ -71,6 +77,8 @@ from harness_memory.installers.own_switches import (
     claude_code_off,
     codex_off,
     gemini_off,
+    machine_off,
+    machine_off_said,
     managed_only,
     switched_off,
 )
@@ -174,8 +182,8 @@ def status(
         said += noted + last_session_lines(label, harness, commands)
         fine = fine and not any(": PROBLEM: " in line for line in noted)
         said += [f"{label}: {note}" for note in _own_memory_notes(label, path, document, again)]
-        if off := _switched_off(harness, path, document, gemini_system):  # no hook runs
-            said, fine = [*said, f"{label}: PROBLEM: {off}"], False
+        if off := _skipped_lines(label, path, document, gemini_system, (home, environ)):
+            said, fine = said + off, False  # no hook runs, or Codex skips ours
         if managed_flag:
             account, fine_too = _account_lines(label, environ)
             place, read = _place_lines(label, harness, path, environ)
@@ -189,8 +197,8 @@ def status(
         given.update(dict.fromkeys(commands, _settings_env(document)))
     if "claude-code (managed)" in labels:  # its settings win over the user's (H-6)
         lines = [line for line in lines if not line.startswith(_USER_AUTO_MEMORY_ON)]
-    if skipped := _user_hooks_skipped(labels, documents, claude_managed):
-        lines, healthy = [*lines, skipped], False
+    if skipped := _user_hooks_skipped(labels, documents, claude_managed, managed_files):
+        lines, healthy = lines + skipped, False
     if workspace is not None:
         codex_home = codex.codex_home(home, environ)
         said = _workspace_lines(workspace, home, geminis, labels, codex_home, documents)
@@ -426,14 +434,83 @@ def _workspace_lines(
 
 
 def _user_hooks_skipped(
-    labels: set[str], documents: dict[str, dict[str, Any]], managed: Path
-) -> str | None:
-    """The PROBLEM when Claude Code's managed settings (at ``managed``) let only their own
-    hooks run over a user install (``labels``: the installed ones)."""
+    labels: set[str],
+    documents: dict[str, dict[str, Any]],
+    managed: Path,
+    files: Sequence[ManagedFile],
+) -> list[str]:
+    """The PROBLEMs when Claude Code's managed settings (at ``managed``) let only their own
+    hooks run over a user install (``labels``: the installed ones), and when this machine's
+    settings ``files`` switch a user install's hooks off (:func:`_machine_switches`)."""
+    lines = _machine_switches(labels, documents, files)
     if "claude-code" not in labels or "claude-code (managed)" in labels:
-        return None
+        return lines
     said = managed_only(documents.get("claude-code (managed)", {}), managed)
-    return f"claude-code: PROBLEM: {said}" if said else None
+    return [f"claude-code: PROBLEM: {said}", *lines] if said else lines
+
+
+def _skipped_lines(
+    label: str,
+    path: Path,
+    document: dict[str, Any],
+    gemini_system: Path,
+    where: tuple[Path, Mapping[str, str]],
+) -> list[str]:
+    """The PROBLEM lines of the install ``label`` (settings ``path``, read as ``document``)
+    whose hooks do not run: its settings switch every hook off (:func:`_switched_off`), or
+    Codex CLI skips ours (:func:`_codex_skips`; ``where``: the home and environment)."""
+    harness = label.split()[0]
+    lines = []
+    if off := _switched_off(harness, path, document, gemini_system):
+        lines.append(f"{label}: PROBLEM: {off}")
+    return lines + (_codex_skips(path, document, *where) if label == "codex" else [])
+
+
+def _codex_skips(
+    path: Path, document: dict[str, Any], home: Path, environ: Mapping[str, str]
+) -> list[str]:
+    """The PROBLEM lines of Codex CLI's user install (``hooks.json`` at ``path``, read as
+    ``document``) when Codex skips hooks of ours: untrusted or switched off by their entries in
+    the ``config.toml`` beside it, keyed by the path Codex reads (``CODEX_HOME`` through a
+    link: the folder it leads to; :mod:`~harness_memory.installers.codex_trust`), and a profile
+    file's ``[features] hooks = false`` (:func:`~harness_memory.installers.codex_profiles.
+    profiles_off`). ``[]`` for hooks inline in ``config.toml``, or one that cannot be read
+    (its own line says so)."""
+    if path.name != "hooks.json":
+        return []
+    config_path = path.parent / "config.toml"
+    try:
+        config = _read(config_path, "codex")
+    except SettingsFileError:
+        return []
+    source = trust_source(home, environ)
+    lines = [
+        f"codex: PROBLEM: {profile_off_said(*found)}" for found in profiles_off(path.parent, config)
+    ]
+    if problems := trust_problems(source, document, config):
+        lines.insert(0, trust_line("codex", source, config_path, problems))
+    return lines
+
+
+def _machine_switches(
+    labels: set[str], documents: dict[str, dict[str, Any]], files: Sequence[ManagedFile]
+) -> list[str]:
+    """The PROBLEM lines when this machine's settings (``files``: Claude Code's managed
+    settings, Codex CLI's ``requirements.toml``, Gemini CLI's system settings) switch off the
+    hooks of a user install (``labels``: the installed ones; ``documents``: what was read,
+    by label) that holds none of its own in them (a managed install's own file says so
+    itself): :func:`~harness_memory.installers.own_switches.machine_off`."""
+    lines: list[str] = []
+    for harness, path in files:
+        if harness not in labels or f"{harness} (managed)" in labels:
+            continue
+        try:
+            machine = _read(path, harness)
+        except SettingsFileError:
+            continue  # its own line says it cannot be read
+        if why := machine_off(harness, machine, hook_names(documents.get(harness, {}))):
+            lines.append(f"{harness}: PROBLEM: {machine_off_said(harness, path, why)}")
+    return lines
 
 
 def _switched_off(

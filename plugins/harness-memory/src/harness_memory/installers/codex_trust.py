@@ -1,0 +1,125 @@
+"""Whether Codex CLI runs the hooks of ours in ``hooks.json``: their trust entries (H-7, P-3).
+
+Codex CLI runs a hook of the user's ``hooks.json`` only while the user's ``config.toml`` says
+``[hooks.state."<hooks.json>:<event>:<group>:<handler>"] trusted_hash`` = the hash of the
+hook as it stands (:func:`~harness_memory.installers.codex.trust_hash`), and no ``enabled =
+false`` there (Codex's own per-hook switch, its ``/hooks``); anything else is skipped without a
+word: no memory at Session start, no write guard. The ``<hooks.json>`` of the key is the path
+Codex reads it from: with ``CODEX_HOME`` set, Codex canonicalises it (every link resolved:
+``find_codex_home``), so ``CODEX_HOME`` naming a link (a dotfiles folder) keys the trust by the
+folder the link leads to; without it, ``$HOME/.codex`` as it is, a link left unresolved
+(openai/codex ``codex-rs/hooks/src/engine/discovery.rs``, ``utils/home-dir``; measured on
+0.171: ``test_e2e_codex_trust_through_a_link.py``). :func:`trust_source` is that path, which
+the install keys the trust by, and :func:`trust_lines` what ``status`` says of each hook of
+ours Codex will not run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from harness_memory.installers.codex_inline import event_label, trust_entries
+from harness_memory.installers.spec import is_ours
+
+__all__ = [
+    "kept_off_notes",
+    "switched_off_entry",
+    "trust_line",
+    "trust_problems",
+    "trust_source",
+]
+
+HARNESS = "codex"
+
+
+def trust_source(home: Path, environ: Mapping[str, str]) -> Path:
+    """The ``hooks.json`` path Codex CLI keys its trust entries by: ``$CODEX_HOME`` with every
+    link resolved (Codex canonicalises it), else ``home/.codex`` as it is (absolute)."""
+    configured = environ.get("CODEX_HOME")
+    if configured:
+        return Path(configured).resolve() / "hooks.json"
+    return (home / ".codex" / "hooks.json").absolute()
+
+
+def trust_problems(
+    source: Path, document: Mapping[str, Any], config: Mapping[str, Any]
+) -> list[str]:
+    """What keeps Codex CLI from running each hook of ours in ``document`` (the ``hooks.json``
+    read from ``source``, :func:`trust_source`) by the trust entries of ``config`` (the user's
+    ``config.toml``, parsed): ``"<event> hook switched off ([hooks.state."…"] enabled =
+    false)"``, ``"<event> hook untrusted (no trust entry …)"`` or ``"… (its trusted_hash is
+    not the hook's …)"``; ``[]`` when Codex runs them all."""
+    from harness_memory.installers.codex import trust_hash
+
+    entries = trust_entries(config)
+    hooks = document.get("hooks")
+    found: list[str] = []
+    for event, groups in hooks.items() if isinstance(hooks, Mapping) else ():
+        for index, group in enumerate(groups if isinstance(groups, list) else []):
+            handlers = group.get("hooks") if isinstance(group, Mapping) else None
+            for number, handler in enumerate(handlers if isinstance(handlers, list) else []):
+                if not isinstance(handler, Mapping) or not is_ours(handler.get("command"), HARNESS):
+                    continue
+                key = f"{source}:{event_label(str(event))}:{index}:{number}"
+                entry = entries.get(key)
+                entry = entry if isinstance(entry, Mapping) else {}
+                if switched_off_entry(entry):
+                    found.append(
+                        f'{event} hook switched off ([hooks.state."{key}"] enabled = false)'
+                    )
+                elif (trusted := _value(entry.get("trusted_hash"))) is None:
+                    found.append(f'{event} hook untrusted (no [hooks.state."{key}"] trusted_hash)')
+                elif trusted != trust_hash(str(event), group, handler):
+                    found.append(
+                        f'{event} hook untrusted ([hooks.state."{key}"] trusted_hash is not the '
+                        "hash of the hook as it stands: hooks.json changed since)"
+                    )
+    return found
+
+
+def trust_line(label: str, source: Path, config_path: Path, problems: list[str]) -> str:
+    """The ``status`` PROBLEM line for ``problems`` (non-empty, :func:`trust_problems`) of the
+    ``hooks.json`` at ``source`` whose trust ``config_path`` holds, with the fixes."""
+    said = "; ".join(problems)
+    if all(" switched off (" in problem for problem in problems):
+        return (
+            f"{label}: PROBLEM: switched off: Codex will not run these hooks of {source}: "
+            f"{said} in {config_path}: its Sessions go without what they do (memory at Session "
+            "start, the write guard). Take that line out, or turn them on in Codex's /hooks "
+            "(the install leaves your switch as it is)"
+        )
+    return (
+        f"{label}: PROBLEM: untrusted: Codex will not run these hooks of {source}: "
+        f"{said} in {config_path}: its Sessions go without what they do (memory at Session "
+        f"start, the write guard). Run `harness-memory install codex` again (it trusts them, "
+        f"keyed by {source}), or trust them in Codex's /hooks"
+    )
+
+
+def switched_off_entry(entry: Mapping[str, Any]) -> bool:
+    """Whether the trust entry ``entry`` (a ``[hooks.state]`` table) says ``enabled = false``:
+    Codex's own switch for that one hook, which it then never runs (trusted or not)."""
+    return _value(entry.get("enabled")) is False
+
+
+def kept_off_notes(config_path: Path, keys: list[str]) -> list[str]:
+    """The install's WARNING for the trust entries of ours (``keys``) in ``config_path`` that
+    the user switched off (``enabled = false``): the install leaves the switch as it is."""
+    if not keys:
+        return []
+    named = ", ".join(f'[hooks.state."{key}"]' for key in keys)
+    return [
+        f"WARNING: {config_path} switches hooks of these off in Codex ({named} enabled = "
+        "false; Codex's /hooks writes it): Codex skips them, and its Sessions go without what "
+        "they do (memory at Session start, the write guard). The install leaves your switch as "
+        "it is: take `enabled = false` out there, or turn them on in Codex's /hooks "
+        "(`harness-memory status` reports it until then)"
+    ]
+
+
+def _value(item: Any) -> Any:
+    """``item`` unwrapped when it is a ``tomlkit`` item."""
+    unwrap = getattr(item, "unwrap", None)
+    return unwrap() if callable(unwrap) else item
