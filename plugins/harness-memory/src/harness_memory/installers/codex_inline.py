@@ -215,11 +215,13 @@ def apply_state(config: Any, current: dict[str, Any], wanted: dict[str, Any]) ->
         config["hooks"][_STATE] = tomlkit.table()
     state = config["hooks"][_STATE]
     _keep_comments(config, [state[k] for k in current if k not in wanted])
+    # Looked up again for each change: entries split by another table (a hand-edited file)
+    # come as tomlkit's view of the parts, which one deletion leaves out of date.
     for key in [k for k in current if k not in wanted]:
-        del state[key]
+        del config["hooks"][_STATE][key]
     for key, value in wanted.items():
         if key not in current or current[key] != value:
-            state[key] = value
+            config["hooks"][_STATE][key] = value
 
 
 def _headed(container: Container) -> list[Table]:
