@@ -60,6 +60,11 @@ async def test_q2b_reads_name_a_vanished_memory_root_and_never_make_it_again(
     assert why in found["unreadable"][0]["message"]
     await expect_problem(await client.get(f"{memory_url()}/scopes/user/files"), 503, why)
     await expect_problem(await client.get(f"{memory_url()}/scopes/{key}/files"), 404, key)
+    recorded = await ok_json(await client.post(f"{memory_url()}/checkpoint"))
+    assert {item["scope"]: (item["version"], item["skipped"]) for item in recorded["scopes"]} == {
+        "user": (None, why),
+        key: (None, why),
+    }
 
     assert not agent.root.exists()  # no read made it again
 

@@ -97,6 +97,7 @@ __all__ = [
     "topic_entry",
     "unreadable_folder",
     "vanished_root",
+    "vanished_scopes",
     "walk_sub_folders",
     "workspace_presence",
 ]
@@ -408,6 +409,19 @@ VANISHED_SHOWN = 3
 """How many of the scopes its history holds a vanished memory root's notice names."""
 
 
+def vanished_scopes(root: Path) -> list[str]:
+    """The scope keys the agent's history holds (sorted) when its memory ``root`` is not there
+    at all (:func:`vanished_root`); none when the root is there or no history is kept."""
+    if os.path.lexists(root):
+        return []
+    try:
+        with os.scandir(root.parent / "history") as entries:
+            names = [entry.name[: -len(".git")] for entry in entries if entry.name.endswith(".git")]
+    except OSError:
+        return []
+    return sorted(name for name in names if _is_scope_key(name))
+
+
 def vanished_root(root: Path) -> str | None:
     """Why no scope is made under the real memory ``root`` (``…/agent_state/memory``) when it
     is not there at all while the agent's history (``…/agent_state/history``) holds scopes: it
@@ -415,17 +429,7 @@ def vanished_root(root: Path) -> str | None:
     Session start then recorded every file as removed, V-1). In words that follow "the service
     …"; None when the root is there (or something is in its place), or no history holds a
     scope (a new agent: nothing saved yet)."""
-    if os.path.lexists(root):
-        return None
-    try:
-        with os.scandir(root.parent / "history") as entries:
-            held = sorted(
-                entry.name.removesuffix(".git")
-                for entry in entries
-                if entry.name.endswith(".git") and _is_scope_key(entry.name.removesuffix(".git"))
-            )
-    except OSError:
-        return None
+    held = vanished_scopes(root)
     if not held:
         return None
     named = ", ".join(map(repr, held[:VANISHED_SHOWN])) + (
