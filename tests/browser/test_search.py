@@ -125,3 +125,13 @@ def test_s1_search_sees_a_change_on_disk_and_clears_with_escape(
     box.press("Escape")
     expect(box).to_have_value("")
     expect(page.locator("#memory-search-results")).to_be_hidden()
+
+    # Q-2b: a scope with a file in its folder's place is named as not searched, never "no hit".
+    folder = service.scope_dir(key)
+    folder.rename(folder.with_name(".moved-away"))
+    folder.write_text("not a folder\n", encoding="utf-8")
+    box.fill("zeppelin")
+    box.press("Enter")
+    expect(page.locator("#memory-search-status")).to_have_text(
+        f"No memory matches “zeppelin”. 1 scope the service cannot read was not searched: {key}."
+    )

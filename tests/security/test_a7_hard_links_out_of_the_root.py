@@ -97,7 +97,7 @@ async def test_a7_an_index_hard_linked_to_a_file_outside_is_neither_read_nor_inj
     os.link(outside, agent.user / layout.INDEX_FILE)
 
     view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
-    assert view["exists"] is False
+    assert (view["exists"], view["lines"]) == (True, [])  # there, never read (T-5b)
     assert refused_entries(view["findings"])["MEMORY.md"] == f"MEMORY.md is {HARD_LINKED}; not read"
     assert SECRET not in str(view)
     workspace = agent.tmp / "src" / "app"
@@ -221,7 +221,7 @@ async def test_a7_a_restore_never_merges_its_line_into_an_index_hard_linked_outs
     assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == f"{SECRET}\n"
     assert outside.read_text(encoding="utf-8") == f"{SECRET}\n"
     view = await index_served(client)
-    assert view["exists"] is False and SECRET not in str(view) + str(result)
+    assert view["lines"] == [] and SECRET not in str(view) + str(result)
 
 
 async def test_a7_restoring_a_topic_file_hard_linked_outside_never_replaces_it(
@@ -276,7 +276,7 @@ async def test_a7_a_sync_push_never_merges_into_an_index_hard_linked_outside(
     assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == f"{SECRET}\n"
     assert outside.samefile(agent.user / layout.INDEX_FILE)
     view = await index_served(client)
-    assert view["exists"] is False and SECRET not in str(view)
+    assert view["lines"] == [] and SECRET not in str(view)
     await laptop.fetch()
     assert SECRET not in laptop.read(layout.INDEX_FILE)
 

@@ -122,7 +122,7 @@ async def test_a7_index_symlinked_outside_is_neither_read_nor_rewritten(
     (agent.user / layout.INDEX_FILE).symlink_to(outside / "MEMORY.md")
 
     view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
-    assert view["exists"] is False
+    assert (view["exists"], view["lines"]) == (True, [])  # there, never read (T-5b)
     assert SECRET not in str(view)
     temporary = agent.data_dir / "agents" / agent.id / "workspaces" / "t"
     temporary.mkdir(parents=True)

@@ -83,7 +83,7 @@ async def test_an_index_that_is_a_symlink_loop_stays_a_refused_entry(
         await client.post(f"{memory_url()}/session-start", json={"workspace": str(workspace)})
     )
 
-    assert view["exists"] is False  # never read: the listing names it (T-5b)
+    assert (view["exists"], view["lines"]) == (True, [])  # there, never read (T-5b)
     user = next(m for m in started["manifests"] if m["scope"] == "user")
     assert user["unreadable"] == "does not read it: it is a symlink loop"
     assert "Nothing saved yet: the user memory index" not in started["memory"]

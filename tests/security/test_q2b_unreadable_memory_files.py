@@ -161,6 +161,7 @@ async def test_unreadable_memory_files_an_index_is_never_missing_nor_nothing_sav
     overview = await ok_json(await client.get(memory_url()))
 
     assert view["exists"] is True
+    assert (view["raw"], view["lines"], view["manifest"]["unreadable"]) == ("", [], DENIED)
     found = codes(view["findings"])
     assert found["unreadable"] == [layout.INDEX_FILE]
     assert "missing-index" not in found
@@ -224,6 +225,9 @@ async def test_unreadable_memory_files_an_index_never_read_is_not_nothing_saved(
     view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
     about_index = [f["code"] for f in view["findings"] if f["file"] == layout.INDEX_FILE]
     assert about_index == ["refused-entry"]
+    # there, never read: the view says so as the injection does (it said "exists": false)
+    assert (view["exists"], view["raw"], view["lines"]) == (True, "", [])
+    assert view["manifest"]["unreadable"] == f"does not read it: it is {why}"
 
 
 async def test_unreadable_memory_files_a_scope_folder_is_named_never_listed_empty(

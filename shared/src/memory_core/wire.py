@@ -437,9 +437,11 @@ class IndexLine(Answer, frozen=True):
 
 class IndexView(Answer, frozen=True):
     """Answer of ``GET …/memory/scopes/{key}/index`` (A-5): the raw index and what is injected.
-    ``exists``: ``MEMORY.md`` is known to be there (readable or not); false when it is not, or
-    when its scope folder cannot be read, so whether it is there cannot be told (Q-2b: an
-    ``unreadable`` finding then says so)."""
+    ``exists``: ``MEMORY.md`` is known to be there (readable or not, or never read: a FIFO, a
+    folder, a symlink out of the root, T-5b; ``manifest.unreadable`` then says why, as the
+    injection does); false when it is not, or when its scope folder cannot be read, so whether
+    it is there cannot be told (Q-2b: an ``unreadable`` finding then says so). An index that is
+    there and cannot be read answers 200 so (the page's index panel shows why), never 503."""
 
     scope: str
     exists: bool

@@ -865,12 +865,22 @@ class ScopeAnswers:
         self.cache.keep(os.fspath(scope), stored, [entry.file for entry in listing.topics])
         return IndexView(
             scope=key,
-            exists=index is not None and not (index.error and is_folder_unread(index.error)),
+            exists=_index_there(index, capped.manifest.unreadable),
             raw=_raw_shown(text or "", written, shown),
             lines=lines,
             manifest=capped.manifest,
             findings=findings,
         )
+
+
+def _index_there(index: ScopeIndex | None, unread: str | None) -> bool:
+    """:attr:`~memory_core.wire.IndexView.exists`: a ``MEMORY.md`` read, or there and never
+    read (no permission; a FIFO, a folder, a symlink out of the root, T-5b: the manifest's
+    ``unreadable`` says why, as the injection does); False when none is there or its scope
+    folder cannot be read, so whether one is cannot be told (Q-2b)."""
+    if index is None:
+        return unread is not None and not is_folder_unread(unread)
+    return not (index.error and is_folder_unread(index.error))
 
 
 @dataclass(frozen=True, slots=True)

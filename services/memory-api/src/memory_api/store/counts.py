@@ -17,7 +17,13 @@ from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
 from memory_api.store.not_scopes import Skipped, skipped_entries
 from memory_api.store.overview import folder_count
 from memory_api.store.scope_records import ScopeRecordFiles, ScopeRecords
-from memory_api.store.scopes import NOT_A_FOLDER_WHY, list_folder, scope_blocked, scope_folders
+from memory_api.store.scopes import (
+    NOT_A_FOLDER_WHY,
+    list_folder,
+    scope_blocked,
+    scope_folders,
+    vanished_root,
+)
 
 __all__ = ["agent_list", "agent_summaries", "count_topics"]
 
@@ -38,7 +44,8 @@ def count_topics(
     agent card always equals the rows the Memory tab shows; no topic file or index is looked
     at (a symlinked topic file is resolved). ``records`` keep each folder's count by its stat
     (one ``stat`` per unchanged scope, across restarts: the overview's records); without them
-    every folder is listed now. A memory root that is missing counts 0 (nothing saved yet).
+    every folder is listed now. A memory root that is missing counts 0 (nothing saved yet),
+    said when the agent's history holds scopes (:func:`~.scopes.vanished_root`: moved away).
     What is there but not counted is said, never counted as no memory (Q-2b): a memory root
     redirected by a symlink or that is no folder (never read, A-7), one the service may not
     list or enter, a scope folder it may not list (the count is then of the others), a user
@@ -66,6 +73,7 @@ def count_topics(
             total += count
         kept.flush()
         user_blocked = not user_seen and scope_blocked(root, USER_SCOPE)
+        vanished = None if user_seen else vanished_root(root)
     except OutsideMemoryRoot:
         return 0, (
             "its memory root is no plain folder (a symlink or a file in its place), which the "
@@ -77,6 +85,8 @@ def count_topics(
         logger.warning("cannot count the memories of agent %s: %s", agent_id, error)
         return 0, f"its memories cannot be counted ({error.strerror or type(error).__name__})"
     reasons: list[str] = []
+    if vanished is not None:
+        reasons.append(f"the service {vanished}: its memories are not counted")
     if user_blocked:
         reasons.append(
             f"its scope {USER_SCOPE!r} cannot be used: the service {NOT_A_FOLDER_WHY}; "

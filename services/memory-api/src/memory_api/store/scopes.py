@@ -96,6 +96,8 @@ __all__ = [
     "sub_folder_files_ending",
     "topic_entry",
     "unreadable_folder",
+    "vanished_root",
+    "vanished_scopes",
     "walk_sub_folders",
     "workspace_presence",
 ]
@@ -270,8 +272,11 @@ def create_scope_dir(root: Path, key: str) -> bool:
 
 def scope_dir_refusal(root: Path, key: str) -> str | None:
     """:func:`create_scope_dir`, returning None when the scope is there (or was made) and else
-    why the operating system refused, for a person: ``"could not create its folder (Read-only
-    file system)"`` (A-9 says so, never a calm answer naming a folder that is not there)."""
+    why not, for a person: ``"could not create its folder (Read-only file system)"`` (A-9 says
+    so, never a calm answer naming a folder that is not there), or :func:`vanished_root`'s
+    words when the memory root is gone while its history holds scopes (nothing is made)."""
+    if (vanished := vanished_root(root)) is not None:
+        return vanished
     error = scope_dir_error(root, key)
     return None if error is None else refusal_text(error)
 
@@ -314,6 +319,10 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
     found = scope_real_dir(root, key)  # there already (the usual case), or the root unread
     if found is not None:
         return found
+    if (vanished := vanished_root(root)) is not None:
+        raise Unavailable(
+            f"scope {key!r} of agent {agent_id!r} is not there and the service {vanished}"
+        )
     error = scope_dir_error(root, key)
     if error is not None and not isinstance(error, NotADirectoryError):
         raise Unavailable(
@@ -378,6 +387,10 @@ def scope_unusable(root: Path, key: str, agent_id: str) -> str | None:
         made_scope_dir(root, key, agent_id)
     except NotAFolder:
         return NOT_A_FOLDER_WHY
+    except Unavailable:
+        if (vanished := vanished_root(root)) is not None:
+            return vanished  # said in the answer (the overview's user row, a search), never 503
+        raise
     except NotFound:
         return None
     return None
@@ -390,6 +403,44 @@ def scope_blocked(root: Path, key: str) -> bool:
     read, such as the agents list's count. False for a folder, a link to another scope, or
     nothing there."""
     return scope_real_dir(root, key) is None and os.path.lexists(root / key)
+
+
+VANISHED_SHOWN = 3
+"""How many of the scopes its history holds a vanished memory root's notice names."""
+
+
+def vanished_scopes(root: Path) -> list[str]:
+    """The scope keys the agent's history holds (sorted) when its memory ``root`` is not there
+    at all (:func:`vanished_root`); none when the root is there or no history is kept."""
+    if os.path.lexists(root):
+        return []
+    try:
+        with os.scandir(root.parent / "history") as entries:
+            names = [entry.name[: -len(".git")] for entry in entries if entry.name.endswith(".git")]
+    except OSError:
+        return []
+    return sorted(name for name in names if _is_scope_key(name))
+
+
+def vanished_root(root: Path) -> str | None:
+    """Why no scope is made under the real memory ``root`` (``…/agent_state/memory``) when it
+    is not there at all while the agent's history (``…/agent_state/history``) holds scopes: it
+    was moved or deleted, and a read that made it again showed an empty memory as normal (a
+    Session start then recorded every file as removed, V-1). In words that follow "the service
+    …"; None when the root is there (or something is in its place), or no history holds a
+    scope (a new agent: nothing saved yet)."""
+    held = vanished_scopes(root)
+    if not held:
+        return None
+    named = ", ".join(map(repr, held[:VANISHED_SHOWN])) + (
+        ", …" if len(held) > VANISHED_SHOWN else ""
+    )
+    return (
+        f"finds no memory root (the folder of the agent's scopes), while its history holds "
+        f"{len(held)} scope{'s' if len(held) > 1 else ''} ({named}): it was moved or deleted, "
+        "and nothing is made in its place; an operator must put it back (or make it again, "
+        "empty, to start with no memory: the next Session start records every file as removed)"
+    )
 
 
 def refusal_text(error: OSError) -> str:

@@ -53,10 +53,11 @@ from memory_api.store.listed_text import cut_parts, listed
 from memory_api.store.locks import LockTimeoutError
 from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.scopes import (
+    NOT_A_FOLDER_WHY,
     TopicEntry,
-    list_scopes,
     scan_scope,
     scope_real_dir,
+    scopes_and_blocked,
     topic_entry,
 )
 from memory_api.store.search_index import Row, ScopeState, SearchIndex, Topic
@@ -108,6 +109,11 @@ MAX_AGENTS = 16
 _FOLDER = ""
 """The file name under which a scope folder the service cannot list is indexed, unreadable
 (Q-2b): no topic file has an empty name, so a search names the scope, never a file of it."""
+_BLOCKED = ""
+"""The real folder recorded for a scope whose folder's place holds something that is no folder
+of the root (a file, a FIFO, a symlink out of the root or to nothing: K-6,
+:func:`~memory_api.store.scopes.scopes_and_blocked`): none of its files is searched, and its
+:data:`_FOLDER` row names it as unusable in every search (Q-2b), never an empty scope."""
 
 
 def _stat_key(info: os.stat_result) -> int | None:
@@ -286,6 +292,8 @@ class MemorySearch:
         file, a file with other hard links, a folder on another device, a file it could not
         read, which no event says is readable again): check it every time."""
         state = index.scopes[key]
+        if state.real == _BLOCKED:
+            return False  # named as it is until the root's listing changes (_refresh_root)
         folder_name = state.real.rpartition(os.sep)[2]
         if feed is not None and folder_name == key:
             feed.watch(folder_name)
@@ -335,7 +343,7 @@ class MemorySearch:
             real = scope_real_dir(root, only)
             state = index.scopes.get(only)
             if real is None:
-                if state is not None:
+                if state is not None and state.real != _BLOCKED:
                     index.drop_scope(only)
                 return
             if state is None or state.real != os.fspath(real):
@@ -358,8 +366,10 @@ class MemorySearch:
         root_key = None if folder is None else _stat_key(folder)
         if root_key is not None and root_key == index.root_key:
             return set()
-        listed = {key: os.fspath(folder) for key, folder in list_scopes(root)}
-        gone = [key for key in index.scopes if key not in listed]
+        found, blocked = scopes_and_blocked(root)
+        listed = {key: os.fspath(folder) for key, folder in found}
+        listed.update(dict.fromkeys(blocked, _BLOCKED))
+        gone = [key for key in index.scopes if listed.get(key) in {None, _BLOCKED}]
         for key in gone:
             index.drop_scope(key)
         if feed is not None:
@@ -370,6 +380,8 @@ class MemorySearch:
             if state is None or state.real != where:
                 index.set_scope(key, where, None)
                 added.add(key)
+        for key in blocked:  # there and not usable (K-6): named by every search (Q-2b)
+            index.put(key, Topic(_FOLDER, None, "", "", "", "", unreadable=NOT_A_FOLDER_WHY))
         index.set_root_key(root_key)
         return added
 
@@ -448,8 +460,8 @@ class MemorySearch:
                 severity="error",
                 file=f"{key}/{file}",
                 line=None,
-                message=f"scope {key!r} cannot be listed: the service {why}: none of its "
-                "files was searched"
+                message=f"scope {key!r} cannot be {_unusable(why)}: the service {why}: none of "
+                "its files was searched"
                 if file == _FOLDER
                 else f"{file} in scope {key!r} is there but the service {why}: only its name "
                 "was searched",
@@ -482,6 +494,12 @@ class MemorySearch:
             ids = {row.id for row in first}
             rows = [*first, *(row for row in rows if row.id not in ids)]
         return total, rows, index.stats(query)
+
+
+def _unusable(why: str) -> str:
+    """What a scope the search could not look into cannot be: ``used`` (something that is no
+    folder in its place, as every route on it says), else ``listed``."""
+    return "used" if why == NOT_A_FOLDER_WHY else "listed"
 
 
 def _stale(state: ScopeState, entry: TopicEntry) -> bool:

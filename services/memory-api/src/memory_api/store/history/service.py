@@ -82,6 +82,7 @@ from memory_api.store.scopes import (
     scope_dir_refusal,
     scope_unusable,
     scopes_and_blocked,
+    vanished_scopes,
 )
 
 __all__ = ["HistoryStore", "scope_history_bytes"]
@@ -492,16 +493,16 @@ class HistoryStore:
         self.ensure_enabled()
         await self.agents.get(project, agent_id)
 
-        def scopes() -> tuple[list[tuple[str, Path]], str | None, list[str]]:
+        def scopes() -> tuple[list[tuple[str, Path]], str | None, list[str], list[str]]:
             if key is not None:
-                return [(key, self._scope(agent_id, key)[1])], None, []
+                return [(key, self._scope(agent_id, key)[1])], None, [], []
             root = checked_memory_root(self.histories.app_data_dir, agent_id)
             refused = scope_dir_refusal(root, USER_SCOPE)
             refused = refused or scope_unusable(root, USER_SCOPE, agent_id)
             listed, blocked = scopes_and_blocked(root)
-            return listed, refused, blocked
+            return listed, refused, blocked, vanished_scopes(root)
 
-        found, user_refused, blocked = await asyncio.to_thread(scopes)
+        found, user_refused, blocked, vanished = await asyncio.to_thread(scopes)
         if key is not None:
             return RecordResult(scopes=[await self._record_scope(agent_id, key, found[0][1], who)])
         recorded: list[RecordedScope] = []
@@ -526,6 +527,12 @@ class HistoryStore:
         recorded.extend(
             RecordedScope(scope=name, version=None, files=[], skipped=NOT_A_FOLDER_WHY)
             for name in blocked
+        )
+        # a memory root moved away: each scope its history holds is named, none recorded empty
+        recorded.extend(
+            RecordedScope(scope=name, version=None, files=[], skipped=user_refused)
+            for name in vanished
+            if name != USER_SCOPE
         )
         return RecordResult(scopes=recorded)
 

@@ -127,13 +127,22 @@ export class MemorySearch {
   render(data) {
     const shown = data.hits.length;
     const more = data.total > shown ? `, the best ${shown} shown` : "";
-    // Files the service cannot read were searched by name only (Q-2b): say so, never hide it.
-    const unread = data.unreadable ?? [];
-    const unsearched = unread.length
-      ? ` ${plural(unread.length, "file", "files")} the service cannot read ` +
-        `${unread.length === 1 ? "was" : "were"} searched by name only: ` +
-        `${unread.map((f) => f.file).join(", ")}.`
-      : "";
+    // Files the service cannot read were searched by name only, and a scope it cannot list or
+    // use (`<key>/`) not at all (Q-2b): say so, never hide it.
+    const found = data.unreadable ?? [];
+    const folders = found.filter((f) => f.file.endsWith("/"));
+    const unread = found.filter((f) => !f.file.endsWith("/"));
+    const unsearched =
+      (unread.length
+        ? ` ${plural(unread.length, "file", "files")} the service cannot read ` +
+          `${unread.length === 1 ? "was" : "were"} searched by name only: ` +
+          `${unread.map((f) => f.file).join(", ")}.`
+        : "") +
+      (folders.length
+        ? ` ${plural(folders.length, "scope", "scopes")} the service cannot read ` +
+          `${folders.length === 1 ? "was" : "were"} not searched: ` +
+          `${folders.map((f) => f.file.slice(0, -1)).join(", ")}.`
+        : "");
     this.status.textContent =
       (shown
         ? `${plural(data.total, "memory matches", "memories match")}${more}.`
