@@ -56,13 +56,12 @@ from memory_api.errors import (
     CannotRead,
     Conflict,
     NotFound,
-    PreconditionFailed,
     ProjectFull,
     ServiceError,
     Unprocessable,
 )
 from memory_api.store.containment import NotRegularFileError, cannot_read, read_regular
-from memory_api.store.entity_tags import if_match_holds
+from memory_api.store.entity_tags import Preconditions, if_match_holds
 from memory_api.store.locks import Locks, lock_name
 from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
 
@@ -190,10 +189,6 @@ _encoder = msgspec.json.Encoder()
 
 def _etag(raw: bytes) -> str:
     return '"' + hashlib.sha256(raw).hexdigest()[:32] + '"'
-
-
-_SHOWN_IF_MATCH = 80
-"""Characters of a stale ``If-Match`` quoted in its 412 at most."""
 
 
 def etag_matches(if_match: str, etag: str) -> bool:
@@ -531,13 +526,18 @@ class AgentStore:
         return await self.locks.run_held(lock_name("agent", body.id), self._create, record)
 
     async def patch(
-        self, project: str, agent_id: str, patch: ConfigPatch, if_match: str | None
+        self,
+        project: str,
+        agent_id: str,
+        patch: ConfigPatch,
+        if_match: str | Preconditions | None,
     ) -> AgentRecord:
         """Apply a config PATCH (A-2) atomically under the agent's lock and return the result.
 
         Unset fields stay; a ``None`` prompt restores the built-in default. ``if_match`` is the
-        ``If-Match`` header: when given and not naming the current ETag, :class:`PreconditionFailed`
-        (412) is raised and nothing is written; when absent the PATCH applies unconditionally.
+        ``If-Match`` header, or the request's :class:`Preconditions` (``If-None-Match`` too):
+        when one fails for the current ETag, :class:`PreconditionFailed` (412) is raised and
+        nothing is written; with none the PATCH applies unconditionally.
         Raises ``InvalidId``, :class:`NotFound`, :class:`BadRequest` (an empty name; hidden
         characters in the name, the template or a memory prompt, I-9) and
         :class:`~memory_api.errors.Unprocessable` (422: a prompt without its index placeholder
@@ -577,24 +577,15 @@ class AgentStore:
                 template=template,
                 memory=changes,
             ),
-            if_match,
+            if_match if isinstance(if_match, Preconditions) else Preconditions(if_match),
         )
 
     def _patch_held(
-        self, project: str, agent_id: str, patch: _Patch, if_match: str | None
+        self, project: str, agent_id: str, patch: _Patch, conditions: Preconditions
     ) -> AgentRecord:
         """The blocking part of :meth:`patch`, under the agent's lock: read, check, write."""
         current = self._load_in(project, agent_id)
-        if if_match is not None and not etag_matches(if_match, current.etag):
-            shown = (
-                if_match if len(if_match) <= _SHOWN_IF_MATCH else if_match[:_SHOWN_IF_MATCH] + "…"
-            )
-            raise PreconditionFailed(
-                f"If-Match {shown!r} does not name the current ETag of the agent's config: it "
-                "changed since it was read, or that value is not an ETag it had (a weak W/ tag "
-                "never matches: send the ETag as GET …/config answers it, quotes included); "
-                "reload it and apply the change again"
-            )
+        conditions.check("the agent's config", exists=True, etag=current.etag, read="GET …/config")
         updated = msgspec.structs.replace(
             current,
             name=current.name if patch.name is None else patch.name,
