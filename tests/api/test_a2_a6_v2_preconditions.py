@@ -17,6 +17,7 @@ from tests.api.conftest import (
     Client,
     expect_problem,
     file_url,
+    memory_url,
     ok_json,
     write_topic,
 )
@@ -113,3 +114,20 @@ async def test_a2_if_none_match_on_a_config_patch_is_judged(
     assert (await ok_json(await client.get(CONFIG)))["name"] != "X"
     response = await client.patch(CONFIG, json={"name": "X"}, headers={"If-None-Match": '"o"'})
     assert (await ok_json(response))["name"] == "X"
+
+
+async def test_a4_the_template_placeholder_insert_writes_the_config_under_its_preconditions(
+    client: Client, agent: AgentHome
+) -> None:
+    """The insert rewrites the config's template, so it judges ``If-Match`` against the
+    config's ETag as its PATCH does: a stale one is 412 and the template stays as it is."""
+    await ok_json(await client.patch(CONFIG, json={"template": "No placeholder here."}))
+    etag = (await client.get(CONFIG)).headers["ETag"]
+    url = f"{memory_url()}/template-placeholder"
+
+    for sent in ({"If-Match": '"stale"'}, {"If-None-Match": "*"}):
+        response = await client.post(url, headers=sent)
+        await expect_problem(response, 412, "the agent's config")
+    assert (await ok_json(await client.get(CONFIG)))["template"] == "No placeholder here."
+    result = await ok_json(await client.post(url, headers={"If-Match": etag}))
+    assert result["changed"] is True

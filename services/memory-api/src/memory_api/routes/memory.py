@@ -141,10 +141,13 @@ async def get_scope(request: web.Request) -> web.Response:
 @routes.post(BASE + "/template-placeholder")
 async def post_template_placeholder(request: web.Request) -> web.Response:
     """A-4: ``PlaceholderResult`` — the template and whether this call changed it. Takes no
-    body (an empty JSON object passes; anything else is a 400, :func:`refuse_body`)."""
+    body (an empty JSON object passes; anything else is a 400, :func:`refuse_body`). It writes
+    the config: ``If-Match`` / ``If-None-Match`` are judged against the config's ``ETag`` as on
+    its PATCH (412, nothing written)."""
     project, agent = _ids(request)
     await refuse_body(request)
-    result = await get_memory_store(request.app).insert_placeholder(project, agent)
+    conditions = preconditions(request)
+    result = await get_memory_store(request.app).insert_placeholder(project, agent, conditions)
     return json_response(result)
 
 

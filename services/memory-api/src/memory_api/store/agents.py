@@ -61,7 +61,7 @@ from memory_api.errors import (
     Unprocessable,
 )
 from memory_api.store.containment import NotRegularFileError, cannot_read, read_regular
-from memory_api.store.entity_tags import Preconditions, if_match_holds
+from memory_api.store.entity_tags import NO_PRECONDITIONS, Preconditions, if_match_holds
 from memory_api.store.locks import Locks, lock_name
 from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
 
@@ -189,6 +189,10 @@ _encoder = msgspec.json.Encoder()
 
 def _etag(raw: bytes) -> str:
     return '"' + hashlib.sha256(raw).hexdigest()[:32] + '"'
+
+
+_READ_AT = "GET …/config"
+"""Where a client reads the config's ETag, as a failed ``If-Match`` says it."""
 
 
 def etag_matches(if_match: str, etag: str) -> bool:
@@ -585,7 +589,7 @@ class AgentStore:
     ) -> AgentRecord:
         """The blocking part of :meth:`patch`, under the agent's lock: read, check, write."""
         current = self._load_in(project, agent_id)
-        conditions.check("the agent's config", exists=True, etag=current.etag, read="GET …/config")
+        conditions.check("the agent's config", exists=True, etag=current.etag, read=_READ_AT)
         updated = msgspec.structs.replace(
             current,
             name=current.name if patch.name is None else patch.name,
@@ -597,13 +601,18 @@ class AgentStore:
         return self._write(updated)
 
     def _edit_template(
-        self, project: str, agent_id: str, fn: Callable[[str], tuple[str, bool]]
+        self,
+        project: str,
+        agent_id: str,
+        fn: Callable[[str], tuple[str, bool]],
+        conditions: Preconditions,
     ) -> tuple[str, bool]:
         """Apply ``fn`` to the template in ``agent.json`` so that no concurrent edit is lost.
 
         The file is edited with :func:`memory_core.file_edit.edit_file`: an operator or a tool
         changing ``agent.json`` at the same moment (no lock of ours) gets ``fn`` re-applied to
-        their version rather than overwritten. Blocking.
+        their version rather than overwritten. ``conditions`` are judged first, against the
+        config as read under the lock (412, nothing written). Blocking.
         """
         outcome: list[tuple[str, bool]] = []
 
@@ -615,7 +624,8 @@ class AgentStore:
             outcome.append((template, changed))
             return _encode(msgspec.structs.replace(record, template=template)) if changed else None
 
-        self._load_in(project, agent_id)  # the same errors as a read for a missing agent
+        current = self._load_in(project, agent_id)  # the errors of a read for a missing agent
+        conditions.check("the agent's config", exists=True, etag=current.etag, read=_READ_AT)
         # agent.json may be an operator's symlink (a mounted config): edit the file it names.
         edit_file(
             Path(os.path.realpath(self._file(agent_id))),
@@ -628,7 +638,11 @@ class AgentStore:
         return outcome[-1]
 
     async def update_template(
-        self, project: str, agent_id: str, fn: Callable[[str], tuple[str, bool]]
+        self,
+        project: str,
+        agent_id: str,
+        fn: Callable[[str], tuple[str, bool]],
+        conditions: Preconditions = NO_PRECONDITIONS,
     ) -> tuple[str, bool]:
         """Rewrite the template with ``fn(template) -> (new, changed)`` under the agent's lock.
 
@@ -637,9 +651,12 @@ class AgentStore:
         file once; someone editing ``agent.json`` by hand meanwhile loses nothing
         (:meth:`_edit_template`). Returns ``fn``'s result. Raises ``InvalidId`` and
         :class:`NotFound` like :meth:`get`, :class:`UnreadableAgent` for a corrupt file and
-        ``FileKeptChanging`` (409) when the file would not settle.
+        ``FileKeptChanging`` (409) when the file would not settle, and
+        :class:`~memory_api.errors.PreconditionFailed` (412) when ``conditions`` (the request's
+        ``If-Match`` / ``If-None-Match``) fail for the config's current ETag.
         """
         check_project_id(project)
         check_agent_id(agent_id)
         name = lock_name("agent", agent_id)
-        return await self.locks.run_held(name, self._edit_template, project, agent_id, fn)
+        edit = self._edit_template
+        return await self.locks.run_held(name, edit, project, agent_id, fn, conditions)

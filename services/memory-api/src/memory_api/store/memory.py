@@ -462,11 +462,16 @@ class MemoryStore:
             )
         return answer if body.sections else msgspec.structs.replace(answer, sections=[])
 
-    async def insert_placeholder(self, project: str, agent_id: str) -> PlaceholderResult:
+    async def insert_placeholder(
+        self, project: str, agent_id: str, conditions: Preconditions = NO_PRECONDITIONS
+    ) -> PlaceholderResult:
         """A-4: insert ``{{MEMORY}}`` and the key line into the template (I-7), idempotently.
 
         Runs under the agent's cross-process lock (read, insert, atomic write), so concurrent
-        inserts change the template once (Q-2a).
+        inserts change the template once (Q-2a). ``conditions`` are judged against the config's
+        ETag under that lock (412, nothing written).
         """
-        template, changed = await self.agents.update_template(project, agent_id, insert_placeholder)
+        template, changed = await self.agents.update_template(
+            project, agent_id, insert_placeholder, conditions
+        )
         return PlaceholderResult(template=template, changed=changed)
