@@ -116,12 +116,11 @@ class Preconditions:
         that ETag (said in the 412). ``If-Match`` first, then ``If-None-Match`` (§13.2.2). The
         caller holds the resource's lock, so what is judged is what the change then changes."""
         if self.if_match is not None:
-            parsed = parse_if_match(self.if_match)
             if not exists:
                 raise PreconditionFailed(
                     f"If-Match {_shown(self.if_match)} fails: {what} is not there; nothing changed"
                 )
-            if not parsed.any and (etag is None or etag not in parsed.strong):
+            if not if_match_holds(self.if_match, etag or ""):  # no ETag: only * holds
                 raise PreconditionFailed(_if_match_failed(self.if_match, what, etag, read))
         if self.if_none_match is not None and exists:
             members = _members(self.if_none_match)
