@@ -17,7 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -61,6 +61,7 @@ def test_a1_under_umask_000_no_folder_or_file_of_the_data_dir_is_writable_by_oth
     data_dir = tmp_path / "fresh" / "data"
     monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
     create = ["agent", "create", "--project", "acme", "--id", "coder", "--name", "Coder"]
+    assert main(["token", "create", "--name", "me", "--data-dir", str(data_dir)]) == 0  # makes it
     assert main([*create, "--data-dir", str(data_dir)]) == 0
 
     made = [data_dir, *data_dir.rglob("*")]
@@ -83,6 +84,7 @@ def test_a1_a_umask_that_keeps_others_out_is_honoured_as_it_is(
         data_dir = tmp_path / "shared" / "data"
         monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
         create = ["agent", "create", "--project", "acme", "--id", "coder", "--name", "Coder"]
+        assert main(["token", "create", "--name", "me", "--data-dir", str(data_dir)]) == 0
         assert main([*create, "--data-dir", str(data_dir)]) == 0
     finally:
         os.umask(old)
@@ -303,6 +305,7 @@ def test_q1_a_refusal_names_memory_api_as_the_user_started_it(
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("CODEX_HOME", raising=False)
     monkeypatch.setenv("MEMORY_API_DATA_DIR", str(tmp_path / "data"))
+    (tmp_path / "data").mkdir()
     assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
     argv = ["memory", "import", "--from", "codex", "--workspace", str(tmp_path)]
     argv += ["--project", "acme", "--agent", "coder"]
@@ -459,6 +462,67 @@ def test_a10_serve_refuses_a_public_address_without_tokens(
     monkeypatch.setenv("MEMORY_API_HOST", "0.0.0.0")  # noqa: S104 - must be refused
     assert main(["serve"]) == 2
     assert "refusing to bind 0.0.0.0" in capsys.readouterr().err
+
+
+def _file_on_the_way(tmp_path: Path) -> Path:
+    (tmp_path / "file").write_text("not a folder\n", encoding="utf-8")
+    return tmp_path / "file" / "data"
+
+
+def _top_folder_a_file(tmp_path: Path) -> Path:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "agents").write_text("not a folder\n", encoding="utf-8")
+    return tmp_path / "data"
+
+
+@pytest.mark.usefixtures("restore_logging")
+@pytest.mark.parametrize(
+    "place",
+    [lambda tmp: _file_on_the_way(tmp).parent, _file_on_the_way, _top_folder_a_file],
+    ids=["a regular file", "under a regular file", "its agents folder a file"],
+)
+def test_a11_serve_refuses_a_data_dir_that_can_never_be_one_and_starts_nothing(
+    tmp_path: Path,
+    place: Callable[[Path], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``MEMORY_API_DATA_DIR=/some/regular-file memory-api serve`` logged "cannot prepare the
+    data dir … Not a directory", listened on and answered every ``/api/`` request 503 forever.
+    A setting that can never work stops the start (exit 2) naming it, as a malformed one does."""
+    data_dir = place(tmp_path)
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.setattr(cli, "_run_app", _never_started)
+
+    assert main(["serve", "--port", "0"]) == 2
+    said = capsys.readouterr().err
+    assert "configuration error: the data dir (MEMORY_API_DATA_DIR or --data-dir) cannot" in said
+    assert str(tmp_path) in said
+
+
+@pytest.mark.usefixtures("restore_logging")
+def test_a11_serve_over_a_data_dir_not_there_yet_still_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A data dir not made yet (``make run``'s first start, a mount point not there yet) is no
+    bad setting: serve starts, makes it, or answers 503 until the disk is back."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(tmp_path / "not-yet" / "data"))
+    started: list[int] = []
+
+    def run_app(_settings: object, _bind: object, sockets: list[socket.socket]) -> None:
+        for sock in sockets:
+            sock.close()
+        started.append(len(sockets))
+
+    monkeypatch.setattr(cli, "_run_app", run_app)
+    assert main(["serve", "--port", "0"]) == 0
+    assert started
+
+
+def _never_started(_settings: object, _bind: object, sockets: list[socket.socket]) -> None:
+    for sock in sockets:
+        sock.close()
+    raise AssertionError("serve started over a data dir that can never be one")
 
 
 def _get(url: str, token: str | None = None) -> tuple[int, bytes]:

@@ -286,24 +286,45 @@ def test_corpus_is_the_one_the_tests_expect() -> None:
     )
 
 
-async def test_a6_v1_a_topic_file_over_its_read_cap_is_not_deleted_for_no_undo(
-    client: Client, agent: AgentHome
-) -> None:
-    """V-1: the history keeps a file only up to its read cap (1 MiB for a topic file), so a
-    delete of a larger one could never be undone: it is refused (503 naming why), and the file
-    and its index line stay. Another file beside it is deleted as before."""
+def _never_kept(agent: AgentHome, how: str) -> Path:
+    """``huge-notes.md`` in the user scope as a file the history can never keep as it is."""
     big = agent.user / "huge-notes.md"
-    big.write_bytes(b"---\nname: huge\ndescription: d\n---\n" + b"x" * (1024 * 1024))
+    if how == "over its read cap":
+        big.write_bytes(b"---\nname: huge\ndescription: d\n---\n" + b"x" * (1024 * 1024))
+    else:
+        outside = agent.tmp / "outside.md"
+        outside.write_bytes(b"---\nname: huge\ndescription: d\n---\nlinked\n")
+        os.link(outside, big)
+    return big
+
+
+NEVER_KEPT = {
+    "over its read cap": "larger than its read cap of 1048576 bytes",
+    "hard-linked": "a file with other hard links, a name outside its folder",
+}
+
+
+@pytest.mark.parametrize("how", list(NEVER_KEPT))
+async def test_a6_v1_a_topic_file_the_history_can_never_keep_is_409_not_a_retryable_503(
+    client: Client, agent: AgentHome, how: str
+) -> None:
+    """V-1: the history keeps a file only up to its read cap (1 MiB for a topic file) and never
+    reads a hard-linked one, so a delete of such a file could never be undone: it is refused,
+    and the file and its index line stay. That is a condition of the file, which no retry
+    changes: 409 naming why, never the 503 "try later" it answered on every try. Another file
+    beside it is deleted as before."""
+    big = _never_kept(agent, how)
     write_topic(agent.user, "small.md")
     index = agent.user / layout.INDEX_FILE
     index.write_text("- [Huge](huge-notes.md) — big\n- [Small](small.md) — s\n", encoding="utf-8")
 
-    await expect_problem(
-        await client.delete(file_url("user", "huge-notes.md")),
-        503,
-        "'huge-notes.md' was not deleted: the history cannot keep its content as it is now "
-        "(larger than its read cap of 1048576 bytes), so the delete could not be undone",
-    )
+    for _ in range(2):  # the same answer again: nothing to wait for
+        await expect_problem(
+            await client.delete(file_url("user", "huge-notes.md")),
+            409,
+            "'huge-notes.md' was not deleted: the history cannot keep its content as it is now "
+            f"({NEVER_KEPT[how]}",
+        )
 
     assert big.exists()
     assert index.read_text(encoding="utf-8").startswith("- [Huge](huge-notes.md)")

@@ -27,6 +27,7 @@ from memory_core.atomic import atomic_write_bytes
 from memory_core.index import index_lines, linked_topic_files
 from memory_core.index_merge import IndexMerge, merge_index
 from memory_core.keys import key_for_real_path
+from memory_core.scope_files import TOPIC_CAP
 from memory_core.topics import parse_topic
 from rich.console import Console
 
@@ -156,6 +157,30 @@ def test_p5_what_is_not_imported_is_listed_with_the_reason(
         assert reason in line, (entry, out)
     scope = user_scope(env)
     assert not (scope / "linked.md").exists() and not (scope / "notes.txt").exists()
+
+
+def test_p5_a_topic_file_over_the_services_read_cap_is_not_imported(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The import took topic files up to 16 MiB, while the service reads 1 MiB of one (T-2):
+    such a file was a memory no route read and no delete could take away (the history cannot
+    keep it, V-1). It is skipped naming why, and so is its index line; one of 1 MiB is taken."""
+    source = tmp_path / "src"
+    source.mkdir()
+    head = b"---\nname: n\ndescription: d\n---\n"
+    (source / "huge.md").write_bytes(head + b"x" * (TOPIC_CAP + 1 - len(head)))
+    (source / "fits.md").write_bytes(head + b"y" * (TOPIC_CAP - len(head)))
+    (source / layout.INDEX_FILE).write_text(
+        "- [Huge](huge.md) — big\n- [Fits](fits.md) — ok\n", encoding="utf-8"
+    )
+    assert run(str(source), "--user") == 0
+    out = capsys.readouterr().out
+    line = next((line for line in out.splitlines() if "huge.md" in line), "")
+    assert "larger than 1 MiB, the most the service reads of a topic file" in line, out
+    scope = user_scope(env)
+    assert not (scope / "huge.md").exists()
+    assert (scope / "fits.md").stat().st_size == TOPIC_CAP
+    assert "huge.md" not in (scope / layout.INDEX_FILE).read_text(encoding="utf-8")
 
 
 def test_p5_non_utf8_text_is_decoded_as_reading_does(

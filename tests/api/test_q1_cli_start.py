@@ -42,9 +42,9 @@ def test_q1_commands_but_serve_never_load_the_web_application(tmp_path: Path) ->
     named = ["--data-dir", data]
     coder = ["--project", "acme", "--agent", "coder"]
     commands = [
+        ["token", "create", *named, "--name", "ci"],  # makes the data dir (a new server's first)
         ["agent", "create", *named, "--project", "acme", "--id", "coder", "--name", "C"],
         ["agent", "list", *named],
-        ["token", "create", *named, "--name", "ci"],
         ["token", "list", *named],
         ["token", "revoke", *named, "--name", "ci", "--reopen"],
         ["demo", "seed", *named, "--corpus", str(CORPUS)],
@@ -80,6 +80,7 @@ def _loaded(argv: list[str]) -> list[str]:
 
 
 def test_q1_agent_and_token_commands_load_no_other_store_nor_the_lint(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
     named = ["--data-dir", str(tmp_path / "data")]
     commands = [
         ["agent", "create", *named, "--project", "acme", "--id", "coder", "--name", "C"],
@@ -93,6 +94,7 @@ def test_q1_agent_and_token_commands_load_no_other_store_nor_the_lint(tmp_path: 
 
 
 def test_q1_help_and_commands_in_a_named_data_dir_load_no_http_client(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
     named = ["--data-dir", str(tmp_path / "data")]
     for argv in (["--help"], ["agent", "list", *named], ["token", "list", *named]):
         assert "http.client" not in _loaded(argv), argv

@@ -46,6 +46,7 @@ LONG_NAME = "A coder whose display name is as long as a name may be, near the 10
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data dir with :data:`AGENTS` agents of project ``acme`` (``coder-0`` …)."""
     made = tmp_path_factory.mktemp("reader-left") / "data"
+    made.mkdir()
     for number in range(AGENTS):
         argv = ["agent", "create", "--data-dir", str(made), "--project", "acme"]
         assert main([*argv, "--id", f"coder-{number}", "--name", f"{LONG_NAME}{number}"]) == 0

@@ -3,7 +3,7 @@ cannot read it (another account's, mode 0600), or it is over its 1 MiB read cap 
 offered an action the service refuses. Its History says why it cannot be recorded and offers
 neither "Record it now" (a checkpoint takes every other file, never this one) nor "Restore this
 version" (503); its Delete says why and sends nothing; and a delete the service refuses all the
-same (the file grew past the cap after the page was drawn) shows the 503's detail, whole.
+same (the file grew past the cap after the page was drawn) shows the 409's detail, whole.
 
 The unreadable file is refused by the kernel for real: as root the service runs under
 ``setpriv`` without the capabilities that bypass file permissions, as in
@@ -96,7 +96,7 @@ def test_q2b_files_the_history_cannot_keep_are_offered_no_record_restore_or_dele
        offers neither "Record it now" nor "Restore this version"; its Delete says why and
        sends nothing;
     2. a file whose row was drawn while it could be kept, grown past the cap since: the delete
-       is refused (503) and the page shows why, in the service's words, and keeps the row;
+       is refused (409) and the page shows why, in the service's words, and keeps the row;
     3. the index made unreadable: its History offers no record or restore either.
     """
     service = refused_service
@@ -133,7 +133,7 @@ def test_q2b_files_the_history_cannot_keep_are_offered_no_record_restore_or_dele
     # nothing was sent: the files are as they were
     assert {kind: path.stat().st_size for kind, path in paths.items()} == sizes
 
-    # 2. Refused by the service all the same: the 503's detail, whole.
+    # 2. Refused by the service all the same: the 409's detail, whole.
     target = row(user_group(page), "time-zone.md")
     grown = _unkeep(service, "over-cap", "time-zone.md")
     target.get_by_role("button", name="Delete").click()

@@ -44,8 +44,8 @@ def test_a10_every_folder_on_the_way_to_a_note_is_owner_only_under_umask_022(
 ) -> None:
     data_dir = tmp_path / "data"
     monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
-    assert main([*CREATE, "--data-dir", str(data_dir)]) == 0
     assert main(["token", "create", "--name", "me", "--data-dir", str(data_dir)]) == 0
+    assert main([*CREATE, "--data-dir", str(data_dir)]) == 0
     root = memory_root(data_dir, "coder")
     assert create_scope_dir(root, "repo-0123abcd")
     (root / "user" / "deploy.md").write_text("# Deploy\n", encoding="utf-8")  # the agent's 0644
@@ -69,6 +69,7 @@ def test_a10_the_drafts_and_machines_folders_are_owner_only_under_umask_022(
 ) -> None:
     data_dir = tmp_path / "data"
     monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    assert main(["token", "create", "--name", "me", "--data-dir", str(data_dir)]) == 0
     assert main([*CREATE, "--data-dir", str(data_dir)]) == 0
 
     draft = DraftCreate(prompt="Deploy?")
@@ -93,6 +94,7 @@ def test_a10_a_group_sharing_the_data_dir_on_purpose_keeps_its_access_never_othe
     monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
     before = os.umask(0o002)
     try:
+        assert main(["token", "create", "--name", "me", "--data-dir", str(data_dir)]) == 0
         assert main([*CREATE, "--data-dir", str(data_dir)]) == 0
     finally:
         os.umask(before)
@@ -106,6 +108,7 @@ def test_a10_a_data_dir_made_open_before_is_warned_of_naming_the_folder_and_chmo
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     data_dir = tmp_path / "old data"
+    data_dir.mkdir()
     monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
     assert main([*CREATE, "--data-dir", str(data_dir)]) == 0
     scope = memory_root(data_dir, "coder") / "user"
@@ -135,6 +138,7 @@ def test_a10_the_services_start_log_names_an_open_folder_and_the_chmod(
     data_dir = tmp_path / "data"
     monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
     monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    data_dir.mkdir()
     assert main(CREATE) == 0
     data_dir.chmod(0o711)  # others may enter, by name, every folder below
 

@@ -235,8 +235,9 @@ async def test_a7_restoring_a_topic_file_hard_linked_outside_never_replaces_it(
 
     response = await client.post(f"{file_url('user', TOPIC)}/restore", json={"version": good})
 
-    # the history first records the file as it is now, which it cannot: nothing is replaced
-    problem = await expect_problem(response, 503, f"{TOPIC!r} was not replaced")
+    # the history first records the file as it is now, which it never can: nothing is replaced,
+    # and a 409 (a condition of the file), never a 503 a client retries forever
+    problem = await expect_problem(response, 409, f"{TOPIC!r} was not replaced")
     assert HARD_LINKED in problem["detail"]
     assert outside.samefile(agent.user / TOPIC)
     assert SECRET not in str(problem)

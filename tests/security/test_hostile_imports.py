@@ -25,6 +25,7 @@ from memory_api.transfer import ownership, sources, topic_making
 from memory_api.transfer.harness_files import walk_files
 from memory_api.transfer.sources import ARCHIVE_FORMAT, SourceError, read_folder
 from memory_core import layout
+from memory_core.scope_files import TOPIC_CAP
 
 PROJECT, AGENT = "acme", "coder"
 ARGS = ["--project", PROJECT, "--agent", AGENT]
@@ -327,10 +328,11 @@ def test_p5_a_line_of_a_million_spaces_after_a_hash_is_read_in_linear_time(
     """A topic file without a description gets an index line from its first heading; the
     heading pattern backtracked in quadratic time: ``# a``, 80 000 spaces and ``b`` took 18 s,
     this 1 MiB line about an hour. The same line split into sections (a coding agent's file
-    made into topic files) is just as long."""
+    made into topic files) is just as long. The file is as large as a topic file may be
+    imported (the service's 1 MiB read cap)."""
     folder = tmp_path / "memory"
     folder.mkdir()
-    line = "# a" + " " * (1024 * 1024) + "b"
+    line = "# a" + " " * (TOPIC_CAP - 16) + "b"
     (folder / "wide.md").write_text(line + "\nbody\n", encoding="utf-8")
     argv = ["memory", "import", str(folder), "--user", *ARGS]
     assert _finishes(lambda: main(argv)) == 0

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 from memory_core.counting import counted
 
-from memory_api.command_place import NAME_THE_DATA_DIR, PlaceRefused, place_for
+from memory_api.command_place import NAME_THE_DATA_DIR, PlaceRefused, data_dir_exists, place_for
 from memory_api.errors import ServiceError
 from memory_api.remote import RemoteError, default_url
 from memory_api.settings import MAX_PORT, Settings, SettingsError, port_number
@@ -108,7 +108,8 @@ def _agent_in_data_dir(
     ``named`` False: ``data_dir`` is the default one, which nobody named (a reading command
     beside ``make run`` without ``MEMORY_API_DATA_DIR``): the way on is to name the data dir
     that holds the agent, never to create it in a data dir no service looks at. ``agents``
-    None: ``data_dir`` does not exist (:func:`_data_dir_exists`), so it holds no agent.
+    None: ``data_dir`` does not exist (:func:`~memory_api.command_place.data_dir_exists`), so
+    it holds no agent.
     """
     from memory_api.errors import NotFound
 
@@ -138,22 +139,6 @@ def _agent_in_data_dir(
         ) from None
 
 
-def _data_dir_exists(settings: Settings) -> bool:
-    """Whether the data dir of ``settings`` exists. A command that only reads it (``agent
-    list``, ``memory export``) reads none where there is none and never makes one: run in a
-    shell that named no data dir, beside ``make run``, they left the default one's folders and
-    topic database under ``~/.local/share`` behind, a data dir no service looks at (Q-1).
-    Only a path that is not there at all is no data dir: a file or a folder that cannot be
-    looked at in its place is one, whose reading then fails with its reason."""
-    try:
-        os.lstat(settings.data_dir)
-    except FileNotFoundError:
-        return False
-    except OSError:  # not looked at (no permission on the way, ENOTDIR …): said by its reading
-        return True
-    return True
-
-
 def _agent_store(settings: Settings) -> AgentStore:
     """The agent store alone (``agent create|list``, ``demo seed``): no other store is built,
     so the memory, search, history and sync code is never imported."""
@@ -170,7 +155,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.http.bind_address import bound_sockets, resolve_bind
     from memory_api.http.logs import configure_logging
     from memory_api.open_folders import open_folders_warning
-    from memory_api.stores import build_stores
+    from memory_api.stores import build_stores, unusable_data_dir
 
     if args.workers is not None:
         # Typed by someone who reads the answer: refused, so no one believes N processes run.
@@ -192,6 +177,13 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         )
     if settings.tokens_file_warning is not None:
         logger.warning("%s", settings.tokens_file_warning)  # read bit: said, not refused
+    if (unusable := unusable_data_dir(settings.data_dir)) is not None:
+        # a setting that can never work stops the start, as a malformed one does; a disk only
+        # unavailable for now (a mount not there yet) still starts, 503 until it is back
+        raise SettingsError(
+            f"the data dir (MEMORY_API_DATA_DIR or --data-dir) cannot be used: {unusable}; "
+            "name a folder, or a path where one can be made"
+        )
     tokens = build_stores(settings).tokens
     try:
         # A token folder that cannot be read counts as tokens: the API then fails closed (503)
@@ -398,7 +390,7 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
     unreadable: list[tuple[str, str]] = []
     if place.remote is not None:
         agents = place.remote.agents(args.project or None)
-    elif not _data_dir_exists(settings):
+    elif not data_dir_exists(settings.data_dir):
         agents = []
     else:
         from memory_api.store.counts import agent_summaries
@@ -441,12 +433,15 @@ def _say_skipped(agent: AgentSummary) -> None:
         print(f"  and {more} more", file=sys.stderr)
 
 
-def _token_store(settings: Settings, args: argparse.Namespace, *, writes: bool) -> Any:
+def _token_store(
+    settings: Settings, args: argparse.Namespace, *, writes: bool, makes: bool = False
+) -> Any:
     """The token store of the data dir the command works in (tokens have no API: A-10); built
-    alone, so a token command loads none of the other stores (about half its start)."""
+    alone, so a token command loads none of the other stores (about half its start).
+    ``makes``: a named data dir not there yet is made (``token create``, :func:`place_for`)."""
     from memory_api.store.tokens import TokenStore
 
-    place_for(settings, args, writes=writes, api=False)
+    place_for(settings, args, writes=writes, api=False, makes=makes)
     return TokenStore(settings.data_dir, settings.env_tokens)
 
 
@@ -498,7 +493,7 @@ def _token_create_here(settings: Settings) -> str:
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.open_folders import open_folders_warning
 
-    store = _token_store(settings, args, writes=True)
+    store = _token_store(settings, args, writes=True, makes=True)
     projects = tuple(args.project) if args.project else None
     entry, secret, was_open = store.create_closing(args.name, projects)
     reach = "every project" if entry.projects is None else ", ".join(entry.projects)
@@ -609,7 +604,7 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.checkout_data import elsewhere_note
     from memory_api.demo import DEMO_MEMORY_TAB, seed_demo
 
-    place_for(settings, args, writes=True, api=False)
+    place_for(settings, args, writes=True, api=False, makes=True)  # make run's first start
     if args.checkout_data is not None:
         print(elsewhere_note(settings.data_dir, Path(args.checkout_data)), end="")
     report = _run(seed_demo(_agent_store(settings), Path(args.corpus)))
@@ -707,7 +702,7 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
             place.said if NAME_THE_DATA_DIR in place.said else f"{place.said}; {NAME_THE_DATA_DIR}"
         )
         print(f"memory-api: exporting {said}", file=sys.stderr)
-    if not _data_dir_exists(settings):
+    if not data_dir_exists(settings.data_dir):
         named = settings.data_dir_named
         _agent_in_data_dir(None, settings.data_dir, args.project, args.agent, named=named)
     prepare_data_dir(settings.data_dir)

@@ -17,9 +17,11 @@ Every exception class of the service, where it lives, and what it answers::
     │   └── OutsideMemoryRoot    a path resolving out of the memory root (A-7)  store/containment.py
     │                            (type …/outside-memory-root: no "no such scope", R-1)
     ├── Conflict            409  the resource exists already (agent id taken); a delete whose
-    │                            index line cannot be pruned, nothing deleted (A-6)
+    │                            index line cannot be pruned, nothing deleted (A-6); a delete
+    │                            or restore of a file the history can never keep as it is
+    │                            (over its read cap, hard-linked: V-1), nothing changed
     │   └── ProjectFull          a project holding its cap of agents     (type …/cap-reached)
-    ├── PreconditionFailed  412  a stale ``If-Match`` (A-2)
+    ├── PreconditionFailed  412  a failed ``If-Match`` / ``If-None-Match`` (A-2, A-6, V-2)
     ├── TooMany             429  a cap of one agent reached: its live drafts (A-12), with
     │                            Retry-After                    (type …/cap-reached)
     ├── Unprocessable       422  a well-formed value a rule refuses (a prompt without its
@@ -138,7 +140,8 @@ class ProjectFull(Conflict):
 
 
 class PreconditionFailed(ServiceError):
-    """``If-Match`` names an ETag that is no longer current (412, A-2)."""
+    """A precondition failed: ``If-Match`` naming no current ETag (or any but ``*`` of a file,
+    which has none), ``If-None-Match`` naming the current one or ``*`` (412; A-2, A-6, V-2)."""
 
     status = 412
 

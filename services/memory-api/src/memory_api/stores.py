@@ -11,6 +11,8 @@ them directly.
 
 from __future__ import annotations
 
+import errno
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,6 +37,7 @@ __all__ = [
     "agent_store",
     "build_stores",
     "prepare_data_dir",
+    "unusable_data_dir",
 ]
 
 LOCKS_DIR = "locks"
@@ -92,3 +95,29 @@ def prepare_data_dir(data_dir: Path) -> None:
     mode = data_folder_mode()
     for name in DATA_FOLDERS:
         make_dirs(data_dir / name, mode)
+
+
+_NEVER = (errno.ENOTDIR, errno.ELOOP, errno.ENAMETOOLONG)
+"""What ``stat`` of a data dir path answers when no folder can ever be made there as named: a
+file on the way, a symlink loop, a name too long. Anything else (``ENOENT``, ``EACCES``, ``EIO``,
+a network mount gone: ``ENOTCONN``, ``ESTALE``) may pass once an operator or the mount is back."""
+
+
+def unusable_data_dir(data_dir: Path) -> str | None:
+    """Why ``data_dir`` can never be used as a data dir as it is named, or None when it can
+    (or may, once a disk that is only unavailable for now is back: those are left to
+    :func:`prepare_data_dir`, logged, and ``/readyz``). Never: the data dir or one of its top
+    folders (:data:`DATA_FOLDERS`) is there and no folder (a regular file, a FIFO), or the path
+    to it cannot lead to a folder (:data:`_NEVER`). Looks only; makes nothing."""
+    for path in (data_dir, *(data_dir / name for name in DATA_FOLDERS)):
+        try:
+            info = path.stat()
+        except FileNotFoundError:
+            continue  # made at start
+        except OSError as error:
+            if error.errno in _NEVER:
+                return f"{path} cannot be a folder ({error.strerror})"
+            return None
+        if not stat.S_ISDIR(info.st_mode):
+            return f"{path} is there and is no folder"
+    return None

@@ -27,12 +27,14 @@ from memory_core.wire import RequestBody
 
 from memory_api.appkeys import get_settings
 from memory_api.errors import BadRequest, BodyTimedOut, UnreadableBody
+from memory_api.store.entity_tags import Preconditions
 
 __all__ = [
     "check_body_encoding",
     "check_json_headers",
     "json_response",
     "json_text",
+    "preconditions",
     "query_flag",
     "read_json",
     "refuse_body",
@@ -54,6 +56,18 @@ def json_response(
         content_type="application/json",
         headers=dict(headers or {}),
     )
+
+
+def preconditions(request: web.Request) -> Preconditions:
+    """The ``If-Match`` and ``If-None-Match`` of ``request``, each as every line of it sent
+    says it (RFC 9110 §5.3: the lines joined by ``", "`` mean the same; a second line is never
+    dropped), for the store to judge under the resource's lock (412 when one fails)."""
+
+    def field(name: str) -> str | None:
+        lines = request.headers.getall(name, ())
+        return ", ".join(lines) if lines else None
+
+    return Preconditions(field(hdrs.IF_MATCH), field(hdrs.IF_NONE_MATCH))
 
 
 @functools.lru_cache(maxsize=32)

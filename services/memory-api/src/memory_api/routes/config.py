@@ -7,8 +7,9 @@ cross-process lock.
 
 Concurrency: every answer carries the config's ``ETag``. A PATCH with ``If-Match`` naming an
 older ETag is refused with 412 and changes nothing, so an editor never overwrites a change it
-has not seen. A PATCH *without* ``If-Match`` is accepted (a script or ``curl`` that means to
-overwrite); the web page always sends it.
+has not seen; so is one whose ``If-None-Match`` fails (RFC 9110 §13.1.2: ``*``, or a list naming
+the current ETag). A PATCH *without* them is accepted (a script or ``curl`` that means to
+overwrite); the web page always sends ``If-Match``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from memory_core.rules import prompt_warnings
 from memory_core.wire import AgentConfig, ConfigPatch, MemoryConfig
 
 from memory_api.appkeys import get_agent_store
-from memory_api.http.jsonio import json_response, read_json
+from memory_api.http.jsonio import json_response, preconditions, read_json
 from memory_api.store.agents import AgentRecord
 
 __all__ = ["agent_config", "config_response", "routes"]
@@ -69,19 +70,13 @@ async def get_config(request: web.Request) -> web.Response:
 
 @routes.patch("/api/projects/{project}/agents/{agent}/config")
 async def patch_config(request: web.Request) -> web.Response:
-    """Change name, template or memory settings; 412 when ``If-Match`` is stale."""
+    """Change name, template or memory settings; 412 when ``If-Match`` is stale or
+    ``If-None-Match`` fails (``*``: the config is always there; a list naming its ETag)."""
     patch = await read_json(request, _patch_decoder)
     record = await get_agent_store(request.app).patch(
         request.match_info["project"],
         request.match_info["agent"],
         patch,
-        _if_match(request),
+        preconditions(request),
     )
     return config_response(record)
-
-
-def _if_match(request: web.Request) -> str | None:
-    """The ``If-Match`` field as every line of it sent says it (RFC 9110 §5.3: the lines joined
-    by ``", "`` mean the same), or None when none was sent: a second line is never dropped."""
-    lines = request.headers.getall("If-Match", ())
-    return ", ".join(lines) if lines else None

@@ -30,7 +30,13 @@ from memory_core.wire import RecordRequest, RestoreRequest
 from memory_api.appkeys import PRINCIPAL_KEY, get_history_store
 from memory_api.errors import BadRequest
 from memory_api.http.auth import refuse_secret_in
-from memory_api.http.jsonio import json_response, query_flag, read_json, refuse_body
+from memory_api.http.jsonio import (
+    json_response,
+    preconditions,
+    query_flag,
+    read_json,
+    refuse_body,
+)
 from memory_api.store.history.recorder import Attribution
 
 __all__ = ["CHANGES_LIMIT", "HISTORY_LIMIT", "routes"]
@@ -129,12 +135,16 @@ async def get_file_diff(request: web.Request) -> web.Response:
 @routes.post(FILE + "/restore")
 async def post_restore(request: web.Request) -> web.Response:
     """V-2: ``RestoreResult`` — the file holds its bytes of ``version`` again and its index
-    lines of then are back, recorded as a new version; a deleted file comes back (undo)."""
+    lines of then are back, recorded as a new version; a deleted file comes back (undo).
+    ``If-Match`` / ``If-None-Match`` judge the file as it is now (RFC 9110 §13.1): it has no
+    ETag, so ``If-Match: *`` holds only while it is there, ``If-None-Match: *`` only while it is
+    not (an undo that never overwrites), any other ``If-Match`` fails; 412, nothing written."""
     project, agent, key = _ids(request)
     body = await read_json(request, _restore_decoder)
     store = get_history_store(request.app)
+    name, principal = request.match_info["name"], request[PRINCIPAL_KEY].name
     result = await store.restore(
-        project, agent, key, request.match_info["name"], body.version, request[PRINCIPAL_KEY].name
+        project, agent, key, name, body.version, principal, preconditions(request)
     )
     return json_response(result)
 

@@ -33,7 +33,14 @@ from memory_core.wire import SessionStartRequest
 from memory_api.appkeys import PRINCIPAL_KEY, get_history_store, get_memory_store
 from memory_api.errors import BadRequest
 from memory_api.http.auth import refuse_secret_in
-from memory_api.http.jsonio import json_response, json_text, query_flag, read_json, refuse_body
+from memory_api.http.jsonio import (
+    json_response,
+    json_text,
+    preconditions,
+    query_flag,
+    read_json,
+    refuse_body,
+)
 from memory_api.http.logs import log_quote, note_access
 from memory_api.store.file_pages import FILES_DEFAULT_LIMIT
 from memory_api.store.history.recorder import Attribution
@@ -134,10 +141,13 @@ async def get_scope(request: web.Request) -> web.Response:
 @routes.post(BASE + "/template-placeholder")
 async def post_template_placeholder(request: web.Request) -> web.Response:
     """A-4: ``PlaceholderResult`` — the template and whether this call changed it. Takes no
-    body (an empty JSON object passes; anything else is a 400, :func:`refuse_body`)."""
+    body (an empty JSON object passes; anything else is a 400, :func:`refuse_body`). It writes
+    the config: ``If-Match`` / ``If-None-Match`` are judged against the config's ``ETag`` as on
+    its PATCH (412, nothing written)."""
     project, agent = _ids(request)
     await refuse_body(request)
-    result = await get_memory_store(request.app).insert_placeholder(project, agent)
+    conditions = preconditions(request)
+    result = await get_memory_store(request.app).insert_placeholder(project, agent, conditions)
     return json_response(result)
 
 
@@ -192,13 +202,16 @@ async def get_file(request: web.Request) -> web.Response:
 async def delete_file(request: web.Request) -> web.Response:
     """A-6: ``DeleteResult`` — the file is gone, and so are the index lines linking to it (or
     ``indexProblem`` says why ``MEMORY.md``, no index the service reads, was left as it is).
-    Takes no body (:func:`refuse_body`)."""
+    Takes no body (:func:`refuse_body`). ``If-Match`` / ``If-None-Match`` are honoured (RFC
+    9110 §13.1): a topic file has no ETag, so any ``If-Match`` but ``*`` and ``If-None-Match: *``
+    fail with 412 and nothing is deleted."""
     project, agent = _ids(request)
     await refuse_body(request)
     key, file_name = request.match_info["key"], request.match_info["file"]
     principal = request[PRINCIPAL_KEY].name
     store = get_memory_store(request.app)
-    result = await store.delete_file(project, agent, key, file_name, principal)
+    conditions = preconditions(request)
+    result = await store.delete_file(project, agent, key, file_name, principal, conditions)
     return json_response(result)
 
 

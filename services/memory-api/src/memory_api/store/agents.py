@@ -56,13 +56,12 @@ from memory_api.errors import (
     CannotRead,
     Conflict,
     NotFound,
-    PreconditionFailed,
     ProjectFull,
     ServiceError,
     Unprocessable,
 )
 from memory_api.store.containment import NotRegularFileError, cannot_read, read_regular
-from memory_api.store.entity_tags import if_match_holds
+from memory_api.store.entity_tags import NO_PRECONDITIONS, Preconditions, if_match_holds
 from memory_api.store.locks import Locks, lock_name
 from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
 
@@ -192,8 +191,8 @@ def _etag(raw: bytes) -> str:
     return '"' + hashlib.sha256(raw).hexdigest()[:32] + '"'
 
 
-_SHOWN_IF_MATCH = 80
-"""Characters of a stale ``If-Match`` quoted in its 412 at most."""
+_READ_AT = "GET …/config"
+"""Where a client reads the config's ETag, as a failed ``If-Match`` says it."""
 
 
 def etag_matches(if_match: str, etag: str) -> bool:
@@ -531,13 +530,18 @@ class AgentStore:
         return await self.locks.run_held(lock_name("agent", body.id), self._create, record)
 
     async def patch(
-        self, project: str, agent_id: str, patch: ConfigPatch, if_match: str | None
+        self,
+        project: str,
+        agent_id: str,
+        patch: ConfigPatch,
+        if_match: str | Preconditions | None,
     ) -> AgentRecord:
         """Apply a config PATCH (A-2) atomically under the agent's lock and return the result.
 
         Unset fields stay; a ``None`` prompt restores the built-in default. ``if_match`` is the
-        ``If-Match`` header: when given and not naming the current ETag, :class:`PreconditionFailed`
-        (412) is raised and nothing is written; when absent the PATCH applies unconditionally.
+        ``If-Match`` header, or the request's :class:`Preconditions` (``If-None-Match`` too):
+        when one fails for the current ETag, :class:`PreconditionFailed` (412) is raised and
+        nothing is written; with none the PATCH applies unconditionally.
         Raises ``InvalidId``, :class:`NotFound`, :class:`BadRequest` (an empty name; hidden
         characters in the name, the template or a memory prompt, I-9) and
         :class:`~memory_api.errors.Unprocessable` (422: a prompt without its index placeholder
@@ -577,24 +581,15 @@ class AgentStore:
                 template=template,
                 memory=changes,
             ),
-            if_match,
+            if_match if isinstance(if_match, Preconditions) else Preconditions(if_match),
         )
 
     def _patch_held(
-        self, project: str, agent_id: str, patch: _Patch, if_match: str | None
+        self, project: str, agent_id: str, patch: _Patch, conditions: Preconditions
     ) -> AgentRecord:
         """The blocking part of :meth:`patch`, under the agent's lock: read, check, write."""
         current = self._load_in(project, agent_id)
-        if if_match is not None and not etag_matches(if_match, current.etag):
-            shown = (
-                if_match if len(if_match) <= _SHOWN_IF_MATCH else if_match[:_SHOWN_IF_MATCH] + "…"
-            )
-            raise PreconditionFailed(
-                f"If-Match {shown!r} does not name the current ETag of the agent's config: it "
-                "changed since it was read, or that value is not an ETag it had (a weak W/ tag "
-                "never matches: send the ETag as GET …/config answers it, quotes included); "
-                "reload it and apply the change again"
-            )
+        conditions.check("the agent's config", exists=True, etag=current.etag, read=_READ_AT)
         updated = msgspec.structs.replace(
             current,
             name=current.name if patch.name is None else patch.name,
@@ -606,13 +601,18 @@ class AgentStore:
         return self._write(updated)
 
     def _edit_template(
-        self, project: str, agent_id: str, fn: Callable[[str], tuple[str, bool]]
+        self,
+        project: str,
+        agent_id: str,
+        fn: Callable[[str], tuple[str, bool]],
+        conditions: Preconditions,
     ) -> tuple[str, bool]:
         """Apply ``fn`` to the template in ``agent.json`` so that no concurrent edit is lost.
 
         The file is edited with :func:`memory_core.file_edit.edit_file`: an operator or a tool
         changing ``agent.json`` at the same moment (no lock of ours) gets ``fn`` re-applied to
-        their version rather than overwritten. Blocking.
+        their version rather than overwritten. ``conditions`` are judged first, against the
+        config as read under the lock (412, nothing written). Blocking.
         """
         outcome: list[tuple[str, bool]] = []
 
@@ -624,7 +624,8 @@ class AgentStore:
             outcome.append((template, changed))
             return _encode(msgspec.structs.replace(record, template=template)) if changed else None
 
-        self._load_in(project, agent_id)  # the same errors as a read for a missing agent
+        current = self._load_in(project, agent_id)  # the errors of a read for a missing agent
+        conditions.check("the agent's config", exists=True, etag=current.etag, read=_READ_AT)
         # agent.json may be an operator's symlink (a mounted config): edit the file it names.
         edit_file(
             Path(os.path.realpath(self._file(agent_id))),
@@ -637,7 +638,11 @@ class AgentStore:
         return outcome[-1]
 
     async def update_template(
-        self, project: str, agent_id: str, fn: Callable[[str], tuple[str, bool]]
+        self,
+        project: str,
+        agent_id: str,
+        fn: Callable[[str], tuple[str, bool]],
+        conditions: Preconditions = NO_PRECONDITIONS,
     ) -> tuple[str, bool]:
         """Rewrite the template with ``fn(template) -> (new, changed)`` under the agent's lock.
 
@@ -646,9 +651,12 @@ class AgentStore:
         file once; someone editing ``agent.json`` by hand meanwhile loses nothing
         (:meth:`_edit_template`). Returns ``fn``'s result. Raises ``InvalidId`` and
         :class:`NotFound` like :meth:`get`, :class:`UnreadableAgent` for a corrupt file and
-        ``FileKeptChanging`` (409) when the file would not settle.
+        ``FileKeptChanging`` (409) when the file would not settle, and
+        :class:`~memory_api.errors.PreconditionFailed` (412) when ``conditions`` (the request's
+        ``If-Match`` / ``If-None-Match``) fail for the config's current ETag.
         """
         check_project_id(project)
         check_agent_id(agent_id)
         name = lock_name("agent", agent_id)
-        return await self.locks.run_held(name, self._edit_template, project, agent_id, fn)
+        edit = self._edit_template
+        return await self.locks.run_held(name, edit, project, agent_id, fn, conditions)

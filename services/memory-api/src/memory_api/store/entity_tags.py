@@ -1,4 +1,11 @@
-"""``If-Match`` as RFC 9110 reads it (§13.1.1, §8.8.3, §5.6.1, §5.3), for the config's ETag (A-2).
+"""``If-Match`` and ``If-None-Match`` as RFC 9110 reads them (§13.1.1, §13.1.2, §8.8.3, §5.6.1,
+§5.3), for every unsafe route on a topic file, an index and the config (A-2, A-6, V-2).
+
+:class:`Preconditions` is the one rule: a resource with no current representation fails any
+``If-Match``; one with no ETag (a topic file, an index) fails any ``If-Match`` but ``*``; a
+failed one is a 412 (:class:`~memory_api.errors.PreconditionFailed`) and nothing changes.
+``If-None-Match`` fails for ``*`` when the resource is there, and for a list naming its ETag
+(weak comparison, §8.8.3.2).
 
 The field is ``"*"`` or a comma-separated list of entity-tags, and a client (or a proxy on the
 way) may send that list on several field lines: they mean the lines joined by ``", "`` (§5.3),
@@ -16,7 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["IfMatch", "if_match_holds", "parse_if_match"]
+from memory_api.errors import PreconditionFailed
+
+__all__ = ["NO_PRECONDITIONS", "IfMatch", "Preconditions", "if_match_holds", "parse_if_match"]
 
 _OWS = " \t"
 
@@ -86,3 +95,67 @@ def _members(value: str) -> list[str]:
         members.append(value[position:stop].strip(_OWS))
         position = stop
     return members
+
+
+SHOWN_CHARS = 80
+"""Characters of a failed precondition's field quoted in its 412 at most."""
+
+
+@dataclass(frozen=True, slots=True)
+class Preconditions:
+    """The ``If-Match`` and ``If-None-Match`` fields of an unsafe request, each as every line
+    of it sent says it (the lines joined by ``", "``, §5.3), None when not sent."""
+
+    if_match: str | None = None
+    if_none_match: str | None = None
+
+    def check(self, what: str, *, exists: bool, etag: str | None = None, read: str = "") -> None:
+        """Raise :class:`PreconditionFailed` (412) when a precondition fails for ``what`` (``"the
+        topic file 'a.md'"``) as it is now: ``exists``, whether it has a current representation;
+        ``etag``, its current strong ETag, None when it has none; ``read``, where a client reads
+        that ETag (said in the 412). ``If-Match`` first, then ``If-None-Match`` (§13.2.2). The
+        caller holds the resource's lock, so what is judged is what the change then changes."""
+        if self.if_match is not None:
+            if not exists:
+                raise PreconditionFailed(
+                    f"If-Match {_shown(self.if_match)} fails: {what} is not there; nothing changed"
+                )
+            if not if_match_holds(self.if_match, etag or ""):  # no ETag: only * holds
+                raise PreconditionFailed(_if_match_failed(self.if_match, what, etag, read))
+        if self.if_none_match is not None and exists:
+            members = _members(self.if_none_match)
+            if members and all(member == "*" for member in members):
+                raise PreconditionFailed(f"If-None-Match * fails: {what} is there; nothing changed")
+            if etag is not None and etag in {_opaque(member) for member in members}:
+                raise PreconditionFailed(
+                    f"If-None-Match {_shown(self.if_none_match)} names the current ETag of "
+                    f"{what}; nothing changed"
+                )
+
+
+NO_PRECONDITIONS = Preconditions()
+"""A request that sent neither field: every change applies unconditionally."""
+
+
+def _if_match_failed(sent: str, what: str, etag: str | None, read: str) -> str:
+    if etag is None:
+        return (
+            f"If-Match {_shown(sent)} fails: {what} has no ETag, so only If-Match: * (it is "
+            "there) holds; nothing changed"
+        )
+    return (
+        f"If-Match {_shown(sent)} does not name the current ETag of {what}: it changed since it "
+        "was read, or that value is not an ETag it had (a weak W/ tag never matches: send the "
+        f"ETag as {read} answers it, quotes included); reload it and apply the change again"
+    )
+
+
+def _shown(sent: str) -> str:
+    return repr(sent if len(sent) <= SHOWN_CHARS else sent[:SHOWN_CHARS] + "…")
+
+
+def _opaque(member: str) -> str:
+    """``member`` as the strong tag weak comparison compares (§8.8.3.2): ``W/`` dropped, an
+    unquoted value quoted (the old leniency :func:`parse_if_match` has too)."""
+    tag = member.removeprefix("W/")
+    return tag if tag.startswith('"') else f'"{tag}"'

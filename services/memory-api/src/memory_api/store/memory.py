@@ -53,9 +53,10 @@ from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.answers import OverviewPage, ScopeAnswers
 from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.containment import checked_memory_root, real_path
+from memory_api.store.entity_tags import NO_PRECONDITIONS, Preconditions
 from memory_api.store.file_names import on_disk_name
 from memory_api.store.file_pages import FILES_DEFAULT_LIMIT, check_page
-from memory_api.store.history.recorder import Attribution, NotRecorded, ScopeHistories
+from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
 from memory_api.store.history.service import scope_history_bytes
 from memory_api.store.listings import FolderListings
 from memory_api.store.locks import lock_name
@@ -68,7 +69,7 @@ from memory_api.store.overview import (
     Place,
     parse_cursor,
 )
-from memory_api.store.pruning import delete_topic
+from memory_api.store.pruning import Pruned, delete_topic
 from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scope_records import MAX_AGENTS, ScopeRecordFiles
@@ -332,18 +333,29 @@ class MemoryStore:
         return answer
 
     async def delete_file(
-        self, project: str, agent_id: str, key: str, file_name: str, principal: str = "local"
+        self,
+        project: str,
+        agent_id: str,
+        key: str,
+        file_name: str,
+        principal: str = "local",
+        conditions: Preconditions = NO_PRECONDITIONS,
     ) -> DeleteResult:
         """A-6: delete the topic file and every index line linking to it, under the scope lock,
         recorded as a version by ``principal`` (V-1; what was on disk is recorded first).
 
-        Raises ``InvalidId``, :class:`NotFound`, :class:`~memory_api.errors.Conflict` when
-        the index kept changing during every pruning attempt, and
+        Raises ``InvalidId``, :class:`NotFound`, :class:`~memory_api.errors.Conflict` (409,
+        nothing deleted) when the index kept changing during every pruning attempt, or the file
+        is one the history can never keep as it is (over its read cap, hard-linked), and
         :class:`~memory_api.store.history.git.HistoryUnavailable` (503, nothing deleted) when
-        the history cannot record what the delete would remove (git refuses; the file cannot
-        be read or is over its read cap, so its content as it is now cannot be kept). A
+        the history cannot record what the delete would remove now (git refuses; the file
+        cannot be read). A
         ``MEMORY.md`` that is no index the service reads (a folder, a symlink out of the root)
         is left as it is, and the answer's ``index_problem`` says so (the file is deleted).
+        ``conditions`` (the request's ``If-Match`` / ``If-None-Match``) are judged under the
+        scope's lock against the file as it is then (a topic file has no ETag):
+        :class:`~memory_api.errors.PreconditionFailed` (412), nothing deleted; a file not there
+        is the 404 it is without them (RFC 9110 §13.2.1).
         """
         _check(project, agent_id, key, file_name)
         await self.agents.get(project, agent_id)
@@ -354,17 +366,15 @@ class MemoryStore:
         # Lock, pruning and unlock in one thread hop (see Locks.run_held).
         name = lock_name("index", agent_id, scope.name)
         who = Attribution("delete", principal=principal, subject=file_name)
-        pruned, recorded = await self.locks.run_held(
-            name,
-            functools.partial(self.histories.around, removes=(file_name,)),
-            agent_id,
-            scope,
-            who,
-            delete_topic,
-            root,
-            scope,
-            file_name,
-        )
+
+        def held() -> tuple[Pruned, Recorded | NotRecorded | None]:
+            if os.path.lexists(scope / file_name):  # one not there: the 404 of delete_topic
+                conditions.check(f"the topic file {file_name!r}", exists=True)
+            return self.histories.around(
+                agent_id, scope, who, delete_topic, root, scope, file_name, removes=(file_name,)
+            )
+
+        pruned, recorded = await self.locks.run_held(name, held)
         removed, problem = pruned.removed, pruned.index_problem
         if recorded is None:
             return DeleteResult(file=file_name, removed_index_lines=removed, index_problem=problem)
@@ -452,11 +462,16 @@ class MemoryStore:
             )
         return answer if body.sections else msgspec.structs.replace(answer, sections=[])
 
-    async def insert_placeholder(self, project: str, agent_id: str) -> PlaceholderResult:
+    async def insert_placeholder(
+        self, project: str, agent_id: str, conditions: Preconditions = NO_PRECONDITIONS
+    ) -> PlaceholderResult:
         """A-4: insert ``{{MEMORY}}`` and the key line into the template (I-7), idempotently.
 
         Runs under the agent's cross-process lock (read, insert, atomic write), so concurrent
-        inserts change the template once (Q-2a).
+        inserts change the template once (Q-2a). ``conditions`` are judged against the config's
+        ETag under that lock (412, nothing written).
         """
-        template, changed = await self.agents.update_template(project, agent_id, insert_placeholder)
+        template, changed = await self.agents.update_template(
+            project, agent_id, insert_placeholder, conditions
+        )
         return PlaceholderResult(template=template, changed=changed)

@@ -46,6 +46,7 @@ from typing import NamedTuple
 import msgspec
 from memory_core import json_text
 from memory_core.account_access import other_writers
+from memory_core.atomic import data_folder_mode
 from memory_core.counting import counted
 from memory_core.json_members import repeated_member, twice_named
 from memory_core.keys import check_project_id
@@ -532,8 +533,8 @@ class TokenStore:
         made: list[Path] = []
         try:
             for path in reversed(missing):
-                try:
-                    path.mkdir()
+                try:  # owner-only as every folder the service makes: a new data dir too
+                    path.mkdir(data_folder_mode())
                 except FileExistsError:  # made meanwhile (another command): kept if a folder
                     if not path.is_dir():
                         raise

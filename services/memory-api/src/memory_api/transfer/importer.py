@@ -71,6 +71,7 @@ from memory_core.index_merge import (
 from memory_core.index_rewrite import IndexNotRewritable, MergedBytes, merge_index_bytes
 from memory_core.keys import check_topic_file_name
 from memory_core.line_merge import merge_lines
+from memory_core.scope_files import TOPIC_CAP
 from memory_core.topics import parse_topic
 
 from memory_api.errors import Conflict
@@ -86,6 +87,7 @@ from memory_api.store.pruning import PRUNE_READ_CAP
 from memory_api.transfer.index_targets import without_missing_targets
 from memory_api.transfer.sources import (
     IMPORT_FILE_CAP,
+    OVER_TOPIC_CAP,
     Merged,
     Skipped,
     SourceFile,
@@ -468,6 +470,11 @@ def _import_files(
     reserved: set[str] = set()
     plans: list[tuple[SourceFile, FileOutcome | None]] = []
     for item in source.files:
+        if len(item.data) > TOPIC_CAP:  # the service could never read it, nor delete it (V-1)
+            report.skipped.append(Skipped(item.origin, OVER_TOPIC_CAP))
+            if advance is not None:
+                advance()
+            continue
         plan = _place(scope, item, write=False, reserved=reserved)
         if plan is not None:
             reserved.add(plan.stored_as)

@@ -4,7 +4,8 @@ A **folder** is read one level deep, the way coding agents keep their memory: ``
 its index, every other ``*.md`` file whose name passes K-7 a topic file. Everything else is
 listed with the reason it is not imported: a file that is not Markdown, a folder, a symlink
 (never followed: it could lead anywhere), a FIFO or device, a name no route could address, a
-file larger than :data:`IMPORT_FILE_CAP`.
+file larger than :data:`IMPORT_FILE_CAP`, a topic file larger than the 1 MiB the service reads of
+one (:data:`OVER_TOPIC_CAP`, checked by the importer).
 
 An **archive** is a ``.tar.gz`` written by :mod:`memory_api.transfer.exporter`: its members are
 read into memory and judged by name and type; nothing is ever extracted to disk, so a member
@@ -48,6 +49,7 @@ from memory_core.errors import InvalidId
 from memory_core.hidden_text import find_hidden
 from memory_core.keys import check_scope_key, check_topic_file_name
 from memory_core.rules import marker_problem
+from memory_core.scope_files import TOPIC_CAP
 
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.history.bundles import BUNDLE_CAP
@@ -60,6 +62,7 @@ __all__ = [
     "HISTORY_FOLDER",
     "IMPORT_FILE_CAP",
     "IMPORT_READ_CAP",
+    "OVER_TOPIC_CAP",
     "SETTINGS_READ_CAP",
     "Merged",
     "Role",
@@ -82,8 +85,15 @@ __all__ = [
 ]
 
 IMPORT_FILE_CAP = 16 * 1024 * 1024
-"""A file larger than this (bytes) is not imported (listed with the reason); reading caps at
-1 MiB anyway (T-2), so such a file would not be readable as a memory."""
+"""A file larger than this (bytes) is not read (listed with the reason): an index may be this
+large (:data:`~memory_core.scope_files.INDEX_CAP`); a topic file is imported up to
+:data:`~memory_core.scope_files.TOPIC_CAP` only (:data:`OVER_TOPIC_CAP`)."""
+OVER_TOPIC_CAP = (
+    f"larger than {TOPIC_CAP // (1024 * 1024)} MiB, the most the service reads of a topic file "
+    "(T-2): it could never be read, nor deleted with an undo (V-1)"
+)
+"""Why a topic file over :data:`~memory_core.scope_files.TOPIC_CAP` bytes is not imported:
+stored, it would be a memory no route reads and no delete can take away (409)."""
 ARCHIVE_ROOT = "agent-memory"
 """The one top folder of an export archive: ``agent-memory/scopes/<key>/<file>``."""
 ARCHIVE_MANIFEST = "export.json"

@@ -38,7 +38,7 @@ from memory_core.hidden_text import show_hidden
 from memory_core.keys import has_control_character
 from memory_core.wire import FileChangeKind, VersionSource
 
-from memory_api.errors import READ_ACCESS_FIX
+from memory_api.errors import READ_ACCESS_FIX, Conflict
 from memory_api.store.containment import cannot_read, real_path
 from memory_api.store.history.git import (
     REPAIR,
@@ -387,10 +387,12 @@ class ScopeHistories:
         ``removes`` names the files the change deletes or replaces: each must have been taken
         as it is by the first record, or the change could not be undone.
 
-        The caller holds the scope's lock. Raises :class:`HistoryUnavailable` when the first
-        record fails, or could not take a file of ``removes`` as it is now (it cannot be read,
-        or is over its read cap: the history would only hold an older content, or none), and
-        ``work`` is not run then; and whatever ``work`` raises. A failure of the second record
+        The caller holds the scope's lock. Raises :class:`HistoryUnavailable` (503) when the
+        first record fails, or could not read a file of ``removes`` as it is now (an operator's
+        fix, Q-2b); :class:`~memory_api.errors.Conflict` (409) when a file of ``removes`` is
+        one the history can never take as it is (over its read cap, hard-linked: a condition of
+        the file, which no retry changes); ``work`` is not run then. And whatever ``work``
+        raises. A failure of the second record
         is logged and returned as :class:`NotRecorded`; the next record of the scope takes the
         change.
         """
@@ -401,8 +403,9 @@ class ScopeHistories:
         taken: list[Snapshot] = []
         self.record(agent_id, scope, found, seen=taken.append)
         for kept in taken[0].kept if taken else ():
-            if kept.name in removes:
-                raise HistoryUnavailable(_not_undoable(who, kept))
+            if kept.name in removes:  # the same words, and a 4xx when no retry can pass
+                refused = HistoryUnavailable if kept.unreadable else Conflict
+                raise refused(_not_undoable(who, kept))
         result = work(*args)
         try:
             return result, self.record(agent_id, scope, who)

@@ -60,6 +60,7 @@ from memory_api.errors import READ_ACCESS_FIX, CannotRead, Conflict, NotFound, S
 from memory_api.store.agents import AgentStore
 from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.containment import cannot_read, checked_memory_root
+from memory_api.store.entity_tags import NO_PRECONDITIONS, Preconditions
 from memory_api.store.file_names import name_among, on_disk_name
 from memory_api.store.history import reading
 from memory_api.store.history.git import NO_GIT, HistoryUnavailable, git_available
@@ -413,12 +414,22 @@ class HistoryStore:
     # --- changing (V-1, V-2) -------------------------------------------------------------------
 
     async def restore(
-        self, project: str, agent_id: str, key: str, name: str, version: str, principal: str
+        self,
+        project: str,
+        agent_id: str,
+        key: str,
+        name: str,
+        version: str,
+        principal: str,
+        conditions: Preconditions = NO_PRECONDITIONS,
     ) -> RestoreResult:
         """V-2: restore ``name`` to its bytes at ``version`` and its index lines, recorded as
-        a new version (:func:`~.restore.restore_file`). Raises ``InvalidId`` (400),
-        :class:`NotFound`, :class:`~memory_api.errors.Conflict` (409, changed meanwhile) and
-        :class:`~.git.HistoryUnavailable` (503)."""
+        a new version (:func:`~.restore.restore_file`). ``conditions`` (``If-Match`` /
+        ``If-None-Match``) are judged under the scope's lock against the file as it is then (no
+        ETag; not there when deleted). Raises ``InvalidId`` (400), :class:`NotFound`,
+        :class:`~memory_api.errors.Conflict` (409, changed meanwhile, or a file the history can
+        never keep as it is), :class:`~memory_api.errors.PreconditionFailed` (412, nothing
+        written) and :class:`~.git.HistoryUnavailable` (503)."""
         await self._checked(project, agent_id, key, name)
         check_version_id(version)
         root, scope = await asyncio.to_thread(self._scope, agent_id, key)
@@ -426,8 +437,11 @@ class HistoryStore:
         def work() -> tuple[RestoreResult, bool]:
             repository = self.histories.repository(agent_id, scope)
             held, there = _names_at(self.histories, scope, repository, name, version)
-            if not os.path.lexists(scope / held):  # gone: it comes back as the version held it
+            exists = os.path.lexists(scope / held)
+            if not exists:  # gone: it comes back as the version held it
                 held = there
+            what = "the index" if held == layout.INDEX_FILE else f"the topic file {held!r}"
+            conditions.check(what, exists=exists)
             result = restore_file(
                 self.histories, agent_id, root, scope, (held, there), version, principal
             )

@@ -618,7 +618,7 @@ export class MemoryTab {
   async deleteTopic(scope, topic, button) {
     const unkept = unkeptReason(topic.file, topic.problems);
     if (unkept) {
-      // the service would refuse it (503): say why instead of asking
+      // the service would refuse it (503, 409): say why instead of asking
       toast(unkept, { error: true, timeout: 10000 });
       return false;
     }

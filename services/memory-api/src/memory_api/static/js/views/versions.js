@@ -48,7 +48,7 @@ export const versionPaths = {
  * Why the history cannot take topic file `file` as it is now, from its listing row's
  * `problems` (T-2, Q-2b): the service cannot read it ("unreadable: …"), or it is over its 1 MiB
  * read cap ("size: …"). Such a file is in no checkpoint, and a delete or a restore of it is
- * refused (503, nothing changed), as neither could be undone. Returns the sentence the page
+ * refused (503 unreadable, 409 over its cap; nothing changed), as neither could be undone. Returns the sentence the page
  * shows, or null when the history can keep the file.
  */
 export function unkeptReason(file, problems) {
@@ -85,12 +85,12 @@ export function markRefused(button, reason) {
 }
 
 /** The error toast of a refused change of `file` (`doing`: "delete", "restore"), with the
- * service's detail whole; a 503 says why nothing changed (the history could not keep the
- * file, V-1): long, so it stays 20 s rather than 8. */
+ * service's detail whole; a 503 or a 409 says why nothing changed (the history could not keep
+ * the file, V-1; 409 when no retry changes that): long, so it stays 20 s rather than 8. */
 export function refusalToast(doing, file, error) {
   toast(`Could not ${doing} ${file}: ${error.detail}`, {
     error: true,
-    timeout: error.status === 503 ? 10000 : undefined,
+    timeout: error.status === 503 || error.status === 409 ? 10000 : undefined,
   });
 }
 
