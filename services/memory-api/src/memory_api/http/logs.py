@@ -96,7 +96,10 @@ class OneLineFormatter(logging.Formatter):
 
     def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 - logging's name
         """The record's line with its control characters escaped."""
-        return super().formatMessage(record).translate(_CONTROL_ESCAPES)
+        line = super().formatMessage(record)
+        if line.isprintable():  # nearly every line: no control character, nothing to escape
+            return line
+        return line.translate(_CONTROL_ESCAPES)
 
 
 class AccessLogger(AbstractAccessLogger):
