@@ -11,6 +11,7 @@ the modules each kind of hook must not load (checked in the process, not timed).
 from __future__ import annotations
 
 import asyncio
+import importlib
 import importlib.util
 import json
 import os
@@ -421,6 +422,52 @@ async def test_h5_the_hooks_modules_compile_their_patterns_when_first_used(
 ) -> None:
     compiled_by = json.loads(await run_python(COMPILED_AT_IMPORT, list(modules)))
     assert sorted(set(compiled_by) & set(modules)) == []
+
+
+COMPILED_FOR_AN_EVERYDAY_COMMAND = (
+    "import json, sys\n"
+    "from re import _compiler\n"
+    "compiled = []\n"
+    "compile = _compiler.compile\n"
+    "def counted(pattern, flags=0):\n"
+    "    compiled.append(pattern)\n"
+    "    return compile(pattern, flags)\n"
+    "_compiler.compile = counted\n"
+    "from harness_memory.hooks.tool_targets import shell_paths\n"
+    "shell_paths(sys.argv[1], sys.argv[2], {'PATH': '/usr/bin:/bin'})\n"
+    "print(json.dumps(compiled))\n"
+)
+"""Read the command in argv[1] from the folder argv[2] with the shell guard's reader, with every
+pattern ``re`` compiles counted (its cache misses); print them."""
+
+LOOKED_FOR_ONLY_WHERE_THEY_MAY_MATCH = (
+    "harness_memory.hooks.definitions:_LOOKUP_RE",
+    "harness_memory.hooks.definitions:_AFTER_LONG_WORD",
+    "harness_memory.hooks.definitions:_DECLARED",
+    "harness_memory.hooks.definitions:_FUNCTION_RE",
+    "harness_memory.hooks.git_toplevel:_OPENING_RE",
+    "harness_memory.hooks.tool_targets:_ZONE_SET_RE",
+    "harness_memory.hooks.tool_targets:_PROCESS_LINK_RE",
+    "harness_memory.hooks.tool_targets:_CODE_FILE_RE",
+    "harness_memory.hooks.tool_writes:_PATCH_TARGET_RE",
+)
+"""The shell reader's patterns no match of which an everyday command holds: the words each match
+holds are looked for first (the lookup pattern alone took about a millisecond to compile, a
+tenth of the shell guard's patterns' cost, H-5)."""
+
+
+async def test_h5_the_shell_reader_compiles_no_pattern_an_everyday_command_cannot_match(
+    tmp_path: Path,
+) -> None:
+    compiled = json.loads(
+        await run_python(COMPILED_FOR_AN_EVERYDAY_COMMAND, [EVERYDAY_COMMAND, str(tmp_path)])
+    )
+    assert compiled  # the reader ran and its other patterns were compiled when first used
+    patterns = {}
+    for each in LOOKED_FOR_ONLY_WHERE_THEY_MAY_MATCH:
+        module, _, name = each.partition(":")
+        patterns[each] = getattr(importlib.import_module(module), name)
+    assert sorted(each for each, pattern in patterns.items() if pattern in compiled) == []
 
 
 COLLECTIONS_OF_THE_SCRIPT = (

@@ -102,6 +102,31 @@ into each program the command starts), ``GCONV_PATH``, each named other than as 
 time (``export "$n=…"``, ``printf -v "$n"``): either may be any of these."""
 
 
+_LOOKUP_WORDS = (
+    *("hash", "enable", "trap", "fc", "ulimit", "BASH_", "LD_", "GCONV_PATH"),  # _CHANGES_RE's
+    *("declare", "typeset", "local", "export", "read", "mapfile", "printf"),  # _BUILT_NAMES'
+    *("eval", "source", "PATH", "ENV", "$", "`"),  # _RUN_CODE's
+)
+"""A word each match of :data:`_LOOKUP_RE` holds, but two of :data:`_RUN_CODE`'s: a ``.``
+before a white space character (``. ./f``), and a 17th word before a command's name, which
+holds 17 white space characters."""
+
+
+def _looked_up(pattern: str, text: str) -> bool:
+    """Whether ``pattern`` (:data:`_LOOKUP_RE` or its part :data:`_RUN_CODE`) is found in
+    ``text``; searched only when ``text`` holds what every match holds (:data:`_LOOKUP_WORDS`,
+    ``.`` before a white space character, or 17 white space characters): the pattern takes
+    about a millisecond to compile, and an everyday command (``git status && make test``)
+    holds none of them (H-5)."""
+    if not (
+        any(word in text for word in _LOOKUP_WORDS)
+        or re.search(r"\.\s", text)
+        or sum(map(str.isspace, text)) >= 17
+    ):
+        return False
+    return re.search(pattern, text) is not None
+
+
 class Definitions(NamedTuple):
     """What one text defines: ``functions`` (names given a function), ``aliases`` (names
     given an alias; None: any, an alias operand the text builds at run time), ``lookup``
@@ -169,16 +194,17 @@ def read_definitions(text: str) -> Definitions:
     in a command of many pipes."""
     text = _decoded(text)
     plain = plain_text(text)
-    functions = frozenset(
-        match.group("name") or match.group("kw") for match in re.finditer(_FUNCTION_RE, plain)
-    )
+    functions: frozenset[str] = frozenset()
+    if "(" in plain or "function" in plain:  # what :data:`_FUNCTION_RE` needs (H-5)
+        found = re.finditer(_FUNCTION_RE, plain)
+        functions = frozenset(match.group("name") or match.group("kw") for match in found)
     aliases: frozenset[str] | None = frozenset()
-    if re.search(_ALIAS_RE, plain):
+    if "alias" in plain and re.search(_ALIAS_RE, plain):
         aliases = _alias_names(_alias_lines(text, plain))
-    lookup = re.search(_LOOKUP_RE, plain) is not None or _long_word_before_name(plain)
+    lookup = _looked_up(_LOOKUP_RE, plain) or _long_word_before_name(plain)
     if not lookup and any(mark in text for mark in "'\"\\"):  # only then a word holds white space
         joined = _quoted_space_joined(text)
-        lookup = re.search(_RUN_CODE, joined) is not None or _long_word_before_name(joined)
+        lookup = _looked_up(_RUN_CODE, joined) or _long_word_before_name(joined)
     changes = lookup and re.search(_CHANGES_RE, plain) is not None
     return Definitions(functions, aliases, lookup, changes)
 
@@ -191,12 +217,14 @@ def _long_word_before_name(plain: str) -> bool:
     :data:`_DECLARED` builtin, before a word named at run time (``export <300 characters>
     "$n=…"``): failing closed where the search reads no further. Linear: each such word is
     followed once, at most 64 words on."""
-    after = re.compile(_AFTER_LONG_WORD)  # ``re``'s cache: compiled once a process
-    operand = re.compile(_AFTER_LONG_OPERAND) if re.search(_DECLARED, plain) else None
-    for word in re.finditer(r"\S{257,}", plain):
+    declared: bool | None = None  # whether ``plain`` names one: asked at its first long word
+    for word in re.finditer(r"\S{257,}", plain):  # the patterns compiled only then (H-5)
+        after = re.compile(_AFTER_LONG_WORD)  # ``re``'s cache: compiled once a process
         if re.search(r"[=<>]", word.group()) and after.match(plain, word.end()) is not None:
             return True
-        if operand is not None and operand.match(plain, word.end()) is not None:
+        if declared is None:
+            declared = re.search(_DECLARED, plain) is not None
+        if declared and re.compile(_AFTER_LONG_OPERAND).match(plain, word.end()) is not None:
             return True
     return False
 

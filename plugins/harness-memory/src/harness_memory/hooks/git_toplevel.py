@@ -63,6 +63,8 @@ def with_toplevel(command: str, folder: str, environ: Mapping[str, str]) -> str:
     git prints, with the path glued after it, quoted; ``command`` unchanged when it opens
     otherwise, the folder before it holds ``..``, git gives no answer, or an unquoted answer
     holds white space or a pattern character (bash would split or expand it). Never raises."""
+    if "--show-toplevel" not in command:  # what every match holds: no pattern compiled (H-5)
+        return command
     found = re.match(_OPENING_RE, command)
     if found is None:
         return command

@@ -498,7 +498,8 @@ def _definitions(text: str, wanted: frozenset[str], command: str) -> list[_Defin
     :data:`_READER_RE`) and each ``alias`` line (a module alias, :data:`_MODULE_ALIAS_RE`, as
     no text, running Python). ``command``: the command's plain text."""
     found: list[_Definition] = []
-    for match in re.finditer(_DEFINED_RE, text):
+    heads = "(" in text or "function" in text  # what each match holds: else no compile (H-5)
+    for match in re.finditer(_DEFINED_RE, text) if heads else ():
         name = match.group("kw") or match.group("name")
         if name not in wanted:
             continue

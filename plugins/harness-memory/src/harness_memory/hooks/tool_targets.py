@@ -766,6 +766,8 @@ def _note_code_file(
     _note_run_time_code(found, run, spelt, where)  # what ``eval`` runs from output, ``run``
     words, at = spelt
     word = _unquoted_code_file(words, at) or (words[at] if code else "")
+    if not word.startswith(("$(", "`")):  # what :data:`_CODE_FILE_RE` opens with (H-5)
+        return
     if (match := re.match(_CODE_FILE_RE, word)) is None:
         return
     base, known, environ = where
@@ -848,7 +850,7 @@ def _names_read(
         environ
     ):
         return _NamesRead.NONE
-    if re.search(_ZONE_SET_RE, plain_text(command)) or given is _NamesRead.NO_BARE_DATE:
+    if _sets_zone(plain_text(command)) or given is _NamesRead.NO_BARE_DATE:
         return _NamesRead.NO_BARE_DATE
     return _NamesRead.ALL
 
@@ -908,6 +910,14 @@ def _cat_read(definitions: Definitions, environ: Mapping[str, str], outer: _Writ
 _ZONE_SET_RE = r"(?:^|(?<=[\s;&|(){}`'\"]))(?:TZ|TZDIR|LANG|LANGUAGE|LC_[A-Z]+|LOCPATH)\b"
 """A zone or locale named other than as ``$NAME``: the text a bare ``date`` prints (its zone's
 name, the locale's words) may be the command's choice."""
+
+
+def _sets_zone(plain: str) -> bool:
+    """Whether ``plain`` names a variable of :data:`_ZONE_SET_RE`; the pattern compiled only
+    for a text holding one of their names (H-5)."""
+    if not any(name in plain for name in ("TZ", "LANG", "LC_", "LOCPATH")):
+        return False
+    return re.search(_ZONE_SET_RE, plain) is not None
 
 
 _PATCHER_RE = r"(?:^|/)apply_?patch$"
@@ -1979,7 +1989,10 @@ def _names_set_unsurely(words: list[str], command: str) -> frozenset[str]:
     /bin/cp c``). The value such a variable holds when it names a program is known only at
     run time. Linear in the words."""
     counts: Counter[str] = Counter()
-    unsure = {m.group("name") for m in re.finditer(_DESCRIPTOR_NAME_RE, command)}
+    unsure = {
+        m.group("name")
+        for m in (re.finditer(_DESCRIPTOR_NAME_RE, command) if "{" in command else ())  # H-5
+    }
     depth, previous, builtin = 0, ";", ""
     for at, word in enumerate(words):
         after = words[at + 1] if at + 1 < len(words) else ";"
@@ -6083,7 +6096,8 @@ def _add(
     ``/proc/$$/fd/3``, ``/dev/fd/3``) is judged where the shell will be, not where this
     process is: ``…/cwd/rest`` as the relative word ``rest``; a folder opened on a descriptor
     cannot be known here, so ``rest`` after one is ``unanchored``."""
-    if (link := re.match(_PROCESS_LINK_RE, piece)) is not None and link.group("rest"):
+    link = re.match(_PROCESS_LINK_RE, piece) if _may_be_process_link(piece) else None
+    if link is not None and link.group("rest"):
         rest = link.group("rest").lstrip("/")
         if link.group("cwd"):
             _add(found, rest or ".", bases, known, environ, lost=lost)
@@ -6125,6 +6139,14 @@ _PROCESS_LINK_RE = (
 ``/proc/$$/cwd``, ``/proc/<pid>/cwd``: the pid may be the shell's) or a descriptor it holds open
 (``/proc/self/fd/3``, ``/dev/fd/3``, ``/dev/stdin``), then ``rest``. Resolved by the guard
 they would name the guard's own folders, not the shell's."""
+
+
+def _may_be_process_link(piece: str) -> bool:
+    """Whether ``piece`` holds what each match of :data:`_PROCESS_LINK_RE` holds (a leading
+    ``/`` and ``proc/`` or ``dev/``): the pattern is compiled only then (H-5)."""
+    return piece.startswith("/") and ("proc/" in piece or "dev/" in piece)
+
+
 _DEFAULT_OPERATOR_RE = r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?[-=+?](?P<word>[^}]*)\}"
 """``${NAME:-word}``, ``${NAME-word}``, ``${NAME:=word}``, ``${NAME:+word}`` …: the word or
 the variable's value, whichever the shell picks at run time."""
@@ -6397,6 +6419,8 @@ def _variables(word: str) -> Iterator[re.Match[str]]:
     """Each ``$NAME`` and ``${…}`` of ``word`` in order (:data:`_VARIABLE_RE`), in time linear
     in its length: past its last ``}`` no ``${`` is braced, so none is matched to the end of
     ``word`` from each (``${${${…``: quadratic, 100,000 of them read for minutes)."""
+    if "$" not in word:  # each match opens with one: no pattern compiled (H-5)
+        return
     close = word.rfind("}") + 1
     yield from re.compile(_VARIABLE_RE).finditer(word, 0, close)  # compiled once, when first used
     yield from re.compile(_UNBRACED_VARIABLE_RE).finditer(word, close)

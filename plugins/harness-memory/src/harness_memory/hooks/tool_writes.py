@@ -105,6 +105,8 @@ def patch_files(patch: str) -> tuple[list[str], list[str]]:
     be deleted or renamed to a good name (K-7 holds for names written)."""
     named: list[str] = []
     touched: list[str] = []
+    if "***" not in patch:  # what each match holds: no pattern compiled (H-5)
+        return named, touched
     matches = list(re.finditer(_PATCH_TARGET_RE, patch))
     for at, match in enumerate(matches):
         marker = _marker(match)
