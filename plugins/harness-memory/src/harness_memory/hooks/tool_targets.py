@@ -655,19 +655,19 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
     scopes = Scopes(words, environ, writes.choices, command)  # what assignments reach each word
     known = _outer.folders_given() if _outer is not None else {}  # None: undecidable
-    bases = [cwd]
+    folder = _ShellFolder(bases := [cwd])  # where the shell is, kept as bash leaves it
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
     previous: str | None = None
     programs = len(found.programs)  # those run before this reading
     fed = len(found.fed_patches)
     lost = entered = settled = _lost  # in a folder known only at run time (after a cd into it)
-    held: dict[int, tuple[bool, bool, bool]] = {}  # those before each word: a subshell's end
+    held: dict[int, tuple[bool, bool, bool, str]] = {}  # before each word: a subshell's end
     substituting, quoted_back, chdir = 0, False, False  # in ``$(`` (how deep), `…`, ``env -C``
     code = _CodeRun()  # output run as code (``eval "$(…)"``), until its command ends
     last = ""  # the word before, separators included
     evaluating: list[str] | None = None  # the words of an ``eval`` so far
     for at, word in enumerate(words):
-        held[at] = (lost, entered, settled)
+        held[at] = (lost, entered, settled, bases[-1])
         settled = settled or (entered and _separates(word) and not substituting)
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
         closing, substituting, quoted_back = _opened(word, last, substituting, quoted_back, inside)
@@ -699,14 +699,14 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
             where = (bases[-1], environ, _depth, lost)
             _read_piped_code(found, piped_code(words, at, command), where, outer=writes)
         chdir = word == "env" or (chdir and not _separates(word))
-        prefixed = (inside if substituting or quoted_back else writes).prefixed  # the cd's
-        folders = (*shell, prefixed)
-        into = _entered_at((found, writes), words, at, previous, chdir=chdir, shell=folders)
+        folders = (*shell, (inside if substituting or quoted_back else writes).prefixed)
+        into = _folder_moved((found, writes), (words, at, previous), folder, chdir, folders)
         if into is not None:  # a cd (or env -C) into a folder, known only at run time or not
             entered = into or entered
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
         if at in scopes.subshells:  # a folder entered in ``( … )`` or ``$(…)`` is left there
-            lost, entered, settled = held[scopes.subshells[at]]
+            lost, entered, settled = folder.left(held[scopes.subshells[at]])
+        folder.see(word, previous)
         if code.ended(word, substituting=substituting):  # its code may have gone anywhere
             entered = writes.cd_into("$", known, environ, followed=False) or entered
             settled = settled or entered
@@ -1084,6 +1084,45 @@ def _carry_linker(found: ShellPaths, writes: _Writes, inside: _Writes) -> None:
     ``inside`` (:meth:`_Writes._after_linker`)."""
     writes.linker = writes.linker or found.linker
     inside.linker = inside.linker or writes.linker
+
+
+def _folder_moved(
+    reading: tuple[ShellPaths, _Writes],
+    spelt: tuple[list[str], int, str | None],
+    folder: _ShellFolder,
+    chdir: bool,
+    shell: tuple[list[str], dict[str, str | None], Mapping[str, str], Mapping[str, str | None]],
+) -> bool | None:
+    """:func:`_entered_at` for the word ``spelt`` (the words, its index, the word before),
+    with ``pushd``'s stack kept in ``folder``: a ``pushd`` into a folder keeps the one it
+    left (``pushd -n`` one it does not enter, kept as unknown); ``popd`` and a bare
+    ``pushd`` (or ``+N``, ``-N``) go to one it kept
+    (:meth:`_ShellFolder.stack_moved`: None when bash moves none, True when that folder is
+    unknown, as a ``cd`` into a folder built at run time)."""
+    words, at, previous = spelt
+    word, bases, known, environ = words[at], shell[0], shell[1], shell[2]
+    if previous == "popd" or (
+        previous == "pushd" and (_operands_end(word) or word[:1] == "+" or word[1:].isdigit())
+    ):
+        operands = list(itertools.takewhile(lambda each: not _operands_end(each), words[at:]))
+        moved = folder.stack_moved(previous, operands)
+        if not moved:
+            return moved
+        return reading[1].cd_into("$", known, environ, followed=False)
+    if previous == "pushd" and words[at - 1] == "-n":
+        folder.stack.append(None)  # kept on the stack, not entered (as an unknown one)
+        return None
+    before = bases[-1]
+    into = _entered_at(reading, words, at, previous, chdir=chdir, shell=shell)
+    if into is not None and previous == "pushd":
+        folder.pushed(before, known=not into)
+    return into
+
+
+def _operands_end(word: str) -> bool:
+    """Whether the lexer's ``word`` ends a ``pushd``'s or ``popd``'s operands: a separator or
+    a redirection (``pushd >/dev/null``)."""
+    return _separates(word) or re.match(r"^[0-9]*[<>]", word) is not None
 
 
 def _entered_at(
@@ -2209,6 +2248,80 @@ def _enter(
     folders = _cd_folders(_tilde(target, environ), bases[-1], known, environ)
     bases.extend(folders or [])
     return folders is not None
+
+
+class _ShellFolder:
+    """The folder the shell is in, ``bases[-1]`` of the folders it may be in (P-3), kept
+    where bash leaves one a ``cd`` entered: ``popd`` and a bare ``pushd`` go to the folder
+    ``pushd`` kept (:meth:`stack_moved`); the end of a subshell (``( … )``, ``$(…)``), each
+    stage of a pipe and a list put in the background (``cd sub | cat``, ``cd sub &``) go
+    back to the folder before it (:meth:`left`, :meth:`see`). A script, a shell's ``-c``
+    code or a pipe's code after it is read there (``pushd sub; popd; bash k.sh`` runs the
+    Workspace's ``k.sh``, not ``sub/k.sh``)."""
+
+    def __init__(self, bases: list[str]) -> None:
+        self.bases = bases
+        self.stack: list[str | None] = []  # ``pushd``'s folders, None where unknown
+        self.starts = [bases[-1], bases[-1]]  # the current list's and pipeline's folders
+        self.piped = False  # the current pipeline holds a ``|``
+        self.groups: list[tuple[list[str], bool]] = []  # each open ``{``/``(``'s, outside it
+
+    def back_to(self, folder: str) -> None:
+        """Make ``folder`` (one the shell was in) the folder it is in again."""
+        if self.bases[-1] != folder:
+            if folder in self.bases:
+                self.bases.remove(folder)
+            self.bases.append(folder)
+
+    def left(self, held: tuple[bool, bool, bool, str]) -> tuple[bool, bool, bool]:
+        """Back to the folder of ``held`` (what :func:`_read_words` held before a subshell:
+        whether lost, entered, settled, and the folder) at its end; the rest of it."""
+        self.back_to(held[3])
+        return held[:3]
+
+    def see(self, word: str, previous: str | None) -> None:
+        """Take a word of the command (after ``previous``): a group's bounds (``{``, ``}``,
+        each ``(`` and ``)``), a pipe, a list's end, a ``&``."""
+        opens = word.endswith("(") and re.match(_PUNCTUATION, word) is not None
+        if opens or (word == "{" and (previous is None or _separates(previous))):
+            self.groups.append((list(self.starts), self.piped))
+            self.starts, self.piped = [self.bases[-1], self.bases[-1]], False
+            return
+        if word == "}" or (word.startswith(")") and re.match(_PUNCTUATION, word)):
+            self.starts, self.piped = self.groups.pop() if self.groups else (self.starts, False)
+            word = word.lstrip(")")
+        if word in ("|", "|&"):
+            self.piped = True
+            self.back_to(self.starts[1])  # each stage starts where the pipeline did
+        elif word == "&":
+            self.back_to(self.starts[0])  # the list ran in a subshell of its own
+        if word in ("&", ";", "&&", "||", "\n", ";;"):
+            if self.piped:
+                self.back_to(self.starts[1])  # its last stage, too, ran in a subshell
+            self.piped = False
+            self.starts[1] = self.bases[-1]
+            if word in ("&", ";", "\n", ";;"):
+                self.starts[0] = self.bases[-1]
+
+    def pushed(self, before: str, *, known: bool) -> None:
+        """A ``pushd`` into a folder (``known`` or not) from ``before``: kept on the stack."""
+        self.stack.append(before if known else None)
+
+    def stack_moved(self, name: str, operands: list[str]) -> bool | None:
+        """Follow ``popd`` or a bare ``pushd`` (``name``) with its ``operands``: None when
+        bash moves no folder (an empty stack, ``-n``); else whether the folder it goes to
+        is unknown (one kept unknown, or a rotation of the stack: ``+N``, ``-N``)."""
+        if any(word[:1] == "+" or word[1:].isdigit() for word in operands):
+            return True
+        if not self.stack or "-n" in operands:
+            return None
+        target = self.stack.pop()
+        if name == "pushd":
+            self.stack.append(self.bases[-1])
+        if target is None:
+            return True
+        self.back_to(target)
+        return False
 
 
 def _add_pieces(
