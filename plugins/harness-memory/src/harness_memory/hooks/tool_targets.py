@@ -3455,21 +3455,29 @@ class _Writes:
         for each in _through_loops(word, self._loops) or [word]:
             self._add_script(kind, word, each)
 
-    def _take_feed(self, feed: list[str] | None) -> tuple[list[str] | None, bool]:
-        """The files fed to the command ended (:func:`_literal_feed`) and whether the words a
-        shell reading them is given are data (:meth:`_fed_plainly`); its reading redirections
-        are counted anew for the next command."""
+    def _take_feed(self, feed: list[str] | None, words: list[str]) -> tuple[list[str] | None, bool]:
+        """The files fed to the command ended (:func:`_literal_feed`) and whether the ``words``
+        (as written) a shell reading them is given are judged as they are for a script operand
+        (:meth:`_fed_plainly`); its reading redirections are counted anew for the next
+        command."""
         fed = _literal_feed(feed)
-        plain = self._fed_plainly(fed, redirected=self._stdin is not None)
+        built = fed is not None and any(
+            self._built(word, self._known, self._environ, lost=self._run_lost) for word in words
+        )
+        plain = self._fed_plainly(fed, redirected=self._stdin is not None, built=built)
         self._inputs = 0
         return fed, plain
 
-    def _fed_plainly(self, fed: list[str] | None, *, redirected: bool) -> bool:
+    def _fed_plainly(self, fed: list[str] | None, *, redirected: bool, built: bool) -> bool:
         """Whether the one file ``fed`` names (:func:`_literal_feed`, on standard input) is a
-        script the guard reads whose text uses no positional parameter (``$@``, ``$*``,
-        ``$1``…): the words a shell running it is given (``bash -s -- a < install.sh``) are
-        then data, never a command it runs (``"$@"`` in ``run.sh`` runs them). ``redirected``:
-        fed by ``<`` (its one reading redirection), else by a ``cat`` before the pipe (none)."""
+        script the guard reads, judged as ``bash FILE WORDS`` is (``cat run.sh | bash -s --
+        arg``): the words a shell running it is given are then judged as that script's
+        operands are, its text by the memory it names. Not so when its text uses its
+        positional parameters (``$@``, ``$*``, ``$1``…, which may run them: ``"$@"`` in
+        ``run.sh``) and a word is built at run time (``built``: ``bash -s -- cp n
+        "$(cat t)/a.md" < run.sh``): those words stay a command the guard cannot read.
+        ``redirected``: fed by ``<`` (its one reading redirection), else by a ``cat`` before
+        the pipe (none)."""
         if fed is None or len(fed) != 1 or self._inputs != redirected or self.stdin_elsewhere:
             return False  # ``< install.sh <<< "$(cat mk.sh)"``, ``<&3``: another input
         if self._found.configured and self._runs_startup_files(self._found.configured[-1]):
@@ -3479,7 +3487,7 @@ class _Writes:
             return False
         file = script_file("shell", self._base, _tilde(expanded, self._environ), self._environ)
         language, text = read_script(file, run=False)
-        return language == "shell" and re.search(_POSITIONAL_USE_RE, text) is None
+        return language == "shell" and not (built and re.search(_POSITIONAL_USE_RE, text))
 
     def _runs_startup_files(self, started: tuple[str, str, list[str], dict[str, str]]) -> bool:
         """Whether the shell ``started`` (``ShellPaths.configured``'s last: its name, folder,
@@ -3818,7 +3826,7 @@ class _Writes:
         self._cat_feed = said[::2] if printed else []  # what a pipe after it gives
         self._read_split(program, said)
         config_words = self._note_reads(command)
-        fed, plain = self._take_feed(feed)
+        fed, plain = self._take_feed(feed, said[::2])
         self._note_script(command, program, script_words, fed)
         unread = bool(program) and not _writes_nothing_unread(program, self._operand, operands)
         maker = None  # read before its words count as written (``python3 mk.py``: ``mk.py``)
@@ -4038,11 +4046,16 @@ class _Writes:
         ``read -ad``: :func:`~harness_memory.hooks.shell_statements.read_names`), one run by
         ``command``, ``builtin`` or a variable (``r=read; $r X``), or a name reference
         (``declare -n R=X``: assigning ``R`` assigns ``X``), or a ``printf`` whose first word
-        is an option (``-v NAME``) or known only at run time (``printf "$o" X``)."""
+        is an option or known only at run time (``printf "$o" X``) but for ``-v NAME`` with a
+        literal plain name (``printf -v stamp '%s' x``: it sets that one, read as the
+        statements' reader reads ``read NAME``: :mod:`~harness_memory.hooks.shell_statements`)."""
         if command in ("declare", "typeset", "local"):
             return any(re.match(r"^-[A-Za-z]*n", word) for word in words)
         if command == "printf":
-            return bool(words) and words[0] != "--" and re.match(r"^-|.*[$`]", words[0]) is not None
+            named = words[:1] == ["-v"] and len(words) > 2 and re.match(_NAME_RE, words[1])
+            if not words or words[0] == "--" or named:
+                return False
+            return re.match(r"^-|.*[$`]", words[0]) is not None
         return command == "read" and (wrapped or read_names(words) is None)
 
     def _words_run(self, name: str) -> list[tuple[str, bool]]:
