@@ -11,10 +11,12 @@ Now ``GIT_DIR``, ``GIT_WORK_TREE``, ``GIT_INDEX_FILE`` and ``GIT_OBJECT_DIRECTOR
 literal value are judged by where they point, as ``--git-dir`` is
 (``program_settings.GIT_PLACES``); a readable fed script is judged as ``bash script.sh arg``
 (its words stay an unknown command only when it uses ``$@``/``$1`` and a word is built at run
-time: ``tool_targets._fed_plainly``); a loop whose body surely runs for every word leaves its
-last in the variable (``loop_words``: no ``break``/``return``, the name never assigned, the
-loop neither piped, in the background nor in a subshell); ``printf -v NAME`` with a literal
-name sets that one (``tool_targets._sets_any``).
+time: ``tool_targets._fed_plainly``, and so now for a script operand, ``source``'s and one run
+by its path: ``bash run.sh cp n "$(cat t)/a.md"`` was let through and bash wrote into the
+other scope: ``tool_targets._Writes._note_script``); a loop whose body surely runs for every
+word leaves its last in the variable (``loop_words``: no ``break``/``return``, the name never
+assigned, the loop neither piped, in the background nor in a subshell); ``printf -v NAME``
+with a literal name sets that one (``tool_targets._sets_any``).
 """
 
 from __future__ import annotations
@@ -76,6 +78,10 @@ INTO_ANOTHER_SCOPE = [
     'cat run.sh | bash -s -- cp n "$(cat t)/a.md"',
     'bash -s -- cp n "$(cat t)/b.md" < run.sh',
     "cat run.sh | bash -s -- cp n notes/c.md",
+    'bash run.sh cp n "$(cat t)/i.md"',
+    'sh run.sh cp n "$(cat t)/j.md"',
+    '. ./run.sh cp n "$(cat t)/k.md"',
+    'bash script.sh "$(cat t)"',
     'for t in cp echo; do "$t" x; break; done; "$t" n "$(cat t)/d.md"',
     't=cp; for t in ls echo; do "$t" x; done | cat; "$t" n e.md',
     't=cp; for t in ls echo; do "$t" x; done & "$t" n e.md',
@@ -132,3 +138,4 @@ def test_p3_the_same_shapes_writing_into_another_scope_are_refused(
     assert_refused_by_every_harness_and_bash_writes(
         where, 'cat run.sh | bash -s -- cp n "$(cat t)/a.md"'
     )
+    assert_refused_by_every_harness_and_bash_writes(where, 'bash run.sh cp n "$(cat t)/i.md"')

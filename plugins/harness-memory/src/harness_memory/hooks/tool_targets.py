@@ -3426,6 +3426,34 @@ class _Writes:
         return words
 
     def _note_script(
+        self,
+        command: str | None,
+        program: list[str],
+        spoken: tuple[list[str], list[str]],
+        feed: list[str] | None,
+    ) -> None:
+        """:meth:`_note_script_files`, given the words a shell or ``source`` reads as its
+        script and its arguments (``spoken``: those, and the command's words as written); then
+        a script it noted that uses its positional parameters (``"$@"``, ``$1``…, which may run
+        them as a command or write where they say) given a word built at run time (``bash
+        run.sh cp n "$(cat t)/a.md"``, ``./run.sh …``, ``. ./run.sh …``) stands for words known
+        only at run time, as a fed one does (:meth:`_fed_plainly`) (P-3)."""
+        words, said = spoken
+        before = len(self._found.scripts)
+        self._note_script_files(command, program, words, feed)
+        given = words if command in _SOURCING else said
+        if not any(self._built(w, self._known, self._environ, lost=self._run_lost) for w in given):
+            return
+        for kind, base, _, path, _ in self._found.scripts[before:]:
+            if kind == "fed" or path is None:
+                continue  # fed: judged by :meth:`_fed_plainly`; named at run time: unknown
+            file = script_file(kind, base, _tilde(path, self._environ), self._environ)
+            language, text = read_script(file, run=kind == "run")
+            if language == "shell" and re.search(_POSITIONAL_USE_RE, text):
+                self._found.written_at_run_time.append("$@")
+                return
+
+    def _note_script_files(
         self, command: str | None, program: list[str], words: list[str], feed: list[str] | None
     ) -> None:
         """Keep the script file the command ended runs (``ShellPaths.scripts``): ``source``'s
@@ -3827,7 +3855,7 @@ class _Writes:
         self._read_split(program, said)
         config_words = self._note_reads(command)
         fed, plain = self._take_feed(feed, said[::2])
-        self._note_script(command, program, script_words, fed)
+        self._note_script(command, program, (script_words, said[::2]), fed)
         unread = bool(program) and not _writes_nothing_unread(program, self._operand, operands)
         maker = None  # read before its words count as written (``python3 mk.py``: ``mk.py``)
         if unread and self.linker is None:
