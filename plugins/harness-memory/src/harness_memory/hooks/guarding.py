@@ -654,12 +654,11 @@ def _script_text_refusal(
             f"it enters more than {FOLDERS_CAP} folders (cd, pushd, popd), more than the "
             "guard follows to tell where its relative paths land"
         )
-    for folder in folders:
-        for word in linked_words(text, folder):  # resolved as the kernel will where it runs
-            if (reason := _path_refusal(word, folder, judge, roots)) is not None:
-                lands = reason.removeprefix(REFUSAL_PREFIX)
-                entered = "" if folder == base else f" (from {shown_path(folder)}, where it cds)"
-                return f"it names {shown_path(word)}{entered}, through a link: {lands}"
+    for word, folder in linked_words(text, folders):  # resolved as the kernel will there
+        if (reason := _path_refusal(word, folder, judge, roots)) is not None:
+            lands = reason.removeprefix(REFUSAL_PREFIX)
+            entered = "" if folder == base else f" (from {shown_path(folder)}, where it cds)"
+            return f"it names {shown_path(word)}{entered}, through a link: {lands}"
     if not shell or len(text) > SCRIPT_FOLLOW_CAP:
         return None
     interactive, judge.interactive = judge.interactive, judge.interactive if same_shell else None

@@ -120,28 +120,44 @@ _PATH_WORD_SPLIT_RE = r"[\s;&|()<>'\"`=]+"
 of ``of=notes/x``, ``--output=notes/x``), for :func:`linked_words`."""
 
 
-def linked_words(text: str, base: str) -> list[str]:
+def linked_words(text: str, bases: list[str]) -> list[tuple[str, str]]:
     """The words of a script's ``text`` (split at :data:`_PATH_WORD_SPLIT_RE`, each once, in
-        order; none holding a ``$``, ``~`` or pattern, read at run time) that, from ``base`` (the
-        absolute folder the script runs in), lead through a symlink: the path the kernel resolves
-        differs from the one spelled (``notes/x.md`` where ``notes`` is a link). Only absolute
-        words and relative ones whose first part is in ``base`` (one listing of it, no lookup for
-        the rest) are resolved: linear in the text's length, one ``realpath`` per folder such words
-    name and one ``lstat`` per word (one ``realpath`` for a word holding ``..``). An
-        unreadable ``base`` gives the absolute words alone (P-3)."""
-    try:
-        listed = os.listdir(base) if PurePath(base).is_absolute() else None  # noqa: PTH208
-    except (OSError, ValueError):  # unreadable, or the unknown folder's ``/\\0``
-        listed = None
-    here = set() if listed is None else {*listed, ".", ".."}  # an empty one has ``..``
-    real_base = os.path.realpath(base) if here else "/"  # a link above it is no link on the way
-    found: list[str] = []
-    folders: dict[str, bool] = {}  # each folder's path: whether a link is on its way
+    order; none holding a ``$``, ``~`` or pattern, read at run time) that, from one of
+    ``bases`` (the absolute folders the script may run in, the one it starts in first), lead
+    through a symlink: the path the kernel resolves differs from the one spelled
+    (``notes/x.md`` where ``notes`` is a link), each with that folder. Absolute words are
+    resolved once; relative ones from each folder whose listing holds their first part (one
+    listing a folder, no lookup for the rest): linear in the text's length and the words each
+    folder holds, one ``realpath`` per folder such words name and one ``lstat`` per word (one
+    ``realpath`` for a word holding ``..``). An unreadable folder resolves none (P-3)."""
+    absolute: list[str] = []
+    relative: dict[str, list[str]] = {}  # by their first part
     for word in dict.fromkeys(re.split(_PATH_WORD_SPLIT_RE, text)):
         if not word or any(char in word for char in "$~*?[\0"):
             continue
-        if not word.startswith("/") and word.split("/", 1)[0] not in here:
+        if word.startswith("/"):
+            absolute.append(word)
+        else:
+            relative.setdefault(word.split("/", 1)[0], []).append(word)
+    found = [(word, bases[0]) for word in _linked("/", absolute)]
+    for base in bases:
+        try:
+            listed = os.listdir(base) if PurePath(base).is_absolute() else None  # noqa: PTH208
+        except (OSError, ValueError):  # unreadable, or the unknown folder's ``/\\0``
+            listed = None
+        if listed is None:
             continue
+        named = [word for part in (*listed, ".", "..") for word in relative.get(part, ())]
+        found.extend((word, base) for word in _linked(os.path.realpath(base), named))
+    return found
+
+
+def _linked(real_base: str, words: list[str]) -> list[str]:
+    """Those of ``words`` (absolute, or relative to ``real_base``, a real folder) the kernel
+    resolves through a symlink (:func:`linked_words`)."""
+    found: list[str] = []
+    folders: dict[str, bool] = {}  # each folder's path: whether a link is on its way
+    for word in words:
         joined = os.path.join(real_base, word)  # noqa: PTH118
         if ".." in PurePath(word).parts:  # the kernel follows ``lnk`` before the ``..`` after it
             if os.path.realpath(joined) != os.path.normpath(joined):
@@ -272,22 +288,73 @@ def script_folders(
     script's own folder (``script``: its file and how it runs). A word of the script is
     resolved from each, whichever the shell is in there. A ``cd`` into a folder named at run
     time adds none (a place built at run time, fenced as the script's other ones are); None
-    past :data:`FOLDERS_CAP` folders (the guard cannot follow them). Linear in the text."""
+    past :data:`FOLDERS_CAP` folders or :data:`_FOLDER_COMMANDS_CAP` commands of a script
+    longer than :data:`SCRIPT_FOLLOW_CAP` (whose ``cd``s alone are read, its variables the
+    environment's: :data:`_FOLDER_COMMAND_RE`). Linear in the text."""
     if not re.search(r"\b(?:cd|pushd|popd)\b", text):
         return [base]
-    folders = _scanned(text, base, environ, script).folders
-    return None if len(folders) > FOLDERS_CAP else folders
+    if len(text) <= SCRIPT_FOLLOW_CAP:
+        folders = _scanned(text, base, environ, script).folders
+        return None if len(folders) > FOLDERS_CAP else folders
+    scan = _NestedScan(base, environ)  # a longer one: its ``cd``s alone, in one regex pass
+    text = _own_read(scan, without_comments(text), script)
+    entered: dict[tuple[str | None, str], str | None] = {}  # a ``cd``'s folder from a folder
+    for found in re.finditer(_FOLDER_COMMAND_RE, text):
+        name, spelt = found.group("name"), found.group("operands")
+        key = (scan.base, spelt)
+        if name == "cd" and key in entered and spelt.strip() != "-":
+            scan.previous, scan.base = scan.base, entered[key]  # as :meth:`_NestedScan.enter`
+            scan.known["PWD"] = None if scan.base is None else [scan.base]
+            continue
+        scan.enter(name, spelt.replace('"', "").replace("'", "").split())
+        entered[key] = scan.base
+        if len(scan.folders) > FOLDERS_CAP or len(entered) > _FOLDER_COMMANDS_CAP:
+            return None
+    return scan.folders
+
+
+_FOLDER_COMMANDS_CAP = 4096
+"""The most distinct ``cd``, ``pushd`` and ``popd`` commands of a long script followed (each a
+few microseconds: H-5); past it :func:`script_folders` cannot tell its folders."""
+_FOLDER_COMMAND_RE = (
+    r"(?:^|(?<=[\s;&|(){}]))(?P<name>cd|pushd|popd)(?=[\s;&|)]|$)(?P<operands>[^\n;&|)`]*)"
+)
+"""A ``cd``, ``pushd`` or ``popd`` and its words, in a script too long for the whole scan of
+:func:`nested_scripts` (:data:`SCRIPT_FOLLOW_CAP`): its variables are the environment's alone
+(one the script assigns is unknown there: a place built at run time)."""
+
+
+def _own_read(scan: _NestedScan, text: str, script: tuple[str, str] | None) -> str:
+    """``text`` with the script's own folder read (:func:`_own_folder_read`) and ``scan``
+    told that folder, when ``script`` (its file and how it runs) is given."""
+    if script is None or _OWN in text:
+        return text
+    scan.own = os.path.dirname(script[0]), os.path.dirname(os.path.realpath(script[0]))  # noqa: PTH120
+    return _own_folder_read(text, *script)
 
 
 def _scanned(
     text: str, base: str, environ: Mapping[str, str], script: tuple[str, str] | None
 ) -> _NestedScan:
-    """The scan of :func:`nested_scripts` and :func:`script_folders` over ``text``."""
+    """The scan of :func:`nested_scripts` and :func:`script_folders` over ``text``; the last
+    one kept, as the guard asks both of one script in turn (one scan of it, H-5)."""
+    if _LAST and _LAST[0][0] is text and _LAST[0][1:4] == (base, environ, script):
+        return _LAST[0][4]
+    scan = _scan(text, base, environ, script)
+    _LAST[:] = [(text, base, environ, script, scan)]
+    return scan
+
+
+_LAST: list[tuple[str, str, Mapping[str, str], tuple[str, str] | None, _NestedScan]] = []
+"""The last script :func:`_scanned` scanned: its text, folder, environment, file and scan."""
+
+
+def _scan(
+    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str] | None
+) -> _NestedScan:
+    """:func:`_scanned`'s scan, one linear pass over ``text``'s simple commands."""
     scan = _NestedScan(base, environ)
-    text = without_comments(text)
-    if script is not None and _OWN not in text:
-        text = _own_folder_read(text, *script)
-        scan.own = os.path.dirname(script[0]), os.path.dirname(os.path.realpath(script[0]))  # noqa: PTH120
+    text = _own_read(scan, without_comments(text), script)
     pieces = re.split(_SEGMENT_RE, text)
     top = True
     for at in range(0, len(pieces), 2):  # a command's text, then what ends it
@@ -404,7 +471,7 @@ class _NestedScan:
                 flat = [value for each in values if each is not None for value in each]
                 self.known[words[1]] = None if None in values else flat
         elif name in ("cd", "pushd", "popd"):
-            self._enter(name, words[1:])
+            self.enter(name, words[1:])
         elif name in (".", "source"):
             operands = [word for word in words[1:] if word != "--"]
             self._note("source", operands[0] if operands else None, top=top)
@@ -432,7 +499,7 @@ class _NestedScan:
         if name in ("BASH_ENV", "ENV") and value:
             self._note("source", value, top=top)
 
-    def _enter(self, name: str, operands: list[str]) -> None:
+    def enter(self, name: str, operands: list[str]) -> None:
         """Follow a ``cd``, ``pushd`` or ``popd`` (``name``) given ``operands``: into a
         literal folder (the home for a bare ``cd``, the one before for ``cd -``, the stack's
         top for ``popd`` and a bare ``pushd``, which swaps it); else into one unknown (a

@@ -3442,10 +3442,11 @@ class _Writes:
         before = len(self._found.scripts)
         self._note_script_files(command, program, words, feed)
         given = words if command in _SOURCING else said
-        if not any(self._built(w, self._known, self._environ, lost=self._run_lost) for w in given):
-            return
-        for kind, base, _, path, _ in self._found.scripts[before:]:
-            if kind == "fed" or path is None:
+        built = {
+            w for w in given if self._built(w, self._known, self._environ, lost=self._run_lost)
+        }
+        for kind, base, spelled, path, _ in self._found.scripts[before:]:
+            if kind == "fed" or path is None or not built - {spelled}:
                 continue  # fed: judged by :meth:`_fed_plainly`; named at run time: unknown
             file = script_file(kind, base, _tilde(path, self._environ), self._environ)
             language, text = read_script(file, run=kind == "run")
