@@ -3501,10 +3501,11 @@ class _Writes:
         """Whether the one file ``fed`` names (:func:`_literal_feed`, on standard input) is a
         script the guard reads, judged as ``bash FILE WORDS`` is (``cat run.sh | bash -s --
         arg``): the words a shell running it is given are then judged as that script's
-        operands are, its text by the memory it names. Not so when its text uses its
-        positional parameters (``$@``, ``$*``, ``$1``…, which may run them: ``"$@"`` in
-        ``run.sh``) and a word is built at run time (``built``: ``bash -s -- cp n
-        "$(cat t)/a.md" < run.sh``): those words stay a command the guard cannot read.
+        operands are, its text by the memory it names. Not so when its text runs its
+        positional parameters as a command (:data:`_POSITIONAL_RUN_RE`: ``"$@"`` in ``run.sh``,
+        ``bash -s -- python3 mk.py < run.sh``), or uses them (``$1``…) and a word is built at
+        run time (``built``: ``bash -s -- "$(cat t)" < script.sh``): those words stay a
+        command the guard cannot read.
         ``redirected``: fed by ``<`` (its one reading redirection), else by a ``cat`` before
         the pipe (none)."""
         if fed is None or len(fed) != 1 or self._inputs != redirected or self.stdin_elsewhere:
@@ -3516,7 +3517,9 @@ class _Writes:
             return False
         file = script_file("shell", self._base, _tilde(expanded, self._environ), self._environ)
         language, text = read_script(file, run=False)
-        return language == "shell" and not (built and re.search(_POSITIONAL_USE_RE, text))
+        if language != "shell" or re.search(_POSITIONAL_RUN_RE, text):
+            return False  # ``"$@"`` runs them: a command the guard cannot read
+        return not (built and re.search(_POSITIONAL_USE_RE, text))
 
     def _runs_startup_files(self, started: tuple[str, str, list[str], dict[str, str]]) -> bool:
         """Whether the shell ``started`` (``ShellPaths.configured``'s last: its name, folder,
@@ -4808,6 +4811,12 @@ def _literal_feed(feed: list[str] | None) -> list[str] | None:
 _POSITIONAL_USE_RE = r"\$\{?[@*1-9]|\$\{?#|\bshift\b|\bgetopts\b"
 """A script's use of its positional parameters (``"$@"``, ``$*``, ``$1``, ``${2}``, ``$#``,
 ``shift``, ``getopts``): words given to it may be run or read as options."""
+_POSITIONAL_RUN_RE = (
+    r"(?m)(?:^|[;&|({]|\b(?:then|do|else|exec|command|builtin|eval|time|nohup|env|xargs))"
+    r"[ \t]*\"?\$\{?[@*0-9]"
+)
+"""A script's positional parameters run as a command (``"$@"``, ``exec "$@"``, ``$1 …`` at
+a command's start): words given to it are a command it runs."""
 _RUN_TIME_FEED_RE = r"[$`*?\[]"
 """What makes a fed file's word known only at run time (an expansion or a pattern)."""
 
