@@ -58,6 +58,7 @@ from harness_memory.hooks.glob_match import fnmatch_case
 from harness_memory.hooks.in_place import CODE_SUFFIX
 from harness_memory.hooks.made_links import unknown_below, unknown_link
 from harness_memory.hooks.named_scripts import (
+    FOLDERS_CAP,
     SCRIPT_CAP,
     SCRIPT_DEPTH,
     SCRIPT_FOLLOW_CAP,
@@ -67,6 +68,7 @@ from harness_memory.hooks.named_scripts import (
     non_interactive_part,
     read_script,
     script_file,
+    script_folders,
     unchangeable,
 )
 from harness_memory.hooks.package_settings import (
@@ -577,7 +579,7 @@ def _script_refusal(
             elif language != "program":  # a compiled one is a program like any other
                 text = non_interactive_part(text, judge.environ) if cut else text
                 reason = _script_text_refusal(
-                    text, language, base, judge, root, depth, same_shell=same_shell
+                    text, (language, file, kind), base, judge, root, depth, same_shell=same_shell
                 )
                 if reason is not None:
                     return (
@@ -621,7 +623,7 @@ def _runner(depth: int) -> str:
 
 def _script_text_refusal(
     text: str,
-    language: str,
+    script: tuple[str, str, str],
     base: str,
     judge: _Judge,
     root: str,
@@ -629,30 +631,43 @@ def _script_text_refusal(
     *,
     same_shell: bool,
 ) -> str | None:
-    """The refusal of a script's ``text`` run in ``base``: naming memory it may not write
-    (:func:`~harness_memory.hooks.unread_programs.memory_named`, linear in its length); for a
-    shell script (``language`` ``"shell"``) of at most
+    """The refusal of a script's ``text`` run in ``base`` (``script``: its language, file and
+    how it runs, a :func:`_script_refusal` kind): naming memory it may not write
+    (:func:`~harness_memory.hooks.unread_programs.memory_named`, linear in its length), or a
+    word leading through a link there from a folder a shell script may be in (its ``cd``,
+    ``pushd`` and ``popd`` followed: :func:`~harness_memory.hooks.named_scripts.
+    script_folders`; more folders than it follows refuse it); for a shell script
+    (``language`` ``"shell"``) of at most
     :data:`~harness_memory.hooks.named_scripts.SCRIPT_FOLLOW_CAP` bytes, the scripts it runs in
     turn (:func:`_script_refusal`, one level deeper than ``depth``: in the shell that runs its
     startup files when ``same_shell``, sourced; else in a shell of unknown sort); None
     otherwise. Its own commands are not judged (a longer script's scripts not followed)."""
+    language, file, kind = script
     named = memory_named(text, root, judge.key, judge.records)
     if named is not None:
         return f"it names other memory ({shown_path(named)})"
     roots = {root, real_or_none(root) or root}
-    for word in linked_words(text, base):  # resolved as the kernel will where it runs
-        if (reason := _path_refusal(word, base, judge, roots)) is not None:
+    shell = language == "shell"
+    folders = script_folders(text, base, judge.environ, (file, kind)) if shell else [base]
+    if folders is None:
+        return (
+            f"it enters more than {FOLDERS_CAP} folders (cd, pushd, popd), more than the "
+            "guard follows to tell where its relative paths land"
+        )
+    for word, folder in linked_words(text, folders):  # resolved as the kernel will there
+        if (reason := _path_refusal(word, folder, judge, roots)) is not None:
             lands = reason.removeprefix(REFUSAL_PREFIX)
-            return f"it names {shown_path(word)}, through a link: {lands}"
-    if language != "shell" or len(text) > SCRIPT_FOLLOW_CAP:
+            entered = "" if folder == base else f" (from {shown_path(folder)}, where it cds)"
+            return f"it names {shown_path(word)}{entered}, through a link: {lands}"
+    if not shell or len(text) > SCRIPT_FOLLOW_CAP:
         return None
-    shell, judge.interactive = judge.interactive, judge.interactive if same_shell else None
+    interactive, judge.interactive = judge.interactive, judge.interactive if same_shell else None
     try:
         found = ShellPaths()
-        found.scripts = nested_scripts(text, base, judge.environ)
+        found.scripts = nested_scripts(text, base, judge.environ, (file, kind))
         return _script_refusal(found, judge, root, depth + 1, followed=True)
     finally:
-        judge.interactive = shell
+        judge.interactive = interactive
 
 
 def _unjudged_script(

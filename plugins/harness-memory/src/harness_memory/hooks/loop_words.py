@@ -8,9 +8,10 @@ the loop): ``{ for x in ls ; do "$x" ~/w ; done ; for x in bash ; do "$x" ~/w ; 
 in ls bash ; do : ; done ; }``. There the variable holds one value, which the guard puts in
 the program's place (:class:`~harness_memory.hooks.tool_targets.ShellPaths`' reader: ``bash
 ~/w`` runs a script it follows), and what one word's run writes is read before the next one's
-runs. The last loop, over every word and running nothing, leaves the variable holding any of
-them after the group, as after the loop (a ``break`` may stop it at any word: ``for x in bash
-ls; do "$x" -V; break; done; "$x" ~/w`` runs ``bash ~/w``).
+runs. The last loop, running nothing, leaves the variable after the group as after the loop:
+holding the last word when the body surely runs for each (``for t in ruff mypy; do "$t" .;
+done; "$t" --version`` runs ``mypy --version``), else any of them (a ``break`` may stop it at
+any word: ``for x in bash ls; do "$x" -V; break; done; "$x" ~/w`` runs ``bash ~/w``).
 
 Only a ``for`` or ``select`` loop over at most :data:`~harness_memory.hooks.
 split_substitutions.LOOP_VALUES_CAP` literal words (:data:`~harness_memory.hooks.
@@ -92,9 +93,44 @@ def _unrolled(
             out.append("{")
             for value in values:
                 out.extend(["for", name, "in", value, ";", "do", *body, "done", ";"])
-            out.extend(["for", name, "in", *values, ";", "do", ":", ";", "done", ";", "}"])
+            through = _runs_through(name, body) and _in_this_shell(words, at, done)
+            left = values[-1:] if through else values
+            out.extend(["for", name, "in", *left, ";", "do", ":", ";", "done", ";", "}"])
         at = done + 1
     return out
+
+
+_LEAVING = frozenset({"break", "return"})
+"""Words ending a loop before its last word (``break``; ``return`` in a function's body)."""
+
+
+def _runs_through(name: str, body: list[str]) -> bool:
+    """Whether a loop whose variable is ``name`` surely runs its ``body`` (its words, lexed)
+    for every word, leaving ``name`` holding the last (``for t in ruff mypy; do "$t" .;
+    done; "$t" --version`` runs ``mypy --version``): the body holds no ``break`` or
+    ``return``, and names ``name`` only in its expansions (``$t``, ``${t}``, ``${#t}``), never
+    bare, as an assignment (``t=x``), ``read t``, ``printf -v t`` or an arithmetic one would."""
+    bare = rf"(?<![$A-Za-z0-9_{{#!]){name}(?![A-Za-z0-9_])"
+    return not any(word in _LEAVING or re.search(bare, word) for word in body)
+
+
+def _in_this_shell(words: list[str], at: int, done: int) -> bool:
+    """Whether the loop from ``words[at]`` to its ``done`` runs in the shell itself, so what
+    it leaves in its variable is there after it: inside no ``( … )`` or ``$(…)``, after no
+    pipe, and neither piped nor put in the background after it (nor the ``{ … }`` groups
+    closing after it: ``{ for …; done; } | cat`` runs in a subshell)."""
+    opened = sum(word.endswith("(") for word in words[:at])
+    if opened > sum(word.startswith(")") for word in words[:at]) or words[at - 1 : at] == ["|"]:
+        return False
+    after = done + 1
+    while after < len(words):
+        word = words[after]
+        if word in ("|", "|&", "&") or word.startswith(")"):
+            return False
+        if word in (";", "&&", "||") and words[after + 1 : after + 2] != ["}"]:
+            return True
+        after += 1
+    return True
 
 
 def _literal_header(words: list[str], at: int, end: int) -> tuple[str, list[str], int] | None:

@@ -23,13 +23,14 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import PurePath
 
 from harness_memory.hooks.shell_comments import without_comments
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
 
 __all__ = [
+    "FOLDERS_CAP",
     "SCRIPTS_CAP",
     "SCRIPT_CAP",
     "SCRIPT_DEPTH",
@@ -41,6 +42,7 @@ __all__ = [
     "non_interactive_part",
     "read_script",
     "script_file",
+    "script_folders",
     "unchangeable",
 ]
 
@@ -118,28 +120,44 @@ _PATH_WORD_SPLIT_RE = r"[\s;&|()<>'\"`=]+"
 of ``of=notes/x``, ``--output=notes/x``), for :func:`linked_words`."""
 
 
-def linked_words(text: str, base: str) -> list[str]:
+def linked_words(text: str, bases: list[str]) -> list[tuple[str, str]]:
     """The words of a script's ``text`` (split at :data:`_PATH_WORD_SPLIT_RE`, each once, in
-        order; none holding a ``$``, ``~`` or pattern, read at run time) that, from ``base`` (the
-        absolute folder the script runs in), lead through a symlink: the path the kernel resolves
-        differs from the one spelled (``notes/x.md`` where ``notes`` is a link). Only absolute
-        words and relative ones whose first part is in ``base`` (one listing of it, no lookup for
-        the rest) are resolved: linear in the text's length, one ``realpath`` per folder such words
-    name and one ``lstat`` per word (one ``realpath`` for a word holding ``..``). An
-        unreadable ``base`` gives the absolute words alone (P-3)."""
-    try:
-        listed = os.listdir(base) if PurePath(base).is_absolute() else []  # noqa: PTH208
-    except (OSError, ValueError):  # unreadable, or the unknown folder's ``/\\0``
-        listed = []
-    here = set(listed) | {".", ".."} if listed else set()
-    real_base = os.path.realpath(base) if here else "/"  # a link above it is no link on the way
-    found: list[str] = []
-    folders: dict[str, bool] = {}  # each folder's path: whether a link is on its way
+    order; none holding a ``$``, ``~`` or pattern, read at run time) that, from one of
+    ``bases`` (the absolute folders the script may run in, the one it starts in first), lead
+    through a symlink: the path the kernel resolves differs from the one spelled
+    (``notes/x.md`` where ``notes`` is a link), each with that folder. Absolute words are
+    resolved once; relative ones from each folder whose listing holds their first part (one
+    listing a folder, no lookup for the rest): linear in the text's length and the words each
+    folder holds, one ``realpath`` per folder such words name and one ``lstat`` per word (one
+    ``realpath`` for a word holding ``..``). An unreadable folder resolves none (P-3)."""
+    absolute: list[str] = []
+    relative: dict[str, list[str]] = {}  # by their first part
     for word in dict.fromkeys(re.split(_PATH_WORD_SPLIT_RE, text)):
         if not word or any(char in word for char in "$~*?[\0"):
             continue
-        if not word.startswith("/") and word.split("/", 1)[0] not in here:
+        if word.startswith("/"):
+            absolute.append(word)
+        else:
+            relative.setdefault(word.split("/", 1)[0], []).append(word)
+    found = [(word, bases[0]) for word in _linked("/", absolute)]
+    for base in bases:
+        try:
+            listed = os.listdir(base) if PurePath(base).is_absolute() else None  # noqa: PTH208
+        except (OSError, ValueError):  # unreadable, or the unknown folder's ``/\\0``
+            listed = None
+        if listed is None:
             continue
+        named = [word for part in (*listed, ".", "..") for word in relative.get(part, ())]
+        found.extend((word, base) for word in _linked(os.path.realpath(base), named))
+    return found
+
+
+def _linked(real_base: str, words: list[str]) -> list[str]:
+    """Those of ``words`` (absolute, or relative to ``real_base``, a real folder) the kernel
+    resolves through a symlink (:func:`linked_words`)."""
+    found: list[str] = []
+    folders: dict[str, bool] = {}  # each folder's path: whether a link is on its way
+    for word in words:
         joined = os.path.join(real_base, word)  # noqa: PTH118
         if ".." in PurePath(word).parts:  # the kernel follows ``lnk`` before the ``..`` after it
             if os.path.realpath(joined) != os.path.normpath(joined):
@@ -228,17 +246,116 @@ _PLAIN_VARIABLE_RE = (
 )
 
 
-def nested_scripts(text: str, base: str, environ: Mapping[str, str]) -> list[NestedScript]:
+def nested_scripts(
+    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str] | None = None
+) -> list[NestedScript]:
     """The scripts a followed shell script's ``text`` run in ``base`` with ``environ`` runs
     in turn: ``source x.sh``, ``. x.sh``, ``bash x.sh`` (a shell's script operand, read by
     :func:`~harness_memory.hooks.shell_startup.script_operand`), ``./x.sh``, an assignment of
     ``BASH_ENV`` or ``ENV`` (sourced by every shell after it), each in the folder a literal
     ``cd`` before it entered, with literal variables (the environment's, the script's own
-    assignments, a ``for`` loop's values) read. One linear scan of simple commands split at
-    ``;``, ``&&``, ``|``, newlines, ``$(`` and backquotes, no path judged (H-5: a 64 KiB
-    startup file in a few milliseconds); a name it cannot read is one named at run time."""
+    assignments, a ``for`` loop's values) read. A relative one is also taken from every other
+    folder the script may be in where that file exists (:func:`script_folders`: a subshell's,
+    a pipe's or a ``popd``'s folder is left behind at run time). ``script``: the file and
+    how it runs (``shell``, ``run``, ``source``, ``fed``), for ``cd "$(dirname "$0")"``. One
+    linear scan of simple commands split at ``;``, ``&&``, ``|``, newlines, ``$(`` and
+    backquotes, no path judged (H-5: a 64 KiB startup file in a few milliseconds); a name it
+    cannot read is one named at run time."""
+    scan = _scanned(text, base, environ, script)
+    found = list(scan.found)
+    for kind, folder, word, path, top in scan.found:
+        if path is None or PurePath(path).is_absolute():
+            continue
+        for other in scan.folders[:FOLDERS_CAP]:
+            if other != folder and os.path.lexists(os.path.join(other, path)):  # noqa: PTH118
+                found.append((kind, other, word, path, top))
+    return found
+
+
+FOLDERS_CAP = 64
+"""The most folders a script's ``cd``s, ``pushd``s and ``popd``s are followed into (as
+``tool_targets`` follows a command's); past it :func:`script_folders` cannot tell them."""
+
+
+def script_folders(
+    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str] | None = None
+) -> list[str] | None:
+    """Every folder a shell script's ``text`` run in ``base`` may be in (P-3): ``base`` and
+    each folder a ``cd``/``pushd``/``popd`` of it enters, followed as the command's own are
+    (a literal folder, ``..``, ``~``, a variable it or the environment sets, ``cd -``, the
+    stack ``pushd`` keeps) and ``cd "$(dirname "$0")"`` with its like (``${BASH_SOURCE%/*}``,
+    ``$(cd "$(dirname …)" && pwd)``, ``$(dirname "$(readlink -f "$0")")``) read as the
+    script's own folder (``script``: its file and how it runs). A word of the script is
+    resolved from each, whichever the shell is in there. A ``cd`` into a folder named at run
+    time adds none (a place built at run time, fenced as the script's other ones are); None
+    past :data:`FOLDERS_CAP` folders or :data:`_FOLDER_COMMANDS_CAP` commands of a script
+    longer than :data:`SCRIPT_FOLLOW_CAP` (whose ``cd``s alone are read, its variables the
+    environment's: :data:`_FOLDER_COMMAND_RE`). Linear in the text."""
+    if not re.search(r"\b(?:cd|pushd|popd)\b", text):
+        return [base]
+    if len(text) <= SCRIPT_FOLLOW_CAP:
+        folders = _scanned(text, base, environ, script).folders
+        return None if len(folders) > FOLDERS_CAP else folders
+    scan = _NestedScan(base, environ)  # a longer one: its ``cd``s alone, in one regex pass
+    text = _own_read(scan, without_comments(text), script)
+    entered: dict[tuple[str | None, str], str | None] = {}  # a ``cd``'s folder from a folder
+    for found in re.finditer(_FOLDER_COMMAND_RE, text):
+        name, spelt = found.group("name"), found.group("operands")
+        key = (scan.base, spelt)
+        if name == "cd" and key in entered and spelt.strip() != "-":
+            scan.previous, scan.base = scan.base, entered[key]  # as :meth:`_NestedScan.enter`
+            scan.known["PWD"] = None if scan.base is None else [scan.base]
+            continue
+        scan.enter(name, spelt.replace('"', "").replace("'", "").split())
+        entered[key] = scan.base
+        if len(scan.folders) > FOLDERS_CAP or len(entered) > _FOLDER_COMMANDS_CAP:
+            return None
+    return scan.folders
+
+
+_FOLDER_COMMANDS_CAP = 4096
+"""The most distinct ``cd``, ``pushd`` and ``popd`` commands of a long script followed (each a
+few microseconds: H-5); past it :func:`script_folders` cannot tell its folders."""
+_FOLDER_COMMAND_RE = (
+    r"(?:^|(?<=[\s;&|(){}]))(?P<name>cd|pushd|popd)(?=[\s;&|)]|$)(?P<operands>[^\n;&|)`]*)"
+)
+"""A ``cd``, ``pushd`` or ``popd`` and its words, in a script too long for the whole scan of
+:func:`nested_scripts` (:data:`SCRIPT_FOLLOW_CAP`): its variables are the environment's alone
+(one the script assigns is unknown there: a place built at run time)."""
+
+
+def _own_read(scan: _NestedScan, text: str, script: tuple[str, str] | None) -> str:
+    """``text`` with the script's own folder read (:func:`_own_folder_read`) and ``scan``
+    told that folder, when ``script`` (its file and how it runs) is given."""
+    if script is None or _OWN in text:
+        return text
+    scan.own = os.path.dirname(script[0]), os.path.dirname(os.path.realpath(script[0]))  # noqa: PTH120
+    return _own_folder_read(text, *script)
+
+
+def _scanned(
+    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str] | None
+) -> _NestedScan:
+    """The scan of :func:`nested_scripts` and :func:`script_folders` over ``text``; the last
+    one kept, as the guard asks both of one script in turn (one scan of it, H-5)."""
+    if _LAST and _LAST[0][0] is text and _LAST[0][1:4] == (base, environ, script):
+        return _LAST[0][4]
+    scan = _scan(text, base, environ, script)
+    _LAST[:] = [(text, base, environ, script, scan)]
+    return scan
+
+
+_LAST: list[tuple[str, str, Mapping[str, str], tuple[str, str] | None, _NestedScan]] = []
+"""The last script :func:`_scanned` scanned: its text, folder, environment, file and scan."""
+
+
+def _scan(
+    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str] | None
+) -> _NestedScan:
+    """:func:`_scanned`'s scan, one linear pass over ``text``'s simple commands."""
     scan = _NestedScan(base, environ)
-    pieces = re.split(_SEGMENT_RE, without_comments(text))
+    text = _own_read(scan, without_comments(text), script)
+    pieces = re.split(_SEGMENT_RE, text)
     top = True
     for at in range(0, len(pieces), 2):  # a command's text, then what ends it
         words = pieces[at].split()
@@ -250,7 +367,57 @@ def nested_scripts(text: str, base: str, environ: Mapping[str, str]) -> list[Nes
         maybe = at > 0 and pieces[at - 1] in ("&&", "||")  # ``a && d=x``: may not run
         scan.command(words, top=top, maybe=maybe)
         top = (top and ending not in ("$(", "`")) or ending == "\n"
-    return scan.found
+    return scan
+
+
+_OWN = "\0h"
+"""What stands for the script's own folder in its text once read (no script holds a NUL)."""
+_OWN_REAL = "\0r"
+"""What stands for its real folder (``readlink -f``, ``realpath``, ``pwd -P``)."""
+_SELF = r"[\"']?\$(?:\{?0\}?|\{?BASH_SOURCE(?:\[0\])?\}?)[\"']?"
+"""``"$0"``, ``${BASH_SOURCE[0]}``, ``$BASH_SOURCE``: the script's path as run."""
+_DIRNAME_RE = (
+    r"\$\(\s*dirname\s+(?:--\s+)?"
+    + _SELF
+    + r"\s*\)"
+    + r"|`\s*dirname\s+(?:--\s+)?"
+    + _SELF
+    + r"\s*`"
+    + r"|\$\{(?:0|BASH_SOURCE(?:\[0\])?)%/\*\}"
+)
+"""The script's folder as scripts spell it: ``$(dirname "$0")``, ``${BASH_SOURCE%/*}``."""
+_REAL_DIRNAME_RE = (
+    r"\$\(\s*dirname\s+(?:--\s+)?[\"']?\$\(\s*(?:readlink\s+-[fem]|realpath)\s+(?:--\s+)?"
+    + _SELF
+    + r"\s*\)[\"']?\s*\)"
+)
+"""Its real folder: ``$(dirname "$(readlink -f "$0")")``, ``$(dirname "$(realpath "$0")")``."""
+_CD_FOLDER_PRINTED_RE = (
+    r"\$\(\s*cd\s+(?:-[LP]\s+)?(?:--\s+)?[\"']?(?P<folder>\0[hr](?:/[^\s\"'$`;&|()]*)?)[\"']?"
+    r"\s*(?:(?:[0-9]?>>?|&>)\s*/dev/null\s*(?:2>&1\s*)?)?&&\s*pwd(?:\s+-[LP])?\s*\)"
+)
+"""``$(cd "$(dirname "$0")" && pwd)``, once its inner part is read: that folder."""
+
+
+def _own_folder_read(text: str, file: str, kind: str) -> str:
+    """``text`` with the script's own folder spelled by :data:`_OWN` (:data:`_OWN_REAL` for
+    its real one) where it names it as :data:`_DIRNAME_RE` and its like read. ``$0`` is the
+    script only when a shell runs it by its path (``kind`` ``shell`` or ``run``); sourced or
+    fed on standard input, it is the shell's own name, whose folder is ``.``, as is that
+    of an empty ``BASH_SOURCE`` (``fed``)."""
+
+    def own(real: str) -> Callable[[re.Match[str]], str]:
+        def spelled(found: re.Match[str]) -> str:
+            zero = "BASH_SOURCE" not in found.group(0)
+            if kind == "fed" or (zero and kind not in ("shell", "run")):
+                return "."
+            return real
+
+        return spelled
+
+    text = re.sub(_REAL_DIRNAME_RE, own(_OWN_REAL), text)
+    text = re.sub(_DIRNAME_RE, own(_OWN), text)
+    return re.sub(_CD_FOLDER_PRINTED_RE, lambda found: found.group("folder"), text)
 
 
 def _tilde(word: str) -> bool:
@@ -262,12 +429,17 @@ class _NestedScan:
     """The state of :func:`nested_scripts`: the folder the shell is in (None once unknown),
     the variables known (each the values it may hold: one, a ``for`` loop's, or each one an
     assignment that may not run left: review59b finding 4), how many branches, loops and
-    groups the scan is in, and the scripts found."""
+    groups the scan is in, the scripts found and every folder the script may be in (with
+    the stack ``pushd`` keeps, the folder before the last ``cd`` and the script's own)."""
 
     def __init__(self, base: str, environ: Mapping[str, str]) -> None:
         self.base: str | None = base
         self.environ = environ
-        self.known: dict[str, list[str] | None] = {}
+        self.known: dict[str, list[str] | None] = {"PWD": [base]}
+        self.folders = [base]
+        self.stack: list[str | None] = []
+        self.previous: str | None = None  # ``cd -``'s: the caller's before the first ``cd``
+        self.own: tuple[str, str] | None = None  # the script's folder, and its real one
         self.found: list[NestedScript] = []
         self.globs = 0
         self.depth = 0  # the ``if``, loops, ``case`` and ``{`` groups open
@@ -298,8 +470,8 @@ class _NestedScan:
                 values = [self._values(word) for word in words[3:]]
                 flat = [value for each in values if each is not None for value in each]
                 self.known[words[1]] = None if None in values else flat
-        elif name in ("cd", "pushd"):
-            self._enter(words[1:])
+        elif name in ("cd", "pushd", "popd"):
+            self.enter(name, words[1:])
         elif name in (".", "source"):
             operands = [word for word in words[1:] if word != "--"]
             self._note("source", operands[0] if operands else None, top=top)
@@ -327,14 +499,40 @@ class _NestedScan:
         if name in ("BASH_ENV", "ENV") and value:
             self._note("source", value, top=top)
 
-    def _enter(self, operands: list[str]) -> None:
-        """Follow a ``cd``: into a literal folder, the home when none; else unknown."""
-        folders = [word for word in operands if not word.startswith("-")]
-        values = self._values(folders[0]) if folders else [self.environ.get("HOME", "")]
-        if self.base is None or values is None or len(values) != 1 or not values[0]:
-            self.base = None
-            return
-        self.base = os.path.normpath(os.path.join(self.base, values[0]))  # noqa: PTH118
+    def enter(self, name: str, operands: list[str]) -> None:
+        """Follow a ``cd``, ``pushd`` or ``popd`` (``name``) given ``operands``: into a
+        literal folder (the home for a bare ``cd``, the one before for ``cd -``, the stack's
+        top for ``popd`` and a bare ``pushd``, which swaps it); else into one unknown (a
+        folder named at run time, ``pushd +N``). One bash refuses (``popd`` on an empty
+        stack) or that moves no folder (``pushd -n``, ``popd -n``) leaves it."""
+        named = [word for word in operands if word == "-" or word[:1] not in ("-", "+")]
+        options = [word for word in operands if word not in named]
+        here = self.base
+        target: str | None
+        if name != "cd" and any(word[:1] == "+" or word[1:].isdigit() for word in options):
+            target = None  # a rotation of the stack: which folder is the guard's guess
+        elif name == "popd" or (name == "pushd" and not named):
+            if not self.stack or "-n" in options:
+                return
+            target = self.stack.pop()
+            if name == "pushd":
+                self.stack.append(here)
+        elif "-n" in options:
+            return  # ``pushd -n``: kept on the stack, not entered
+        elif named[:1] == ["-"]:
+            target = self.previous
+        else:
+            values = self._values(named[0]) if named else [self.environ.get("HOME", "")]
+            joined = None
+            if here is not None and values is not None and len(values) == 1 and values[0]:
+                joined = os.path.normpath(os.path.join(here, values[0]))  # noqa: PTH118
+            target = joined
+            if name == "pushd":
+                self.stack.append(here)
+        self.previous, self.base = here, target
+        self.known["PWD"] = None if target is None else [target]
+        if target is not None and target not in self.folders:
+            self.folders.append(target)
 
     def _note(self, kind: str, word: str | None, *, top: bool) -> None:
         """Keep the script ``word`` names (each path a loop variable in it gives)."""
@@ -352,6 +550,8 @@ class _NestedScan:
         one, or the environment's), ``~`` read, a pattern matched from the folder; None when
         it holds another expansion (``$(…)``, ``${x:-y}``, ``$1``) or an unknown variable
         (``~`` alone read too: ``cd ~ && . .defs``, review57a F)."""
+        if self.own is not None:
+            word = word.replace(_OWN, self.own[0]).replace(_OWN_REAL, self.own[1])
         words = [word]
         for found in re.finditer(_PLAIN_VARIABLE_RE, word):
             variable = found.group("braced") or found.group("plain")

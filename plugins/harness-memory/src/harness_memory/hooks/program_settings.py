@@ -25,6 +25,7 @@ from harness_memory.hooks.settings_file import account_home, read_settings_file
 
 __all__ = [
     "CHOSEN_SETTINGS",
+    "GIT_PLACES",
     "PROGRAM_VARIABLES",
     "SETTINGS_CAP",
     "SETTINGS_NAMES",
@@ -101,12 +102,21 @@ def moves_settings(program: str, name: str) -> bool:
     return name in known or (family is not None and name.upper().startswith(family))
 
 
+GIT_PLACES = frozenset({"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"})
+"""git's variables naming a place it works in or writes (as ``--git-dir``, ``--work-tree``
+do): a literal value is judged by where it points, as every path of the command is, and the
+repository's settings it chooses are read there (``GIT_DIR=.git git status``)."""
+
+
 def chooses_settings(program: str, name: str) -> bool:
     """Whether setting ``name`` even to a literal value makes ``program`` read a settings
-    file the guard does not read (:data:`CHOSEN_SETTINGS`); ``npm`` and ``pip`` are read with
-    the literal values a command gives them (``HOME=/tmp/ci-home npm ci``), so theirs are
-    refused only when built at run time."""
-    return program in CHOSEN_SETTINGS and bool(name)
+    file the guard does not read (:data:`CHOSEN_SETTINGS`; not git's :data:`GIT_PLACES`,
+    judged by where they point); ``npm`` and ``pip`` are read with the literal values a
+    command gives them (``HOME=/tmp/ci-home npm ci``), so theirs are refused only when built
+    at run time."""
+    return (
+        program in CHOSEN_SETTINGS and bool(name) and not (program == "git" and name in GIT_PLACES)
+    )
 
 
 SETTINGS_CAP = 65_536

@@ -655,19 +655,19 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
     scopes = Scopes(words, environ, writes.choices, command)  # what assignments reach each word
     known = _outer.folders_given() if _outer is not None else {}  # None: undecidable
-    bases = [cwd]
+    folder = _ShellFolder(bases := [cwd])  # where the shell is, kept as bash leaves it
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
     previous: str | None = None
     programs = len(found.programs)  # those run before this reading
     fed = len(found.fed_patches)
     lost = entered = settled = _lost  # in a folder known only at run time (after a cd into it)
-    held: dict[int, tuple[bool, bool, bool]] = {}  # those before each word: a subshell's end
+    held: dict[int, tuple[bool, bool, bool, str]] = {}  # before each word: a subshell's end
     substituting, quoted_back, chdir = 0, False, False  # in ``$(`` (how deep), `…`, ``env -C``
     code = _CodeRun()  # output run as code (``eval "$(…)"``), until its command ends
     last = ""  # the word before, separators included
     evaluating: list[str] | None = None  # the words of an ``eval`` so far
     for at, word in enumerate(words):
-        held[at] = (lost, entered, settled)
+        held[at] = (lost, entered, settled, bases[-1])
         settled = settled or (entered and _separates(word) and not substituting)
         writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
         closing, substituting, quoted_back = _opened(word, last, substituting, quoted_back, inside)
@@ -699,14 +699,14 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
             where = (bases[-1], environ, _depth, lost)
             _read_piped_code(found, piped_code(words, at, command), where, outer=writes)
         chdir = word == "env" or (chdir and not _separates(word))
-        prefixed = (inside if substituting or quoted_back else writes).prefixed  # the cd's
-        folders = (*shell, prefixed)
-        into = _entered_at((found, writes), words, at, previous, chdir=chdir, shell=folders)
+        folders = (*shell, (inside if substituting or quoted_back else writes).prefixed)
+        into = _folder_moved((found, writes), (words, at, previous), folder, chdir, folders)
         if into is not None:  # a cd (or env -C) into a folder, known only at run time or not
             entered = into or entered
             settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
         if at in scopes.subshells:  # a folder entered in ``( … )`` or ``$(…)`` is left there
-            lost, entered, settled = held[scopes.subshells[at]]
+            lost, entered, settled = folder.left(held[scopes.subshells[at]])
+        folder.see(word, previous)
         if code.ended(word, substituting=substituting):  # its code may have gone anywhere
             entered = writes.cd_into("$", known, environ, followed=False) or entered
             settled = settled or entered
@@ -1094,6 +1094,45 @@ def _carry_linker(found: ShellPaths, writes: _Writes, inside: _Writes) -> None:
     ``inside`` (:meth:`_Writes._after_linker`)."""
     writes.linker = writes.linker or found.linker
     inside.linker = inside.linker or writes.linker
+
+
+def _folder_moved(
+    reading: tuple[ShellPaths, _Writes],
+    spelt: tuple[list[str], int, str | None],
+    folder: _ShellFolder,
+    chdir: bool,
+    shell: tuple[list[str], dict[str, str | None], Mapping[str, str], Mapping[str, str | None]],
+) -> bool | None:
+    """:func:`_entered_at` for the word ``spelt`` (the words, its index, the word before),
+    with ``pushd``'s stack kept in ``folder``: a ``pushd`` into a folder keeps the one it
+    left (``pushd -n`` one it does not enter, kept as unknown); ``popd`` and a bare
+    ``pushd`` (or ``+N``, ``-N``) go to one it kept
+    (:meth:`_ShellFolder.stack_moved`: None when bash moves none, True when that folder is
+    unknown, as a ``cd`` into a folder built at run time)."""
+    words, at, previous = spelt
+    word, bases, known, environ = words[at], shell[0], shell[1], shell[2]
+    if previous == "popd" or (
+        previous == "pushd" and (_operands_end(word) or word[:1] == "+" or word[1:].isdigit())
+    ):
+        operands = list(itertools.takewhile(lambda each: not _operands_end(each), words[at:]))
+        moved = folder.stack_moved(previous, operands)
+        if not moved:
+            return moved
+        return reading[1].cd_into("$", known, environ, followed=False)
+    if previous == "pushd" and words[at - 1] == "-n":
+        folder.stack.append(None)  # kept on the stack, not entered (as an unknown one)
+        return None
+    before = bases[-1]
+    into = _entered_at(reading, words, at, previous, chdir=chdir, shell=shell)
+    if into is not None and previous == "pushd":
+        folder.pushed(before, known=not into)
+    return into
+
+
+def _operands_end(word: str) -> bool:
+    """Whether the lexer's ``word`` ends a ``pushd``'s or ``popd``'s operands: a separator or
+    a redirection (``pushd >/dev/null``)."""
+    return _separates(word) or re.match(r"^[0-9]*[<>]", word) is not None
 
 
 def _entered_at(
@@ -2224,6 +2263,80 @@ def _enter(
     return folders is not None
 
 
+class _ShellFolder:
+    """The folder the shell is in, ``bases[-1]`` of the folders it may be in (P-3), kept
+    where bash leaves one a ``cd`` entered: ``popd`` and a bare ``pushd`` go to the folder
+    ``pushd`` kept (:meth:`stack_moved`); the end of a subshell (``( … )``, ``$(…)``), each
+    stage of a pipe and a list put in the background (``cd sub | cat``, ``cd sub &``) go
+    back to the folder before it (:meth:`left`, :meth:`see`). A script, a shell's ``-c``
+    code or a pipe's code after it is read there (``pushd sub; popd; bash k.sh`` runs the
+    Workspace's ``k.sh``, not ``sub/k.sh``)."""
+
+    def __init__(self, bases: list[str]) -> None:
+        self.bases = bases
+        self.stack: list[str | None] = []  # ``pushd``'s folders, None where unknown
+        self.starts = [bases[-1], bases[-1]]  # the current list's and pipeline's folders
+        self.piped = False  # the current pipeline holds a ``|``
+        self.groups: list[tuple[list[str], bool]] = []  # each open ``{``/``(``'s, outside it
+
+    def back_to(self, folder: str) -> None:
+        """Make ``folder`` (one the shell was in) the folder it is in again."""
+        if self.bases[-1] != folder:
+            if folder in self.bases:
+                self.bases.remove(folder)
+            self.bases.append(folder)
+
+    def left(self, held: tuple[bool, bool, bool, str]) -> tuple[bool, bool, bool]:
+        """Back to the folder of ``held`` (what :func:`_read_words` held before a subshell:
+        whether lost, entered, settled, and the folder) at its end; the rest of it."""
+        self.back_to(held[3])
+        return held[:3]
+
+    def see(self, word: str, previous: str | None) -> None:
+        """Take a word of the command (after ``previous``): a group's bounds (``{``, ``}``,
+        each ``(`` and ``)``), a pipe, a list's end, a ``&``."""
+        opens = word.endswith("(") and re.match(_PUNCTUATION, word) is not None
+        if opens or (word == "{" and (previous is None or _separates(previous))):
+            self.groups.append((list(self.starts), self.piped))
+            self.starts, self.piped = [self.bases[-1], self.bases[-1]], False
+            return
+        if word == "}" or (word.startswith(")") and re.match(_PUNCTUATION, word)):
+            self.starts, self.piped = self.groups.pop() if self.groups else (self.starts, False)
+            word = word.lstrip(")")
+        if word in ("|", "|&"):
+            self.piped = True
+            self.back_to(self.starts[1])  # each stage starts where the pipeline did
+        elif word == "&":
+            self.back_to(self.starts[0])  # the list ran in a subshell of its own
+        if word in ("&", ";", "&&", "||", "\n", ";;"):
+            if self.piped:
+                self.back_to(self.starts[1])  # its last stage, too, ran in a subshell
+            self.piped = False
+            self.starts[1] = self.bases[-1]
+            if word in ("&", ";", "\n", ";;"):
+                self.starts[0] = self.bases[-1]
+
+    def pushed(self, before: str, *, known: bool) -> None:
+        """A ``pushd`` into a folder (``known`` or not) from ``before``: kept on the stack."""
+        self.stack.append(before if known else None)
+
+    def stack_moved(self, name: str, operands: list[str]) -> bool | None:
+        """Follow ``popd`` or a bare ``pushd`` (``name``) with its ``operands``: None when
+        bash moves no folder (an empty stack, ``-n``); else whether the folder it goes to
+        is unknown (one kept unknown, or a rotation of the stack: ``+N``, ``-N``)."""
+        if any(word[:1] == "+" or word[1:].isdigit() for word in operands):
+            return True
+        if not self.stack or "-n" in operands:
+            return None
+        target = self.stack.pop()
+        if name == "pushd":
+            self.stack.append(self.bases[-1])
+        if target is None:
+            return True
+        self.back_to(target)
+        return False
+
+
 def _add_pieces(
     found: ShellPaths,
     word: str,
@@ -3326,6 +3439,35 @@ class _Writes:
         return words
 
     def _note_script(
+        self,
+        command: str | None,
+        program: list[str],
+        spoken: tuple[list[str], list[str]],
+        feed: list[str] | None,
+    ) -> None:
+        """:meth:`_note_script_files`, given the words a shell or ``source`` reads as its
+        script and its arguments (``spoken``: those, and the command's words as written); then
+        a script it noted that uses its positional parameters (``"$@"``, ``$1``…, which may run
+        them as a command or write where they say) given a word built at run time (``bash
+        run.sh cp n "$(cat t)/a.md"``, ``./run.sh …``, ``. ./run.sh …``) stands for words known
+        only at run time, as a fed one does (:meth:`_fed_plainly`) (P-3)."""
+        words, said = spoken
+        before = len(self._found.scripts)
+        self._note_script_files(command, program, words, feed)
+        given = words if command in _SOURCING else said
+        built = {
+            w for w in given if self._built(w, self._known, self._environ, lost=self._run_lost)
+        }
+        for kind, base, spelled, path, _ in self._found.scripts[before:]:
+            if kind == "fed" or path is None or not built - {spelled}:
+                continue  # fed: judged by :meth:`_fed_plainly`; named at run time: unknown
+            file = script_file(kind, base, _tilde(path, self._environ), self._environ)
+            language, text = read_script(file, run=kind == "run")
+            if language == "shell" and re.search(_POSITIONAL_USE_RE, text):
+                self._found.written_at_run_time.append("$@")
+                return
+
+    def _note_script_files(
         self, command: str | None, program: list[str], words: list[str], feed: list[str] | None
     ) -> None:
         """Keep the script file the command ended runs (``ShellPaths.scripts``): ``source``'s
@@ -3355,21 +3497,30 @@ class _Writes:
         for each in _through_loops(word, self._loops) or [word]:
             self._add_script(kind, word, each)
 
-    def _take_feed(self, feed: list[str] | None) -> tuple[list[str] | None, bool]:
-        """The files fed to the command ended (:func:`_literal_feed`) and whether the words a
-        shell reading them is given are data (:meth:`_fed_plainly`); its reading redirections
-        are counted anew for the next command."""
+    def _take_feed(self, feed: list[str] | None, words: list[str]) -> tuple[list[str] | None, bool]:
+        """The files fed to the command ended (:func:`_literal_feed`) and whether the ``words``
+        (as written) a shell reading them is given are judged as they are for a script operand
+        (:meth:`_fed_plainly`); its reading redirections are counted anew for the next
+        command."""
         fed = _literal_feed(feed)
-        plain = self._fed_plainly(fed, redirected=self._stdin is not None)
+        built = fed is not None and any(
+            self._built(word, self._known, self._environ, lost=self._run_lost) for word in words
+        )
+        plain = self._fed_plainly(fed, redirected=self._stdin is not None, built=built)
         self._inputs = 0
         return fed, plain
 
-    def _fed_plainly(self, fed: list[str] | None, *, redirected: bool) -> bool:
+    def _fed_plainly(self, fed: list[str] | None, *, redirected: bool, built: bool) -> bool:
         """Whether the one file ``fed`` names (:func:`_literal_feed`, on standard input) is a
-        script the guard reads whose text uses no positional parameter (``$@``, ``$*``,
-        ``$1``…): the words a shell running it is given (``bash -s -- a < install.sh``) are
-        then data, never a command it runs (``"$@"`` in ``run.sh`` runs them). ``redirected``:
-        fed by ``<`` (its one reading redirection), else by a ``cat`` before the pipe (none)."""
+        script the guard reads, judged as ``bash FILE WORDS`` is (``cat run.sh | bash -s --
+        arg``): the words a shell running it is given are then judged as that script's
+        operands are, its text by the memory it names. Not so when its text runs its
+        positional parameters as a command (:data:`_POSITIONAL_RUN_RE`: ``"$@"`` in ``run.sh``,
+        ``bash -s -- python3 mk.py < run.sh``), or uses them (``$1``…) and a word is built at
+        run time (``built``: ``bash -s -- "$(cat t)" < script.sh``): those words stay a
+        command the guard cannot read.
+        ``redirected``: fed by ``<`` (its one reading redirection), else by a ``cat`` before
+        the pipe (none)."""
         if fed is None or len(fed) != 1 or self._inputs != redirected or self.stdin_elsewhere:
             return False  # ``< install.sh <<< "$(cat mk.sh)"``, ``<&3``: another input
         if self._found.configured and self._runs_startup_files(self._found.configured[-1]):
@@ -3379,7 +3530,9 @@ class _Writes:
             return False
         file = script_file("shell", self._base, _tilde(expanded, self._environ), self._environ)
         language, text = read_script(file, run=False)
-        return language == "shell" and re.search(_POSITIONAL_USE_RE, text) is None
+        if language != "shell" or re.search(_POSITIONAL_RUN_RE, text):
+            return False  # ``"$@"`` runs them: a command the guard cannot read
+        return not (built and re.search(_POSITIONAL_USE_RE, text))
 
     def _runs_startup_files(self, started: tuple[str, str, list[str], dict[str, str]]) -> bool:
         """Whether the shell ``started`` (``ShellPaths.configured``'s last: its name, folder,
@@ -3718,8 +3871,8 @@ class _Writes:
         self._cat_feed = said[::2] if printed else []  # what a pipe after it gives
         self._read_split(program, said)
         config_words = self._note_reads(command)
-        fed, plain = self._take_feed(feed)
-        self._note_script(command, program, script_words, fed)
+        fed, plain = self._take_feed(feed, said[::2])
+        self._note_script(command, program, (script_words, said[::2]), fed)
         unread = bool(program) and not _writes_nothing_unread(program, self._operand, operands)
         maker = None  # read before its words count as written (``python3 mk.py``: ``mk.py``)
         if unread and self.linker is None:
@@ -3938,11 +4091,16 @@ class _Writes:
         ``read -ad``: :func:`~harness_memory.hooks.shell_statements.read_names`), one run by
         ``command``, ``builtin`` or a variable (``r=read; $r X``), or a name reference
         (``declare -n R=X``: assigning ``R`` assigns ``X``), or a ``printf`` whose first word
-        is an option (``-v NAME``) or known only at run time (``printf "$o" X``)."""
+        is an option or known only at run time (``printf "$o" X``) but for ``-v NAME`` with a
+        literal plain name (``printf -v stamp '%s' x``: it sets that one, read as the
+        statements' reader reads ``read NAME``: :mod:`~harness_memory.hooks.shell_statements`)."""
         if command in ("declare", "typeset", "local"):
             return any(re.match(r"^-[A-Za-z]*n", word) for word in words)
         if command == "printf":
-            return bool(words) and words[0] != "--" and re.match(r"^-|.*[$`]", words[0]) is not None
+            named = words[:1] == ["-v"] and len(words) > 2 and re.match(_NAME_RE, words[1])
+            if not words or words[0] == "--" or named:
+                return False
+            return re.match(r"^-|.*[$`]", words[0]) is not None
         return command == "read" and (wrapped or read_names(words) is None)
 
     def _words_run(self, name: str) -> list[tuple[str, bool]]:
@@ -4666,6 +4824,12 @@ def _literal_feed(feed: list[str] | None) -> list[str] | None:
 _POSITIONAL_USE_RE = r"\$\{?[@*1-9]|\$\{?#|\bshift\b|\bgetopts\b"
 """A script's use of its positional parameters (``"$@"``, ``$*``, ``$1``, ``${2}``, ``$#``,
 ``shift``, ``getopts``): words given to it may be run or read as options."""
+_POSITIONAL_RUN_RE = (
+    r"(?m)(?:^|[;&|({]|\b(?:then|do|else|exec|command|builtin|eval|time|nohup|env|xargs))"
+    r"[ \t]*\"?\$\{?[@*0-9]"
+)
+"""A script's positional parameters run as a command (``"$@"``, ``exec "$@"``, ``$1 …`` at
+a command's start): words given to it are a command it runs."""
 _RUN_TIME_FEED_RE = r"[$`*?\[]"
 """What makes a fed file's word known only at run time (an expansion or a pattern)."""
 

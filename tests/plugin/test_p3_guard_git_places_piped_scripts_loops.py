@@ -1,0 +1,141 @@
+"""P-3: everyday git variables, piped scripts and loops pass; their writes into another scope
+do not.
+
+Four everyday commands were refused (each measured refused before): ``GIT_DIR=.git git
+status`` (any literal git variable was read as choosing settings the guard does not read),
+``cat script.sh | bash -s -- arg`` (a fed script using ``$1`` made its words a command the
+guard cannot read, where ``bash script.sh arg`` passed), ``for t in ruff mypy; do "$t" .;
+done; "$t" --version`` (a loop's variable after its loop was any of its words) and
+``printf -v name …`` (taken as setting any variable, so every loop's variable was unknown).
+Now ``GIT_DIR``, ``GIT_WORK_TREE``, ``GIT_INDEX_FILE`` and ``GIT_OBJECT_DIRECTORY`` with a
+literal value are judged by where they point, as ``--git-dir`` is
+(``program_settings.GIT_PLACES``); a readable fed script is judged as ``bash script.sh arg``
+(its words stay an unknown command only when it uses ``$@``/``$1`` and a word is built at run
+time: ``tool_targets._fed_plainly``, and so now for a script operand, ``source``'s and one run
+by its path: ``bash run.sh cp n "$(cat t)/a.md"`` was let through and bash wrote into the
+other scope: ``tool_targets._Writes._note_script``); a loop whose body surely runs for every
+word leaves its last in the variable (``loop_words``: no ``break``/``return``, the name never
+assigned, the loop neither piped, in the background nor in a subshell); ``printf -v NAME``
+with a literal name sets that one (``tool_targets._sets_any``).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.guard_cases import (
+    Layout,
+    assert_refused_by_every_harness_and_bash_writes,
+    guarded_layout,
+    let_through,
+    refusals_by_every_harness,
+)
+
+EVERYDAY = [
+    "GIT_DIR=.git git status",
+    "GIT_WORK_TREE=. git status",
+    "export GIT_DIR=.git; git log -1",
+    "GIT_DIR=.git GIT_WORK_TREE=. git diff --stat",
+    "GIT_INDEX_FILE=.git/index.tmp git add -A",
+    "GIT_PAGER=cat git log -1",
+    "GIT_TRACE=1 git status",
+    "cat script.sh | bash -s -- arg",
+    "bash -s -- --prefix=/tmp/x < script.sh",
+    'cat script.sh | sh -s -- "$(date +%F)"',
+    "cat script.sh | bash",
+    'for t in ruff mypy; do "$t" .; done; "$t" --version',
+    'for t in ruff mypy; do "$t" . || break; done',
+    "printf -v name '%s' x; for t in ruff mypy; do \"$t\" .; done",
+    'for t in ruff mypy; do printf -v stamp \'%s\' "$t"; "$t" .; done',
+    "pushd sub && make && popd",
+    "pushd build >/dev/null; make; popd >/dev/null",
+    "pushd sub; popd; git status",
+    "(cd sub && make)",
+    "make -C sub",
+    "make -C sub all",
+    "npm --prefix sub test",
+    "npm test",
+    "git status",
+    "pytest -q",
+    "cd sub && git status && cd -",
+    'for d in sub build; do (cd "$d" && ls); done',
+    'for f in *.sh; do bash -n "$f"; done',
+    "git -C sub status",
+    'cd "$(git rev-parse --show-toplevel)" && ls',
+    'for py in 3.11 3.12; do "python$py" -V; done',
+    "bash script.sh arg | tee out.log",
+]
+"""Everyday commands around git's variables, piped scripts, loops and folder changes."""
+INTO_ANOTHER_SCOPE = [
+    "GIT_DIR=notes/r git init",
+    "GIT_DIR={root}/{other}/r git init",
+    "export GIT_INDEX_FILE=notes/i; git add -A",
+    "GIT_OBJECT_DIRECTORY=notes/o git status",
+    "cd sub && GIT_DIR=../notes/r git init",
+    'cat run.sh | bash -s -- cp n "$(cat t)/a.md"',
+    'bash -s -- cp n "$(cat t)/b.md" < run.sh',
+    "cat run.sh | bash -s -- cp n notes/c.md",
+    'bash run.sh cp n "$(cat t)/i.md"',
+    'sh run.sh cp n "$(cat t)/j.md"',
+    '. ./run.sh cp n "$(cat t)/k.md"',
+    'bash script.sh "$(cat t)"',
+    'for t in cp echo; do "$t" x; break; done; "$t" n "$(cat t)/d.md"',
+    't=cp; for t in ls echo; do "$t" x; done | cat; "$t" n e.md',
+    't=cp; for t in ls echo; do "$t" x; done & "$t" n e.md',
+    't=cp; (for t in ls echo; do "$t" x; done); "$t" n e.md',
+    't=cp; { for t in ls echo; do "$t" x; done; } | cat; "$t" n e.md',
+    'for t in cp echo; do "$t" x; t=cp; done; "$t" n "$(cat t)/f.md"',
+    'f() { for t in cp echo; do "$t" x; return; done; }; f; "$t" n e.md',
+    "printf -v t '%s' cp; \"$t\" n notes/g.md",
+    'printf -v t \'%s\' "$(cat t)"; cp n "$t/h.md"',
+]
+"""The same shapes writing into the other scope (or running a program the guard cannot tell
+where it may: ``"$t"`` after a loop bash may leave early or in a subshell)."""
+
+
+def _workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    """The layout, its Workspace a git repository with ``sub`` and ``build`` (each with a
+    ``Makefile``), ``script.sh`` (``echo hello "$1"``), ``run.sh`` (``"$@"``), a note ``n``
+    and ``t`` naming the other scope."""
+    where = guarded_layout(tmp_path, monkeypatch)
+    work = where.workspace
+    subprocess.run(["git", "init", "-q"], cwd=work, check=True)
+    for folder in ("sub", "build"):
+        (work / folder).mkdir()
+        (work / folder / "Makefile").write_text("all:\n\techo hi\n", encoding="utf-8")
+    (work / "package.json").write_text('{"scripts": {"test": "echo ok"}}', encoding="utf-8")
+    (work / "script.sh").write_text('#!/bin/sh\necho hello "$1"\n', encoding="utf-8")
+    (work / "run.sh").write_text('"$@"\n', encoding="utf-8")
+    (work / "n").write_text("x\n", encoding="utf-8")
+    (work / "t").write_text(f"{where.root / where.other}\n", encoding="utf-8")
+    return where
+
+
+def test_p3_everyday_git_variables_piped_scripts_and_loops_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _workspace(tmp_path, monkeypatch)
+
+    refused = {c: r for c in EVERYDAY if any((r := refusals_by_every_harness(where, c)).values())}
+
+    assert refused == {}
+
+
+def test_p3_the_same_shapes_writing_into_another_scope_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _workspace(tmp_path, monkeypatch)
+    commands = [
+        c.replace("{root}", str(where.root)).replace("{other}", where.other)
+        for c in INTO_ANOTHER_SCOPE
+    ]
+
+    assert let_through(where, commands) == {}
+    assert_refused_by_every_harness_and_bash_writes(where, "GIT_DIR=notes/r git init")
+    assert_refused_by_every_harness_and_bash_writes(
+        where, 'cat run.sh | bash -s -- cp n "$(cat t)/a.md"'
+    )
+    assert_refused_by_every_harness_and_bash_writes(where, 'bash run.sh cp n "$(cat t)/i.md"')

@@ -1,0 +1,128 @@
+"""P-3: where a script, and the command running it, ``cd`` before a relative path.
+
+A script the guard reads (``bash a.sh``, ``. ./a.sh``) is judged by the memory its words name,
+each resolved as the kernel will where it runs (``hooks.named_scripts.linked_words``), but only
+from the folder the script starts in: ``cd sub; echo x >> ../notes/a.md`` (``notes`` a link in
+the Workspace into another Workspace's scope), ``cd "$(dirname "$0")"`` in ``tools/b.sh``,
+``pushd``/``popd``, ``cd ..; … my-app/notes/…`` were let through, and bash wrote into that
+scope (measured below). Now the script's ``cd``, ``pushd`` and ``popd`` are followed as the
+command's own are (``named_scripts.script_folders``), the script's own folder read where it
+names it by ``$0`` or ``BASH_SOURCE``, and each word resolved from every folder it may be in.
+
+The command's own folder, too, was followed only forwards: after ``pushd sub; popd``, ``(cd
+sub)``, ``cd sub | true``, ``cd sub &`` or a bare ``pushd`` the guard looked for ``k.sh`` in
+``sub`` while bash ran the Workspace's (``tool_targets._ShellFolder`` now keeps where bash is).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.guard_cases import (
+    Layout,
+    assert_allowed_by_every_harness_and_bash_writes_there,
+    assert_refused_by_every_harness_and_bash_writes,
+    guarded_layout,
+    let_through,
+    refusals_by_every_harness,
+)
+
+SCRIPTS = {
+    "a.sh": "cd sub; echo x >> ../notes/a.md\n",
+    "tools/b.sh": 'cd "$(dirname "$0")"; echo x >> ../notes/b.md\n',
+    "c.sh": "pushd sub >/dev/null; echo x >> ../notes/c.md\n",
+    "d.sh": "cd ..; echo x >> my-app/notes/d.md\n",
+    "g.sh": "pushd sub; pushd ..; popd; echo x >> ../notes/g.md\n",
+    "tools/h.sh": 'cd "${BASH_SOURCE%/*}" && echo x >> ../notes/h.md\n',
+    "tools/i.sh": (
+        'HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" &>/dev/null && pwd)"\n'
+        'cd "$HERE/../sub"\necho x >> ../notes/i.md\n'
+    ),
+    "tools/j.sh": 'cd "$(dirname "$(readlink -f "$0")")"; echo x >> ../notes/j.md\n',
+}
+"""Scripts writing through the Workspace's link ``notes`` from a folder they ``cd`` into."""
+HARMLESS = {
+    "tools/build.sh": 'cd "$(dirname "$0")/.." && mkdir -p out && echo x > out/built.txt\n',
+    "sub/k.sh": "echo x > made.txt\n",
+    "k.sh": "echo x >> notes/k.md\n",
+}
+"""A script building in the Workspace's ``out/`` from its own folder; ``sub/k.sh``, harmless,
+beside the Workspace's ``k.sh``, which writes through the link."""
+
+
+def _scripts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    """The layout with the folders ``sub`` and ``tools`` and the scripts above."""
+    where = guarded_layout(tmp_path, monkeypatch)
+    for name, text in {**SCRIPTS, **HARMLESS}.items():
+        (where.workspace / name).parent.mkdir(exist_ok=True)
+        (where.workspace / name).write_text(text, encoding="utf-8")
+    return where
+
+
+def test_p3_a_script_writing_through_a_link_after_its_cd_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    commands = [f"bash {name}" for name in SCRIPTS] + [". ./a.sh", "sh tools/b.sh"]
+
+    assert let_through(where, commands) == {}
+    assert_refused_by_every_harness_and_bash_writes(where, "bash a.sh")
+    assert_refused_by_every_harness_and_bash_writes(where, "bash tools/b.sh")
+
+
+def test_p3_a_script_refusal_names_the_folder_it_cds_into(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+
+    reason = str(refusals_by_every_harness(where, "bash a.sh")["codex"])
+
+    assert "the script" in reason and "a.sh" in reason
+    assert "../notes/a.md" in reason and f"{where.workspace / 'sub'}, where it cds" in reason
+
+
+BACK_HOME = [
+    "pushd sub >/dev/null; popd >/dev/null; bash k.sh",
+    "(cd sub); bash k.sh",
+    "(cd sub && ls); . ./k.sh",
+    "cd sub | true; bash k.sh",
+    "{ cd sub; } | cat; bash k.sh",
+    "cd sub & wait; bash k.sh",
+    "x=$(cd sub; pwd); bash k.sh",
+    "pushd sub >/dev/null; pushd >/dev/null; bash k.sh",
+    "pushd -n sub >/dev/null; bash k.sh",
+    'pushd sub >/dev/null; popd >/dev/null; bash -c "echo x >> notes/z.md"',
+]
+"""Commands back in the Workspace (or never out of it) when they run its ``k.sh`` or code
+writing through ``notes``, after a ``cd`` bash leaves behind (``sub/k.sh`` is harmless)."""
+
+
+def test_p3_a_command_back_in_its_folder_after_a_cd_is_judged_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+
+    assert let_through(where, BACK_HOME) == {}
+    assert_refused_by_every_harness_and_bash_writes(where, BACK_HOME[0])
+    assert_refused_by_every_harness_and_bash_writes(where, BACK_HOME[-1])
+
+
+def test_p3_scripts_and_commands_that_cd_and_write_their_own_folders_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    passing = [
+        "cd sub && bash k.sh",
+        "pushd sub >/dev/null && bash k.sh && popd >/dev/null",
+        "pushd sub >/dev/null; popd -n >/dev/null; bash k.sh",
+        "(cd sub && bash k.sh)",
+    ]
+
+    assert {c: refusals_by_every_harness(where, c) for c in passing} == {
+        c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in passing
+    }
+    assert_allowed_by_every_harness_and_bash_writes_there(
+        where, "bash tools/build.sh", "out/built.txt"
+    )
