@@ -449,3 +449,22 @@ def test_the_comment_after_our_inline_array_stays(tmp_path: Path) -> None:
     written = config.read_text(encoding="utf-8")
     assert "# note" in written and OURS not in written, written
     assert read_toml(config) == {"model": "o3"}
+
+
+def test_the_comment_after_writable_roots_stays_when_the_list_goes(tmp_path: Path) -> None:
+    """The list held only the root of our inline hook, the table a setting of the user's too:
+    the list goes with the root, the user's comment after it stays in the table."""
+    home = tmp_path / "home"
+    config = config_with(home, OLD_INLINE.format(ours=OURS, after=""))
+    text = config.read_text(encoding="utf-8").replace(
+        'writable_roots = ["/old/mem"]\n',
+        'network_access = true\nwritable_roots = ["/old/mem"] # mine\n',
+    )
+    config.write_text(text, encoding="utf-8")
+
+    status, said = run(home, memory_root(tmp_path), "uninstall")
+
+    assert status == 0, said
+    written = config.read_text(encoding="utf-8")
+    assert "# mine" in written and "/old/mem" not in written, written
+    assert read_toml(config) == {"model": "o3", "sandbox_workspace_write": {"network_access": True}}

@@ -27,6 +27,7 @@ from typing import Any
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
+from tomlkit.items import Comment, Table, Trivia
 
 from harness_memory.installers.codex_inline import (
     apply_state,
@@ -501,4 +502,7 @@ def writable_root(config: Any, root: str, *, install: bool) -> None:
     elif roots:
         section["writable_roots"] = roots
     elif "writable_roots" in section:
+        comment = section.item("writable_roots").trivia.comment  # the user's: it stays
         del section["writable_roots"]
+        if comment and isinstance(section, Table):
+            section.add(Comment(Trivia(comment_ws="", comment=comment, trail="\n")))
