@@ -400,3 +400,71 @@ def test_uninstall_takes_out_the_root_of_an_inline_hook_of_ours(tmp_path: Path) 
 
     assert status == 0, said
     assert read_toml(config) == {"sandbox_workspace_write": {"writable_roots": ["/srv/mine"]}}
+
+
+OLD_INLINE = (
+    'model = "o3"\n\n[[hooks.SessionStart]]\n[[hooks.SessionStart.hooks]]\ntype = "command"\n'
+    "# I copied this from hooks.json in March\n"
+    'command = "{ours} --memory-root /old/mem"{after}\n\n'
+    '# sandbox: the old memory folder\n[sandbox_workspace_write]\nwritable_roots = ["/old/mem"]\n'
+)
+
+
+@pytest.mark.parametrize("verb", ["install", "uninstall"])
+def test_the_comments_kept_from_our_inline_table_stay_when_its_root_empties_the_sandbox_table(
+    tmp_path: Path, verb: str
+) -> None:
+    """Our inline hook named the only writable root: taking the root out leaves
+    ``[sandbox_workspace_write]`` empty. The comments of the hook's table (moved above that
+    table) and the one above that table stay in the file, in order, with no run of blank
+    lines left where the tables were."""
+    home = tmp_path / "home"
+    config = config_with(home, OLD_INLINE.format(ours=OURS, after=" # c"))
+    root = memory_root(tmp_path)
+
+    status, said = run(home, root, verb)
+
+    assert status == 0, said
+    written = config.read_text(encoding="utf-8")
+    kept = ["# I copied this from hooks.json in March", "# c", "# sandbox: the old memory folder"]
+    assert [line for line in written.splitlines() if line.startswith("#")] == kept, written
+    assert "\n\n\n" not in written, written
+    assert "/old/mem" not in written, written
+    if verb == "install":
+        assert read_toml(config)["sandbox_workspace_write"] == {"writable_roots": [str(root)]}
+    else:
+        assert read_toml(config) == {"model": "o3"}
+
+
+def test_the_comment_after_our_inline_array_stays(tmp_path: Path) -> None:
+    """``SessionStart = [{…ours…}]  # note``: the event goes with our hook, the user's
+    comment after it stays in the file."""
+    home = tmp_path / "home"
+    ours = f'{{hooks = [{{type = "command", command = "{OURS}"}}]}}'
+    config = config_with(home, f'model = "o3"\n\n[hooks]\nSessionStart = [{ours}]  # note\n')
+
+    status, said = run(home, memory_root(tmp_path), "uninstall")
+
+    assert status == 0, said
+    written = config.read_text(encoding="utf-8")
+    assert "# note" in written and OURS not in written, written
+    assert read_toml(config) == {"model": "o3"}
+
+
+def test_the_comment_after_writable_roots_stays_when_the_list_goes(tmp_path: Path) -> None:
+    """The list held only the root of our inline hook, the table a setting of the user's too:
+    the list goes with the root, the user's comment after it stays in the table."""
+    home = tmp_path / "home"
+    config = config_with(home, OLD_INLINE.format(ours=OURS, after=""))
+    text = config.read_text(encoding="utf-8").replace(
+        'writable_roots = ["/old/mem"]\n',
+        'network_access = true\nwritable_roots = ["/old/mem"] # mine\n',
+    )
+    config.write_text(text, encoding="utf-8")
+
+    status, said = run(home, memory_root(tmp_path), "uninstall")
+
+    assert status == 0, said
+    written = config.read_text(encoding="utf-8")
+    assert "# mine" in written and "/old/mem" not in written, written
+    assert read_toml(config) == {"model": "o3", "sandbox_workspace_write": {"network_access": True}}

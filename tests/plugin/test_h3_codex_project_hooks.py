@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -185,3 +187,62 @@ def test_a_link_to_the_projects_folder_as_codex_home_is_no_project_layer_either(
     said = run(home, "status", codex_home=link)[1]
 
     assert "holds hooks of Agent Memory" not in said, said
+
+
+def git(*words: str, cwd: Path) -> None:
+    """``git WORDS`` in ``cwd``, as a user with a name."""
+    who = ["-c", "user.name=me", "-c", "user.email=me@example.com"]
+    subprocess.run(["git", *who, *words], cwd=cwd, check=True, capture_output=True)
+
+
+def test_status_in_a_linked_worktree_names_the_main_checkouts_hooks_codex_runs_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a linked worktree with a ``.codex/`` of its own (a committed ``config.toml``),
+    Codex CLI takes that layer's hooks from the main checkout's ``.codex/`` (codex-rs
+    ``root_checkout_hooks_folder_for_dir``), keyed by that path: status there names the main
+    checkout's ``hooks.json`` the user trusted as a PROBLEM with the uninstall of that folder,
+    and not the worktree's own ``hooks.json``, which Codex never reads."""
+    home = tmp_path / "home"
+    root = memory_root(tmp_path)
+    main_checkout = tmp_path / "src" / "main"
+    (main_checkout / ".codex").mkdir(parents=True)
+    (main_checkout / ".codex" / "config.toml").write_text('model = "o3"\n', encoding="utf-8")
+    git("init", "-q", cwd=main_checkout)
+    git("add", ".codex/config.toml", cwd=main_checkout)
+    git("commit", "-q", "-m", "codex config", cwd=main_checkout)
+    folder = main_checkout / ".codex"
+    assert run(home, "install", "--memory-root", str(root), codex_home=folder)[0] == 0
+    assert run(home, "install", "--memory-root", str(root))[0] == 0  # the user install
+    worktree = tmp_path / "src" / "wt"
+    git("worktree", "add", "-q", str(worktree), cwd=main_checkout)
+    ignored = worktree / ".codex" / "hooks.json"
+    ignored.write_bytes((folder / "hooks.json").read_bytes())
+    trust_in_the_users_config(home, folder / "hooks.json")
+    monkeypatch.chdir(worktree)
+
+    status, said = run(home, "status")
+
+    named = [line for line in said.splitlines() if f"{folder / 'hooks.json'} holds" in line]
+    assert named and named[0].startswith("codex: PROBLEM:"), said
+    assert f"CODEX_HOME={folder} harness-memory uninstall codex" in named[0]
+    assert str(ignored) not in said, said
+    assert status != 0
+
+
+def test_the_named_uninstall_names_the_program_as_the_user_started_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beside ``make run`` the program is ``.venv/bin/harness-memory``: the uninstall status
+    names after ``CODEX_HOME=…`` starts with it, as its other commands do."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    trust_in_the_users_config(home, project / ".codex" / "hooks.json")
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(sys, "argv", [".venv/bin/harness-memory", "status"])
+
+    said = run(home, "status")[1]
+
+    told = f"`CODEX_HOME={project / '.codex'} .venv/bin/harness-memory uninstall codex`"
+    assert told in said, said
+    assert " harness-memory uninstall" not in said, said

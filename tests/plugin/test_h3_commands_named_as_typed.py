@@ -42,6 +42,14 @@ def test_h3_the_program_is_named_as_the_user_started_it(tmp_path: Path) -> None:
     assert as_typed("harness-memory: ERROR: …", ".venv/bin/harness-memory") == (
         "harness-memory: ERROR: …"  # the program's name in front of a message is no command
     )
+    told = (
+        "`CODEX_HOME=/p/.codex harness-memory uninstall codex` or `A='/a b' B=1 harness-memory x`"
+    )
+    assert as_typed(told, ".venv/bin/harness-memory") == (
+        "`CODEX_HOME=/p/.codex .venv/bin/harness-memory uninstall codex` or "
+        "`A='/a b' B=1 .venv/bin/harness-memory x`"  # run with variables set: the same program
+    )
+    assert as_typed("`A=1 harness-memoryx`", ".venv/bin/harness-memory") == "`A=1 harness-memoryx`"
 
 
 def test_h3_status_and_its_warnings_name_the_program_beside_make_run(

@@ -59,6 +59,11 @@ remote install's, R-1): :func:`as_typed` leaves it the bare name, as this machin
 ``memory-api`` would work in this machine's data dir, which that service never reads."""
 
 
+_ASSIGNMENT = r"[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|[^\s`']+)"
+"""A shell variable set for one command, its value bare or single-quoted (as ``shlex.quote``
+writes it): ``CODEX_HOME=/p/.codex`` or ``CODEX_HOME='/a b/.codex'``."""
+
+
 def as_typed(text: str, program: str) -> str:
     """``text`` with each command in backticks that starts with ``harness-memory`` (`` `harness-
     memory status` ``) starting with ``program`` instead (a path with a space quoted), and each
@@ -67,12 +72,18 @@ def as_typed(text: str, program: str) -> str:
     alone has none, and the bare name stays; ``./harness-memory``'s is ``./memory-api``), but
     one said to run :data:`WHERE_THE_SERVICE_RUNS`. A command run in a subshell under a umask
     (`` `(umask 077; memory-api token create …)` ``, which keeps its output file private)
-    counts as starting with the program it runs."""
+    counts as starting with the program it runs, and so does one run with variables set
+    (`` `CODEX_HOME=/p/.codex harness-memory uninstall codex` ``)."""
     if program == NAME:
         return text
     import shlex
 
-    text = text.replace(f"`{NAME} ", f"`{shlex.quote(program)} ")
+    typed_program = shlex.quote(program)
+    text = re.sub(
+        f"`((?:{_ASSIGNMENT} +)*){re.escape(NAME)} ",
+        lambda found: f"`{found.group(1)}{typed_program} ",
+        text,
+    )
     beside = program[: program.rfind(os.sep) + 1] + SERVICE  # as written: a ./ kept
     if f"{SERVICE} " in text and Path(beside).is_file():
         here = re.compile(

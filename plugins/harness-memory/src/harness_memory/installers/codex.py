@@ -27,10 +27,12 @@ from typing import Any
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
+from tomlkit.items import Comment, Table, Trivia
 
 from harness_memory.installers.codex_inline import (
     apply_state,
     as_hooks_document,
+    keep_comments,
     no_gaps,
     our_moves,
     rekeyed,
@@ -189,10 +191,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     kept_off = _update_trust(config, key_sources, document, merged, ours=set(wanted))
     gone, added = root_changes(document, HARNESS, options, install=install)
     gone += [root for root in installed_roots(ours_inline, HARNESS) if root not in (*gone, added)]
+    if added is not None:  # first: a table of the user's left with it stays where it is
+        writable_root(config, added, install=True)
     for root in gone:
         writable_root(config, root, install=False)
-    if added is not None:
-        writable_root(config, added, install=True)
     notes: list[str] = [place_warning] if place_warning else []
     notes += taken_out_note(config_path, inline)
     notes += install_notes(working_folder(), options.home, home, install=install)  # H-3
@@ -448,14 +450,17 @@ def _taken_out(config: Any, root: str) -> None:
 
 
 def _tidy(config: Any) -> None:
-    """Take out the ``[hooks.state]`` and ``[hooks]`` tables an uninstall left empty."""
+    """Take out the ``[hooks.state]`` and ``[hooks]`` tables an uninstall left empty, the
+    comments in them staying in the file (:func:`~.codex_inline.keep_comments`)."""
     hooks = config.get("hooks")
     if hooks is None or not hasattr(hooks, "keys"):
         return
     state = _state_table(config)
     if state is not None and not state:
+        keep_comments(config, [state])
         del hooks["state"]
     if not hooks:
+        keep_comments(config, [hooks])
         del config["hooks"]
 
 
@@ -478,7 +483,9 @@ def roots_note(config_path: Path, gone: list[str], added: str | None) -> list[st
 
 def writable_root(config: Any, root: str, *, install: bool) -> None:
     """Add ``root`` to (or take it out of) ``sandbox_workspace_write.writable_roots`` of a
-    ``tomlkit`` document; the table goes when an uninstall leaves it empty."""
+    ``tomlkit`` document; the table goes when an uninstall leaves it empty, the comments it
+    carries (the user's, or those kept from a table of ours before it) staying in the file
+    (:func:`~.codex_inline.keep_comments`)."""
     section = config.get("sandbox_workspace_write")
     if section is None:
         if not install:
@@ -489,9 +496,13 @@ def writable_root(config: Any, root: str, *, install: bool) -> None:
         roots.append(root)
     if not install and root in roots:
         roots.remove(root)
-    if roots:
+    if not install and not roots and all(k == "writable_roots" for k in section):
+        keep_comments(config, [section])
+        del config["sandbox_workspace_write"]
+    elif roots:
         section["writable_roots"] = roots
     elif "writable_roots" in section:
+        comment = section.item("writable_roots").trivia.comment  # the user's: it stays
         del section["writable_roots"]
-    if not install and not section:
-        del config["sandbox_workspace_write"]
+        if comment and isinstance(section, Table):
+            section.add(Comment(Trivia(comment_ws="", comment=comment, trail="\n")))

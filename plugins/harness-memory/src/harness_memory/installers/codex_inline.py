@@ -23,7 +23,7 @@ from typing import Any
 
 import tomlkit
 from tomlkit.container import Container
-from tomlkit.items import AoT, Comment, Table, Whitespace
+from tomlkit.items import AoT, Comment, Item, Table, Trivia, Whitespace
 
 from harness_memory.installers.spec import is_ours
 
@@ -33,6 +33,7 @@ __all__ = [
     "event_label",
     "inline_commands",
     "inline_line",
+    "keep_comments",
     "no_gaps",
     "our_moves",
     "rekeyed",
@@ -113,7 +114,7 @@ def take_ours_out(config: Any, key_source: str) -> int:
     A group left with none of its handlers goes, an event left with no group too; the user's
     own hooks stay in order. Trust entries (``[hooks.state]``) of ours go, those of the user's
     hooks that moved are re-keyed to their new position; others are not touched. Every
-    comment of a table that goes (above, inside or after it) stays (:func:`_keep_comments`):
+    comment of a table that goes (above, inside or after it) stays (:func:`keep_comments`):
     the install never writes inline hooks, so they are the user's."""
     moves = our_moves(config)
     taken = 0
@@ -123,7 +124,7 @@ def take_ours_out(config: Any, key_source: str) -> int:
         for group in groups:
             ours = [handler for handler in _handlers(group) if _ours(handler)]
             going += ours + ([group] if ours and len(ours) == len(_handlers(group)) else [])
-    _keep_comments(config, going)
+    keep_comments(config, going)
     for event, groups in _events(config).items():
         gone = [old for old, new in moves.get(event, {}).items() if new is None]
         if not gone:
@@ -137,10 +138,20 @@ def take_ours_out(config: Any, key_source: str) -> int:
             if not handlers and (at, 0) in gone:
                 del groups[at]
         if not groups:
-            del hooks[event]
+            _drop_event(hooks, event)
     current = trust_entries(config)
     apply_state(config, current, rekeyed(current, key_source, moves))
     return taken
+
+
+def _drop_event(hooks: Any, event: str) -> None:
+    """Take the event ``event`` left with no group out of the ``tomlkit`` table ``hooks``;
+    the comment after its value (``SessionStart = [{…}]  # note``) stays in the table."""
+    item = hooks.item(event) if isinstance(hooks, Table) else None
+    comment = item.trivia.comment if isinstance(item, Item) else ""
+    del hooks[event]
+    if comment:
+        hooks.add(Comment(Trivia(comment_ws="", comment=comment, trail="\n")))
 
 
 def our_moves(document: Any) -> Moves:
@@ -214,7 +225,7 @@ def apply_state(config: Any, current: dict[str, Any], wanted: dict[str, Any]) ->
     if _STATE not in config["hooks"]:
         config["hooks"][_STATE] = tomlkit.table()
     state = config["hooks"][_STATE]
-    _keep_comments(config, [state[k] for k in current if k not in wanted])
+    keep_comments(config, [state[k] for k in current if k not in wanted])
     # Looked up again for each change: entries split by another table (a hand-edited file)
     # come as tomlkit's view of the parts, which one deletion leaves out of date.
     for key in [k for k in current if k not in wanted]:
@@ -239,7 +250,7 @@ def _headed(container: Container) -> list[Table]:
 
 
 def _comments_in(table: Table) -> str:
-    """The comments ``table`` carries, as lines: those :func:`_keep_comments` moved above its
+    """The comments ``table`` carries, as lines: those :func:`keep_comments` moved above its
     header, the one after its header (``[[hooks.SessionStart.hooks]] # note``), those among
     its values and after one (``timeout = 30 # note``), and those after its last value
     (``tomlkit`` keeps a comment above the next table in the table before it), with the blank
@@ -261,7 +272,7 @@ def _comments_in(table: Table) -> str:
     return "".join(lines)
 
 
-def _keep_comments(document: Any, going: list[Any]) -> None:
+def keep_comments(document: Any, going: list[Any]) -> None:
     """Before the tables ``going`` are taken out of the ``tomlkit`` document ``document``, move
     the comments they carry (:func:`_comments_in`) above the next table that stays, or to the
     end of the document when none does; a user's comment is never lost with a table of ours."""

@@ -5,9 +5,10 @@ reads every ``.codex/`` folder from the Workspace up to the project's root (the 
 with a ``.git``) as a config layer once the user trusts the project (``[projects."<dir>"]
 trust_level = "trusted"``), skipping the folder that is ``$CODEX_HOME`` itself, and runs the
 hooks of each layer from both its ``hooks.json`` and the inline ``[hooks]`` of its
-``config.toml``. A project's hook runs only when the user's own ``[hooks.state]`` trusts it
-(``"<file>:<event label>:<group>:<handler>"`` with the hook's ``trusted_hash``; a project's own
-``[hooks.state]`` is ignored). An install made for one project (``CODEX_HOME=<repo>/.codex
+``config.toml`` (in a linked worktree, those of the main checkout's folder at the same place).
+A project's hook runs only when the user's own ``[hooks.state]`` trusts it (``"<file>:<event
+label>:<group>:<handler>"`` with the hook's ``trusted_hash``; a project's own ``[hooks.state]``
+is ignored). An install made for one project (``CODEX_HOME=<repo>/.codex
 harness-memory install codex``) leaves its hooks there; run beside the user install they
 inject memory twice per Session and guard twice. ``status`` and the install name them; the
 uninstall of that folder (:func:`fix`) takes them out.
@@ -49,10 +50,13 @@ class OursThere(NamedTuple):
 
 
 def project_folders(workspace: Path, home: Path, codex_home: Path) -> list[Path]:
-    """The ``.codex/`` folders Codex CLI reads as project layers in ``workspace``, outermost
-    first: one in each folder from the Workspace up to its repository's root (the first with
-    a ``.git``; outside a repository the Workspace's alone), never ``codex_home`` (the user's
-    layer), nor ``home`` or above it."""
+    """The ``.codex/`` folders whose hooks Codex CLI runs as project layers in ``workspace``,
+    outermost first: one in each folder from the Workspace up to its repository's root (the
+    first with a ``.git``; outside a repository the Workspace's alone), never ``codex_home``
+    (the user's layer), nor ``home`` or above it. In a linked worktree (``git worktree
+    add``) Codex takes each such layer's hooks from the main checkout's folder at the same
+    place instead (codex-rs ``root_checkout_hooks_folder_for_dir``): that folder is named, the
+    worktree's own ``hooks.json`` and inline hooks are never run."""
     found: list[Path] = []
     user_layer = _real(codex_home)
     for place in [workspace, *workspace.parents]:
@@ -62,8 +66,29 @@ def project_folders(workspace: Path, home: Path, codex_home: Path) -> list[Path]
         if folder.is_dir() and _real(folder) != user_layer:
             found.append(folder)
         if (place / ".git").exists():
-            return found[::-1]
+            main = _main_checkout(place)
+            return [
+                folder if main is None else main / folder.parent.relative_to(place) / ".codex"
+                for folder in reversed(found)
+            ]
     return [folder for folder in found if folder.parent == workspace]
+
+
+def _main_checkout(checkout: Path) -> Path | None:
+    """The main checkout of the linked worktree ``checkout`` (its ``.git`` a file
+    ``gitdir: <main>/.git/worktrees/<name>``, as codex-rs ``resolve_root_git_project_for_trust``
+    reads it); None for a main checkout itself, or a ``.git`` file that names no worktree."""
+    try:
+        text = (checkout / ".git").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):  # a folder: a main checkout
+        return None
+    named = text.strip().removeprefix("gitdir:").strip()
+    if not text.startswith("gitdir:") or not named:
+        return None
+    admin = _real(checkout / named)
+    if admin.parent.name != "worktrees" or _real(checkout) == admin.parent.parent.parent:
+        return None
+    return admin.parent.parent.parent
 
 
 def _real(path: Path) -> Path:
