@@ -118,7 +118,7 @@ def what_goes(events: Iterable[str]) -> str:
     order, repeats allowed), in the order of :data:`_WHAT`: ``"memory at Session start and the
     write guard"``."""
     named = set(events)
-    said = [what for event, what in _WHAT.items() if event in named]
+    said = [what for event, what in _WHAT.items() if event in named] or ["what these hooks do"]
     return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
 
 
@@ -205,15 +205,7 @@ def kept_off_notes(config_path: Path, keys: list[str]) -> list[str]:
     ]
 
 
-_EVENTS = {
-    label: event
-    for event, label in (
-        ("SessionStart", "session_start"),
-        ("PreToolUse", "pre_tool_use"),
-        ("PostToolUse", "post_tool_use"),
-        ("Stop", "stop"),
-    )
-}
+_EVENTS = {event_label(event): event for event in _WHAT}
 """Codex's event labels in trust keys, by the event they name."""
 
 
