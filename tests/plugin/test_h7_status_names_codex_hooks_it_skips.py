@@ -75,9 +75,8 @@ def test_dot_codex_a_link_named_by_codex_home_is_keyed_by_where_it_leads(tmp_pat
 
     install(tmp_path, "codex", CODEX_HOME=dot_codex)
 
-    assert all(
-        k.startswith(f"{real.resolve()}/hooks.json:") for k in trust_keys(real / "config.toml")
-    )
+    keys = trust_keys(real / "config.toml")
+    assert keys and all(k.startswith(f"{real.resolve()}/hooks.json:") for k in keys), keys
 
 
 def test_dot_codex_a_link_without_codex_home_is_keyed_as_it_is(tmp_path: Path) -> None:
@@ -165,9 +164,14 @@ def test_codex_own_switch_on_a_hook_of_ours_is_named_and_kept(tmp_path: Path) ->
     assert f'SessionStart hook switched off ([hooks.state."{key}"] enabled = false)' in said
     assert code == 1
     assert (
-        f'codex: WARNING: {config} switches hooks of these off in Codex ([hooks.state."{key}"]'
-        in again
-    )
+        f"codex: WARNING: {config} switches these hooks of ours off in Codex "
+        f'([hooks.state."{key}"] enabled = false'
+    ) in again
+    warned = next(line for line in again.splitlines() if "switches these hooks of ours" in line)
+    problem = next(line for line in said.splitlines() if "PROBLEM: switched off" in line)
+    for line in (warned, problem):  # the guard still runs: only memory at Session start goes
+        assert "its Sessions go without memory at Session start." in line
+        assert "write guard" not in line
     assert "The install leaves your switch as it is" in again
     assert f"{header}enabled = false\n" in config.read_text(encoding="utf-8")
     assert "switched off: Codex will not run" in cli(home, "status")[1]
@@ -212,8 +216,24 @@ MACHINE = {
         "hooksConfig.disabled lists agent-memory-session-start"
     ),
     ("gemini", "settings.json", '{"hooks": null}'): '"hooks": null replaces every hook',
+    (
+        "gemini",
+        "settings.json",
+        '{"hooks": [{"type": "command", "command": "curl -H \\"Authorization: Bearer '
+        'sk-live-SECRET123\\" http://x"}]}',
+    ): '"hooks": an array replaces every hook',
+    ("gemini", "settings.json", '{"hooks": "Bearer sk-live-SECRET456"}'): (
+        '"hooks": a string replaces every hook'
+    ),
+    ("codex", "requirements.toml", "allow_managed_hooks_only = true\n"): (
+        "allow_managed_hooks_only = true"
+    ),
+    ("codex", "requirements.toml", "[feature_requirements]\nhooks = false\n"): (
+        "[feature_requirements] hooks = false"
+    ),
 }
-"""(harness, the machine's settings file in ``--managed DIR``, its text) → what status names."""
+"""(harness, the machine's settings file in ``--managed DIR``, its text) → what status names:
+keys and types, never a value (those files may hold a token)."""
 
 
 @pytest.mark.parametrize(("harness", "name", "text"), list(MACHINE), ids=str)
@@ -233,6 +253,7 @@ def test_status_names_machine_settings_switching_the_users_hooks_off(
         f"{harness}: PROBLEM: {path}, this machine's settings, switch the hooks of your "
         f"settings off ({MACHINE[(harness, name, text)]}"
     ) in said
+    assert "sk-live" not in said
     assert code == 1
     path.write_text("{}" if name.endswith(".json") else "[features]\n", encoding="utf-8")
     assert (
@@ -256,3 +277,74 @@ def test_inline_hooks_of_ours_through_a_link_go_with_the_trust_codex_keyed_them_
     install(tmp_path, "codex", CODEX_HOME=str(link))
 
     assert not [k for k in trust_keys(real / "config.toml") if "config.toml:" in k]
+
+
+@pytest.mark.parametrize("how", ["--home", "HOME"])
+def test_a_home_with_dot_dot_is_keyed_as_codex_collapses_it(
+    tmp_path: Path, how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex's AbsolutePathBuf collapses ``..`` without resolving links: so do the trust keys."""
+    home = tmp_path / "home"
+    (tmp_path / "x").mkdir()
+    crooked = tmp_path / "x" / ".." / "home"
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    root.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    given = "x/../home" if how == "--home" else str(crooked)
+    words = ["install", "codex", *FLAGS, "--memory-root", str(root)]
+    words += ["--home", given] if how == "--home" else []
+    out = io.StringIO()
+    assert main(words, environ={"HOME": str(crooked)}, stdout=out) == 0, out.getvalue()
+
+    keys = trust_keys(home / ".codex" / "config.toml")
+    assert keys and all(k.startswith(f"{home}/.codex/hooks.json:") for k in keys), keys
+    words = ["status", *(["--home", given] if how == "--home" else [])]
+    assert "untrusted" not in main_out(words, {"HOME": str(crooked)})
+
+
+def main_out(words: list[str], environ: dict[str, str]) -> str:
+    out = io.StringIO()
+    main(words, environ=environ, stdout=out)
+    return out.getvalue()
+
+
+def test_trust_hash_takes_a_zero_timeout_as_one_second_as_codex_does() -> None:
+    from harness_memory.installers.codex import trust_hash
+
+    def hooked(timeout: int) -> str:
+        handler = {"type": "command", "command": "x", "timeout": timeout}
+        return trust_hash("SessionStart", {"hooks": [handler]}, handler)
+
+    assert hooked(0) == hooked(1)
+    assert hooked(0) != hooked(600)
+
+
+@pytest.mark.parametrize("timeout", ["30.0", '"30"', "-1", "true"])
+def test_status_names_a_hooks_json_codex_cannot_parse(tmp_path: Path, timeout: str) -> None:
+    """Codex reads no hook of a ``hooks.json`` whose ``timeout`` is no u64 (its serde)."""
+    home, _ = install(tmp_path, "codex")
+    hooks = home / ".codex" / "hooks.json"
+    text = hooks.read_text(encoding="utf-8")
+    assert '"timeout": 30' in text
+    hooks.write_text(text.replace('"timeout": 30', f'"timeout": {timeout}', 1), encoding="utf-8")
+
+    code, said = cli(home, "status")
+
+    assert f"codex: PROBLEM: Codex cannot read {hooks}" in said
+    assert "timeout is not a whole number of seconds" in said
+    assert code == 1
+
+
+def test_status_names_a_trust_entry_codex_cannot_read(tmp_path: Path) -> None:
+    home, _ = install(tmp_path, "codex")
+    config = home / ".codex" / "config.toml"
+    key = next(k for k in trust_keys(config) if ":pre_tool_use:" in k)
+    header = f'[hooks.state."{key}"]\n'
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace(header, f'{header}enabled = "no"\n'), encoding="utf-8")
+
+    code, said = cli(home, "status")
+
+    assert f'[hooks.state."{key}"] enabled is a string, not true or false' in said
+    assert "codex: PROBLEM: " in said
+    assert code == 1

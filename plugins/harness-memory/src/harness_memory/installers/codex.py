@@ -117,13 +117,13 @@ def trust_hash(event: str, group: Mapping[str, Any], handler: Mapping[str, Any])
     """The ``trusted_hash`` Codex computes for one command hook of ``group`` (an event's entry).
 
     The hook's normalised identity — the event's snake-case label, the group's matcher, the one
-    handler with its timeout filled in (600 s by default), ``async`` (false) and only the
-    optional fields that are set — as JSON with sorted keys and no spaces, SHA-256, hex.
+    handler with its timeout filled in (600 s by default, at least 1 s), ``async`` (false) and
+    only the optional fields that are set — as JSON with sorted keys and no spaces, SHA-256, hex.
     """
     normalised: dict[str, Any] = {
         "type": "command",
         "command": handler["command"],
-        "timeout": max(int(handler.get("timeout") or _DEFAULT_TIMEOUT_S), 1),
+        "timeout": _timeout(handler.get("timeout")),
         "async": bool(handler.get("async", False)),
     }
     if handler.get("statusMessage") is not None:
@@ -136,6 +136,12 @@ def trust_hash(event: str, group: Mapping[str, Any], handler: Mapping[str, Any])
         identity["matcher"] = group["matcher"]
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _timeout(given: Any) -> int:
+    """A handler's timeout as Codex fills it in: ``timeout_sec.unwrap_or(600).max(1)`` (0 s is
+    1 s, not the default)."""
+    return _DEFAULT_TIMEOUT_S if given is None else max(int(given), 1)
 
 
 MEMORIES = Switch(

@@ -16,7 +16,8 @@ ours Codex will not run.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,10 @@ __all__ = [
     "trust_line",
     "trust_problems",
     "trust_source",
+    "unreadable_hooks",
+    "unreadable_line",
+    "unreadable_trust",
+    "what_goes",
 ]
 
 HARNESS = "codex"
@@ -36,11 +41,12 @@ HARNESS = "codex"
 
 def trust_source(home: Path, environ: Mapping[str, str]) -> Path:
     """The ``hooks.json`` path Codex CLI keys its trust entries by: ``$CODEX_HOME`` with every
-    link resolved (Codex canonicalises it), else ``home/.codex`` as it is (absolute)."""
+    link resolved (Codex canonicalises it), else ``home/.codex`` made absolute with ``..``
+    collapsed lexically, its links left as they are (Codex's ``AbsolutePathBuf`` does so)."""
     configured = environ.get("CODEX_HOME")
     if configured:
         return Path(configured).resolve() / "hooks.json"
-    return (home / ".codex" / "hooks.json").absolute()
+    return Path(os.path.normpath((home / ".codex" / "hooks.json").absolute()))
 
 
 def trust_problems(
@@ -83,19 +89,99 @@ def trust_line(label: str, source: Path, config_path: Path, problems: list[str])
     """The ``status`` PROBLEM line for ``problems`` (non-empty, :func:`trust_problems`) of the
     ``hooks.json`` at ``source`` whose trust ``config_path`` holds, with the fixes."""
     said = "; ".join(problems)
+    gone = what_goes(problem.split(" ", 1)[0] for problem in problems)
     if all(" switched off (" in problem for problem in problems):
         return (
             f"{label}: PROBLEM: switched off: Codex will not run these hooks of {source}: "
-            f"{said} in {config_path}: its Sessions go without what they do (memory at Session "
-            "start, the write guard). Take that line out, or turn them on in Codex's /hooks "
-            "(the install leaves your switch as it is)"
+            f"{said} in {config_path}: its Sessions go without {gone}. Take that line out, or "
+            "turn them on in Codex's /hooks (the install leaves your switch as it is)"
         )
     return (
         f"{label}: PROBLEM: untrusted: Codex will not run these hooks of {source}: "
-        f"{said} in {config_path}: its Sessions go without what they do (memory at Session "
-        f"start, the write guard). Run `harness-memory install codex` again (it trusts them, "
-        f"keyed by {source}), or trust them in Codex's /hooks"
+        f"{said} in {config_path}: its Sessions go without {gone}. Run `harness-memory "
+        f"install codex` again (it trusts them, keyed by {source}), or trust them in Codex's "
+        "/hooks"
     )
+
+
+_WHAT = {
+    "SessionStart": "memory at Session start",
+    "PreToolUse": "the write guard",
+    "PostToolUse": "memory writes kept as versions",
+    "Stop": "what the Stop hook does",
+}
+"""What the hook of ours on each Codex event gives a Session."""
+
+
+def what_goes(events: Iterable[str]) -> str:
+    """What Sessions go without while Codex skips our hooks on ``events`` (event names, in any
+    order, repeats allowed), in the order of :data:`_WHAT`: ``"memory at Session start and the
+    write guard"``."""
+    named = set(events)
+    said = [what for event, what in _WHAT.items() if event in named] or ["what these hooks do"]
+    return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
+
+
+def unreadable_hooks(document: Mapping[str, Any]) -> list[str]:
+    """Why Codex CLI cannot parse the ``hooks.json`` ``document`` (parsed JSON) and so runs no
+    hook of it ("failed to parse hooks config"): each ``timeout`` that is no whole number of
+    seconds (Codex reads it as a ``u64``: ``30.0``, ``"30"``, ``-1`` and ``true`` are refused),
+    named by its event and kind, never its value; ``[]`` when there is none."""
+    hooks = document.get("hooks")
+    found: list[str] = []
+    for event, groups in hooks.items() if isinstance(hooks, Mapping) else ():
+        for group in groups if isinstance(groups, list) else []:
+            handlers = group.get("hooks") if isinstance(group, Mapping) else None
+            for handler in handlers if isinstance(handlers, list) else []:
+                if not isinstance(handler, Mapping) or "timeout" not in handler:
+                    continue
+                timeout = handler["timeout"]
+                if not _whole(timeout):
+                    found.append(
+                        f"a {event} hook's timeout is not a whole number of seconds "
+                        f"(it is {_kind(timeout)})"
+                    )
+    return found
+
+
+def unreadable_trust(config: Mapping[str, Any]) -> list[str]:
+    """Why Codex CLI refuses the ``config.toml`` ``config`` (parsed) for its ``[hooks.state]``
+    entries (a config error): each ``enabled`` that is neither ``true`` nor ``false``, named by
+    its key and kind; ``[]`` when there is none."""
+    found: list[str] = []
+    for key, entry in trust_entries(config).items():
+        if isinstance(entry, Mapping) and "enabled" in entry:
+            enabled = _value(entry["enabled"])
+            if not isinstance(enabled, bool):
+                found.append(
+                    f'[hooks.state."{key}"] enabled is {_kind(enabled)}, not true or false'
+                )
+    return found
+
+
+def unreadable_line(label: str, path: Path, why: list[str]) -> str:
+    """The ``status`` PROBLEM line for the Codex file ``path`` that Codex refuses for ``why``
+    (non-empty: :func:`unreadable_hooks`, :func:`unreadable_trust`)."""
+    fix = "a whole number" if path.name == "hooks.json" else "true or false"
+    return (
+        f"{label}: PROBLEM: Codex cannot read {path} ({'; '.join(why)}): it runs none of our "
+        f"hooks from it, and its Sessions go without {what_goes(_WHAT)}. Write {fix} there"
+    )
+
+
+def _whole(value: Any) -> bool:
+    """Whether ``value`` (parsed JSON) is what Codex reads as a ``u64``."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**64
+
+
+def _kind(value: Any) -> str:
+    """The kind of ``value`` (parsed JSON or TOML) as a phrase, never the value itself."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a negative number" if value < 0 else "too large"
+    kinds = {str: "a string", float: "a fraction", list: "an array", type(None): "null"}
+    return next((said for kind, said in kinds.items() if isinstance(value, kind)), "a table")
 
 
 def switched_off_entry(entry: Mapping[str, Any]) -> bool:
@@ -110,13 +196,17 @@ def kept_off_notes(config_path: Path, keys: list[str]) -> list[str]:
     if not keys:
         return []
     named = ", ".join(f'[hooks.state."{key}"]' for key in keys)
+    gone = what_goes(_EVENTS.get(key.split(":")[-3], "") for key in keys)
     return [
-        f"WARNING: {config_path} switches hooks of these off in Codex ({named} enabled = "
-        "false; Codex's /hooks writes it): Codex skips them, and its Sessions go without what "
-        "they do (memory at Session start, the write guard). The install leaves your switch as "
-        "it is: take `enabled = false` out there, or turn them on in Codex's /hooks "
-        "(`harness-memory status` reports it until then)"
+        f"WARNING: {config_path} switches these hooks of ours off in Codex ({named} enabled = "
+        "false; Codex's /hooks writes it): Codex skips them, and its Sessions go without "
+        f"{gone}. The install leaves your switch as it is: take `enabled = false` out there, "
+        "or turn them on in Codex's /hooks (`harness-memory status` reports it until then)"
     ]
+
+
+_EVENTS = {event_label(event): event for event in _WHAT}
+"""Codex's event labels in trust keys, by the event they name."""
 
 
 def _value(item: Any) -> Any:

@@ -20,7 +20,6 @@ settings.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
@@ -99,19 +98,50 @@ def machine_off(harness: str, machine: Mapping[str, Any], names: Collection[str]
     settings, Codex CLI's ``requirements.toml``, Gemini CLI's system settings, parsed) switches
     off the hooks of the user's settings (named ``names`` in Gemini CLI), ``[]``: nothing.
     Claude Code's managed ``"disableAllHooks": true`` runs no hook at all; Codex's
-    requirements pin ``[features] hooks = false`` over every config; Gemini CLI merges its
-    system settings last, so their ``hooksConfig.enabled: false``, a ``hooksConfig.disabled``
-    naming ours, or a ``hooks`` that is no object (``null``: it replaces the user's) hold."""
+    requirements pin ``[features] hooks = false`` (or ``[feature_requirements]``) over every
+    config, and ``allow_managed_hooks_only = true`` skips every layer but the managed ones;
+    Gemini CLI merges its system settings last, so their ``hooksConfig.enabled: false``, a
+    ``hooksConfig.disabled`` naming ours, or a ``hooks`` that is no object (``null``: it
+    replaces the user's) hold. Only keys and types are named, never a value (H-7)."""
     if harness == "claude-code":
         return claude_code_off(machine)
     if harness == "codex":
-        return codex_off(machine)
+        return codex_off(machine) + _codex_requirements_off(machine)
     found = gemini_off(machine, names)
-    if "hooks" in machine and not isinstance(machine["hooks"], Mapping):
+    if "hooks" in machine and not isinstance(machine["hooks"], Mapping):  # its type, no value
         found.append(
-            f'"hooks": {json.dumps(machine["hooks"])} replaces every hook of your settings'
+            f'"hooks": {_json_type(machine["hooks"])} replaces every hook of your settings'
         )
     return found
+
+
+def _codex_requirements_off(requirements: Mapping[str, Any]) -> list[str]:
+    """What in Codex CLI's ``requirements.toml`` (parsed) keeps the user's hooks from running
+    beyond ``[features]``: ``allow_managed_hooks_only = true`` (Codex skips every layer but the
+    managed ones) and ``[feature_requirements]``, the same switches as ``[features]``."""
+    found = ["allow_managed_hooks_only = true"]
+    found = found if _value(requirements.get("allow_managed_hooks_only")) is True else []
+    pinned = requirements.get("feature_requirements")
+    if isinstance(pinned, Mapping):
+        found += [
+            why.replace("[features]", "[feature_requirements]")
+            for why in codex_off({"features": pinned})
+        ]
+    return found
+
+
+def _json_type(value: Any) -> str:
+    """The JSON type of ``value`` (parsed JSON) as a phrase: ``null``, ``an array``, ``a
+    string``…; never the value itself (this machine's settings may hold a token, H-7)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "no object"
 
 
 def machine_off_said(harness: str, path: Path, why: list[str]) -> str:
@@ -127,6 +157,10 @@ def machine_off_said(harness: str, path: Path, why: list[str]) -> str:
 
 
 def _is_false(table: Any, key: str) -> bool:
-    value = table.get(key)
-    unwrap = getattr(value, "unwrap", None)  # a tomlkit item
-    return (unwrap() if callable(unwrap) else value) is False
+    return _value(table.get(key)) is False
+
+
+def _value(item: Any) -> Any:
+    """``item`` unwrapped when it is a ``tomlkit`` item."""
+    unwrap = getattr(item, "unwrap", None)
+    return unwrap() if callable(unwrap) else item

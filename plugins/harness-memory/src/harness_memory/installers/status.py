@@ -50,7 +50,14 @@ from harness_memory.installers.codex_profiles import (
     profiles_off,
 )
 from harness_memory.installers.codex_projects import status_lines
-from harness_memory.installers.codex_trust import trust_line, trust_problems, trust_source
+from harness_memory.installers.codex_trust import (
+    trust_line,
+    trust_problems,
+    trust_source,
+    unreadable_hooks,
+    unreadable_line,
+    unreadable_trust,
+)
 from harness_memory.installers.executable import (
     checkout_of,
     choose_executable,
@@ -472,7 +479,8 @@ def _codex_skips(
     """The PROBLEM lines of Codex CLI's user install (``hooks.json`` at ``path``, read as
     ``document``) when Codex skips hooks of ours: untrusted or switched off by their entries in
     the ``config.toml`` beside it, keyed by the path Codex reads (``CODEX_HOME`` through a
-    link: the folder it leads to; :mod:`~harness_memory.installers.codex_trust`), and a profile
+    link: the folder it leads to; :mod:`~harness_memory.installers.codex_trust`), either file
+    one Codex refuses (a ``timeout`` no ``u64``, an ``enabled`` no boolean), and a profile
     file's ``[features] hooks = false`` (:func:`~harness_memory.installers.codex_profiles.
     profiles_off`). ``[]`` for hooks inline in ``config.toml``, or one that cannot be read
     (its own line says so)."""
@@ -487,6 +495,10 @@ def _codex_skips(
     lines = [
         f"codex: PROBLEM: {profile_off_said(*found)}" for found in profiles_off(path.parent, config)
     ]
+    if why := unreadable_trust(config):  # a config error: Codex refuses config.toml
+        lines.insert(0, unreadable_line("codex", config_path, why))
+    if why := unreadable_hooks(document):  # Codex parses none of hooks.json: no trust to judge
+        return [unreadable_line("codex", path, why), *lines]
     if problems := trust_problems(source, document, config):
         lines.insert(0, trust_line("codex", source, config_path, problems))
     return lines
