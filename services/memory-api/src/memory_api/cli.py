@@ -608,6 +608,12 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     if args.checkout_data is not None:
         print(elsewhere_note(settings.data_dir, Path(args.checkout_data)), end="")
     report = _run(seed_demo(_agent_store(settings), Path(args.corpus)))
+    if report.vanished is not None:  # make run starts serve next: skipped and said, exit 0
+        print(
+            f"memory-api: warning: demo agent 'demo' not seeded: the service {report.vanished}",
+            file=sys.stderr,
+        )
+        return 0
     verb = "created" if report.agent_created else "kept"
     print(
         f"{verb} agent 'demo' in project 'demo' under {settings.data_dir}: "
