@@ -50,7 +50,13 @@ from memory_core.counting import counted
 from memory_api.command_place import NAME_THE_DATA_DIR, PlaceRefused, data_dir_exists, place_for
 from memory_api.errors import ServiceError
 from memory_api.remote import RemoteError, default_url
-from memory_api.settings import MAX_PORT, Settings, SettingsError, port_number
+from memory_api.settings import (
+    MAX_PORT,
+    Settings,
+    SettingsError,
+    port_number,
+    resolved_data_dir,
+)
 
 if TYPE_CHECKING:
     import socket
@@ -1113,7 +1119,7 @@ def _command(args: argparse.Namespace) -> int:
     try:
         settings = Settings.from_env()
         if getattr(args, "data_dir", None):
-            named = Path(args.data_dir).expanduser().resolve()
+            named = resolved_data_dir(args.data_dir, "--data-dir")
             settings = dataclasses.replace(settings, data_dir=named, data_dir_named=True)
         return command(settings, args)
     except (SettingsError, PlaceRefused) as error:
