@@ -185,7 +185,8 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         logger.warning("%s", settings.tokens_file_warning)  # read bit: said, not refused
     if (unusable := unusable_data_dir(settings.data_dir)) is not None:
         # a setting that can never work stops the start, as a malformed one does; a disk only
-        # unavailable for now (a mount not there yet) still starts, 503 until it is back
+        # unavailable for now (no permission, a network mount gone) still starts, 503 until it
+        # is back; one not there yet is made where named, under an empty mount point too
         raise SettingsError(
             f"the data dir (MEMORY_API_DATA_DIR or --data-dir) cannot be used: {unusable}; "
             "name a folder, or a path where one can be made"
