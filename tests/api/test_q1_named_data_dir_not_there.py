@@ -109,3 +109,18 @@ def test_q1_a_data_dir_behind_a_symlink_loop_is_refused_naming_it(
     said = capsys.readouterr().err
     assert f"{how}: the data dir {path} cannot be a folder (a symlink loop" in said, said
     assert "Traceback" not in said
+
+
+def test_q1_token_create_names_the_file_on_the_data_dirs_way(
+    typo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--data-dir …/afile/sub`` with ``afile`` a regular file named ``…/afile/sub/tokens`` as
+    the file in the way, which is no file: ``afile`` is named now."""
+    afile = tmp_path / "afile"
+    afile.write_text("x", encoding="utf-8")
+
+    assert main(["token", "create", "--name", "x", "--data-dir", str(afile / "sub")]) == 1
+
+    said = capsys.readouterr().err
+    assert f"{afile} is on its way and is not a folder: move that file aside" in said, said
+    assert afile.read_text(encoding="utf-8") == "x"
