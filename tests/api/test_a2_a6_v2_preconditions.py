@@ -29,6 +29,10 @@ FAILING = {
     'If-Match: "x"': CIMultiDict([("If-Match", '"x"')]),
     "If-Match on two lines": CIMultiDict([("If-Match", '"x"'), ("If-Match", 'W/"y"')]),
     "If-None-Match: *": CIMultiDict([("If-None-Match", "*")]),
+    # outside the grammar (* among tags): fails closed, either field (it let the delete through)
+    'If-None-Match: "x", *': CIMultiDict([("If-None-Match", '"x", *')]),
+    'If-Match: "a", *': CIMultiDict([("If-Match", '"a", *')]),
+    "If-None-Match unclosed": CIMultiDict([("If-None-Match", '"ab')]),
 }
 
 
@@ -131,3 +135,15 @@ async def test_a4_the_template_placeholder_insert_writes_the_config_under_its_pr
     assert (await ok_json(await client.get(CONFIG)))["template"] == "No placeholder here."
     result = await ok_json(await client.post(url, headers={"If-Match": etag}))
     assert result["changed"] is True
+
+
+async def test_v2_a_restore_of_a_file_no_version_holds_is_404_whatever_its_preconditions(
+    client: Client, agent: AgentHome
+) -> None:
+    """RFC 9110 §13.2.1, as a delete: it answered 412 for ``If-Match: "x"`` before its 404."""
+    seed(agent)
+    version = (await checkpoint(client))["version"]
+    url = history_url("user", "never.md", "restore")
+    response = await client.post(url, json={"version": version}, headers={"If-Match": '"x"'})
+    await expect_problem(response, 404, f"'never.md' is not in version {version}")
+    assert not (agent.user / "never.md").exists()

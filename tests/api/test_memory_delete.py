@@ -26,6 +26,7 @@ from tests.api.conftest import (
     versions_of,
     write_topic,
 )
+from tests.api.test_v1_versions import checkpoint
 
 LINK_FORMS = [
     "- [Plain](f.md) — plain",
@@ -330,6 +331,31 @@ async def test_a6_v1_a_topic_file_the_history_can_never_keep_is_409_not_a_retrya
     assert index.read_text(encoding="utf-8").startswith("- [Huge](huge-notes.md)")
     result = await ok_json(await client.delete(file_url("user", "small.md")))
     assert result["removedIndexLines"] == ["- [Small](small.md) — s"]
+
+
+async def test_v2_a_restore_over_a_file_the_history_can_never_keep_says_what_to_do_as_a_delete(
+    client: Client, agent: AgentHome
+) -> None:
+    """The restore's 409 said "Fix that, or restore again", which only answers the same 409: it
+    names a way out as the delete's does (fix the file, or put the version in place by hand)."""
+    big = agent.user / "huge-notes.md"
+    big.write_bytes(b"---\nname: huge\ndescription: d\n---\nsmall then\n")
+    version = (await checkpoint(client))["version"]
+    _never_kept(agent, "over its read cap")
+    url = f"{memory_url()}/scopes/user/files/huge-notes.md/restore"
+
+    body = await expect_problem(
+        await client.post(url, json={"version": version}),
+        409,
+        "'huge-notes.md' was not replaced: the history cannot keep its content as it is now "
+        f"({NEVER_KEPT['over its read cap']}",
+    )
+
+    assert body["detail"].endswith(
+        "Fix that, or write the version's content in place by hand (read the file at that "
+        "version) if it should replace the file for good"
+    ), body["detail"]
+    assert big.stat().st_size > 1024 * 1024
 
 
 @pytest.mark.parametrize("when", ["looked_at", "read"])

@@ -75,3 +75,52 @@ def test_q1_token_create_and_demo_seed_still_make_a_new_data_dir(
     assert main(["demo", "seed", "--corpus", str(CORPUS), "--data-dir", str(seeded)]) == 0
     assert (seeded / "agents" / "demo").is_dir()
     capsys.readouterr()
+
+
+LOOPED = {
+    "serve": (["serve"], "MEMORY_API_DATA_DIR", "loop1"),
+    "agent list": (["agent", "list"], "--data-dir", "loop1"),
+    "token create": (["token", "create", "--name", "x"], "--data-dir", "loop1/sub"),
+    "demo seed": (["demo", "seed", "--corpus", str(CORPUS)], "MEMORY_API_DATA_DIR", "loop2/sub"),
+}
+
+
+@pytest.mark.parametrize("command", list(LOOPED))
+def test_q1_a_data_dir_behind_a_symlink_loop_is_refused_naming_it(
+    typo: Path,
+    tmp_path: Path,
+    command: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A symlink loop on the data dir's way crashed every command with a traceback
+    (``RuntimeError: Symlink loop`` from ``Path.resolve``): exit 2 naming the path now."""
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    argv, how, named = LOOPED[command]
+    path = tmp_path / named
+    if how == "--data-dir":
+        argv = [*argv, "--data-dir", str(path)]
+    else:
+        monkeypatch.setenv("MEMORY_API_DATA_DIR", str(path))
+
+    assert main(argv) == 2
+
+    said = capsys.readouterr().err
+    assert f"{how}: the data dir {path} cannot be a folder (a symlink loop" in said, said
+    assert "Traceback" not in said
+
+
+def test_q1_token_create_names_the_file_on_the_data_dirs_way(
+    typo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--data-dir …/afile/sub`` with ``afile`` a regular file named ``…/afile/sub/tokens`` as
+    the file in the way, which is no file: ``afile`` is named now."""
+    afile = tmp_path / "afile"
+    afile.write_text("x", encoding="utf-8")
+
+    assert main(["token", "create", "--name", "x", "--data-dir", str(afile / "sub")]) == 1
+
+    said = capsys.readouterr().err
+    assert f"{afile} is on its way and is not a folder: move that file aside" in said, said
+    assert afile.read_text(encoding="utf-8") == "x"

@@ -3,7 +3,8 @@ still holding scopes) is said, never shown as an empty memory: the overview answ
 a user scope of 0 files, the agents list counted 0 memories with no word, and that very read
 made the root again; a Session start then recorded every file as removed and made a fresh
 empty scope. No read nor Session start makes it again now; each names it, and nothing is
-recorded as removed while it is gone.
+recorded as removed while it is gone. A Workspace scope the history holds answers 503 with
+those words on every scope route (it said 404 "no scope"), and a search names each such scope.
 """
 
 from __future__ import annotations
@@ -56,10 +57,24 @@ async def test_q2b_reads_name_a_vanished_memory_root_and_never_make_it_again(
         f"the service {why}: its memories are not counted",
     )
     found = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "prefers"}))
-    assert [item["file"] for item in found["unreadable"]] == ["user/"]
-    assert why in found["unreadable"][0]["message"]
+    assert [item["file"] for item in found["unreadable"]] == ["user/", f"{key}/"]
+    assert all(why in item["message"] for item in found["unreadable"])
     await expect_problem(await client.get(f"{memory_url()}/scopes/user/files"), 503, why)
-    await expect_problem(await client.get(f"{memory_url()}/scopes/{key}/files"), 404, key)
+    for scope in ("user", key):  # the history holds it: never 404 "no scope" (docs say 503)
+        for route in ("files", "index", "deleted"):
+            await expect_problem(
+                await client.get(f"{memory_url()}/scopes/{scope}/{route}"), 503, why
+            )
+        await expect_problem(
+            await client.get(f"{memory_url()}/search", params={"q": "uses", "scope": scope}),
+            503,
+            why,
+        )
+        await expect_problem(
+            await client.post(f"{memory_url()}/scopes/{scope}/checkpoint"), 503, why
+        )
+    never = "never-0123abcd"  # a scope no history holds: still none
+    await expect_problem(await client.get(f"{memory_url()}/scopes/{never}/files"), 404, never)
     recorded = await ok_json(await client.post(f"{memory_url()}/checkpoint"))
     assert {item["scope"]: (item["version"], item["skipped"]) for item in recorded["scopes"]} == {
         "user": (None, why),

@@ -50,7 +50,13 @@ from memory_core.counting import counted
 from memory_api.command_place import NAME_THE_DATA_DIR, PlaceRefused, data_dir_exists, place_for
 from memory_api.errors import ServiceError
 from memory_api.remote import RemoteError, default_url
-from memory_api.settings import MAX_PORT, Settings, SettingsError, port_number
+from memory_api.settings import (
+    MAX_PORT,
+    Settings,
+    SettingsError,
+    port_number,
+    resolved_data_dir,
+)
 
 if TYPE_CHECKING:
     import socket
@@ -179,7 +185,8 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         logger.warning("%s", settings.tokens_file_warning)  # read bit: said, not refused
     if (unusable := unusable_data_dir(settings.data_dir)) is not None:
         # a setting that can never work stops the start, as a malformed one does; a disk only
-        # unavailable for now (a mount not there yet) still starts, 503 until it is back
+        # unavailable for now (no permission, a network mount gone) still starts, 503 until it
+        # is back; one not there yet is made where named, under an empty mount point too
         raise SettingsError(
             f"the data dir (MEMORY_API_DATA_DIR or --data-dir) cannot be used: {unusable}; "
             "name a folder, or a path where one can be made"
@@ -608,6 +615,12 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     if args.checkout_data is not None:
         print(elsewhere_note(settings.data_dir, Path(args.checkout_data)), end="")
     report = _run(seed_demo(_agent_store(settings), Path(args.corpus)))
+    if report.vanished is not None:  # make run starts serve next: skipped and said, exit 0
+        print(
+            f"memory-api: warning: demo agent 'demo' not seeded: the service {report.vanished}",
+            file=sys.stderr,
+        )
+        return 0
     verb = "created" if report.agent_created else "kept"
     print(
         f"{verb} agent 'demo' in project 'demo' under {settings.data_dir}: "
@@ -1107,7 +1120,7 @@ def _command(args: argparse.Namespace) -> int:
     try:
         settings = Settings.from_env()
         if getattr(args, "data_dir", None):
-            named = Path(args.data_dir).expanduser().resolve()
+            named = resolved_data_dir(args.data_dir, "--data-dir")
             settings = dataclasses.replace(settings, data_dir=named, data_dir_named=True)
         return command(settings, args)
     except (SettingsError, PlaceRefused) as error:

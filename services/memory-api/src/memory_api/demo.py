@@ -45,7 +45,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from memory_core import json_text
-from memory_core.atomic import atomic_write_bytes
+from memory_core.atomic import atomic_write_bytes, data_folder_mode, make_dirs
 from memory_core.keys import USER_SCOPE, WORKSPACE_KEY_PATTERN, key_for_real_path
 from memory_core.layout import agent_dir, scope_dir
 from memory_core.wire import AgentCreate
@@ -54,7 +54,7 @@ from memory_api.errors import Conflict
 from memory_api.store.agents import AgentStore
 from memory_api.store.containment import checked_memory_root
 from memory_api.store.exclusive import create_new_bytes
-from memory_api.store.scopes import read_marker
+from memory_api.store.scopes import read_marker, vanished_root
 from memory_api.store.sessions import ensure_workspace_scope
 
 __all__ = [
@@ -94,6 +94,9 @@ class SeedReport:
     kept: int = 0
     declined: int = 0
     scopes: dict[str, Path] = field(default_factory=dict)
+    vanished: str | None = None
+    """Why nothing was seeded: the demo agent's memory root is gone while its history holds
+    scopes (:func:`~memory_api.store.scopes.vanished_root`); it is never made again here."""
 
 
 _UPDATED_AT = re.compile(rb"(?m)^(updated_at:[ \t]*[\"']?)(\d{4}-\d{2}-\d{2})")
@@ -176,7 +179,7 @@ def _copy_folder(source: Path, target: Path, report: SeedReport, seeded: set[str
     """Copy the regular, non-hidden files directly in ``source`` into ``target``, never
     overwriting, and never a file in ``seeded`` that is gone (deleted since it was placed);
     add the names placed to ``seeded``. No ``updated_at`` is left in the future."""
-    target.mkdir(parents=True, exist_ok=True)
+    make_dirs(target, data_folder_mode())  # owner-only whatever the umask (A-10)
     today = datetime.now(UTC).date()
     for entry in sorted(os.scandir(source), key=lambda item: item.name):
         if entry.name.startswith(".") or not entry.is_file(follow_symlinks=False):
@@ -197,9 +200,12 @@ def _seed_files(data_dir: Path, corpus: Path, report: SeedReport) -> dict[str, P
     marker = agent_dir(data_dir, DEMO_AGENT) / SEED_MARKER
     seeded, workspaces = _read_marker(marker)
     scopes: dict[str, Path] = {}
+    root = checked_memory_root(data_dir, DEMO_AGENT)
+    report.vanished = vanished_root(root)
+    if report.vanished is not None:  # remade empty, the next Session start records all removed
+        return scopes
     user = scope_dir(data_dir, DEMO_AGENT, USER_SCOPE)
     _copy_folder(corpus / "user-scope", user, report, seeded.setdefault(USER_SCOPE, set()))
-    root = checked_memory_root(data_dir, DEMO_AGENT)
     scopes[USER_SCOPE] = user
     for folder, name in DEMO_WORKSPACES:
         source = corpus / folder
@@ -237,6 +243,8 @@ def demo_seeded(data_dir: Path) -> bool:
 async def seed_demo(store: AgentStore, corpus: Path) -> SeedReport:
     """Create (or keep) the demo agent and copy the corpus into its scopes; return a report.
 
+    A demo agent whose memory root is gone while its history holds scopes is left as it is
+    (nothing made nor copied) and the report's ``vanished`` says why (V-1, Q-2b).
     Raises ``FileNotFoundError`` when ``corpus`` has no ``user-scope`` folder, and
     :class:`~memory_api.errors.NotFound` when the id ``demo`` belongs to another project.
     """

@@ -75,7 +75,14 @@ from memory_core.file_kind import file_kind
 from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
 from memory_api.world_writable import keeps_modes, movable_by_others, open_to_everyone
 
-__all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir", "port_number"]
+__all__ = [
+    "LogFormat",
+    "Settings",
+    "SettingsError",
+    "default_data_dir",
+    "port_number",
+    "resolved_data_dir",
+]
 
 LogFormat = Literal["text", "json"]
 
@@ -166,7 +173,11 @@ class Settings:
         env = os.environ if environ is None else environ
         data_dir = env.get("MEMORY_API_DATA_DIR", "").strip()
         return cls(
-            data_dir=Path(data_dir).expanduser().resolve() if data_dir else default_data_dir(env),
+            data_dir=(
+                resolved_data_dir(data_dir, "MEMORY_API_DATA_DIR")
+                if data_dir
+                else default_data_dir(env)
+            ),
             host=bind_host(env.get("MEMORY_API_HOST", "")) or DEFAULT_HOST,
             port=_port(env.get("MEMORY_API_PORT", "")),
             env_tokens=_env_tokens(env),
@@ -217,7 +228,24 @@ def default_data_dir(env: Mapping[str, str]) -> Path:
     """Return ``$XDG_DATA_HOME/agent-memory`` (``~/.local/share/agent-memory`` without it)."""
     xdg = env.get("XDG_DATA_HOME", "").strip()
     base = Path(xdg) if xdg else Path.home() / ".local" / "share"
-    return (base / "agent-memory").resolve()
+    return resolved_data_dir(str(base / "agent-memory"), "XDG_DATA_HOME")
+
+
+def resolved_data_dir(named: str, named_by: str) -> Path:
+    """The data dir ``named`` (``~`` expanded) as a real path, its symlinks resolved.
+
+    Raises :class:`SettingsError` naming ``named_by`` (``MEMORY_API_DATA_DIR``, ``--data-dir``)
+    and the path when a symlink loop lies on its way (``Path.resolve`` raised ``RuntimeError:
+    Symlink loop``, a traceback from every command): no folder can ever be there as named, as
+    :func:`~memory_api.stores.unusable_data_dir` says for ``serve`` (exit 2)."""
+    path = Path(named).expanduser()
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):  # 3.13 raises OSError(ELOOP)
+        raise SettingsError(
+            f"{named_by}: the data dir {path} cannot be a folder (a symlink loop lies on its "
+            "way); name another, or remove the loop"
+        ) from None
 
 
 def port_number(text: str) -> int | None:

@@ -14,8 +14,8 @@ so :func:`if_match_holds` takes every line. An entity-tag is ``"…"`` (strong) 
 never taken apart). ``If-Match`` compares strongly: a weak tag never matches. Two leniencies,
 both of old: a member with no double quote at all (``abc``) is taken as the tag ``"abc"``; and
 ``*`` sent on more than one line (``*, *``) is still ``*``. Anything else that is no
-entity-tag (an unclosed quote, ``*`` among tags) is kept as a member that matches nothing, so
-a malformed precondition fails (412) rather than passes.
+entity-tag (an unclosed quote, ``*`` among tags) puts the field outside its grammar, so a
+malformed precondition fails (412) rather than passes, ``If-None-Match`` as ``If-Match``.
 """
 
 from __future__ import annotations
@@ -114,7 +114,15 @@ class Preconditions:
         topic file 'a.md'"``) as it is now: ``exists``, whether it has a current representation;
         ``etag``, its current strong ETag, None when it has none; ``read``, where a client reads
         that ETag (said in the 412). ``If-Match`` first, then ``If-None-Match`` (§13.2.2). The
-        caller holds the resource's lock, so what is judged is what the change then changes."""
+        caller holds the resource's lock, so what is judged is what the change then changes.
+        A field outside the grammar (``*`` among entity-tags, an unclosed quote) fails either
+        way: it is never taken to hold (``If-None-Match: "x", *`` let a delete through)."""
+        for field, sent in (("If-Match", self.if_match), ("If-None-Match", self.if_none_match)):
+            if sent is not None and _outside_grammar(_members(sent)):
+                raise PreconditionFailed(
+                    f"{field} {_shown(sent)} is outside its grammar (* alone, or a list of "
+                    f'entity-tags such as "3f2a"), so it never holds for {what}; nothing changed'
+                )
         if self.if_match is not None:
             if not exists:
                 raise PreconditionFailed(
@@ -148,6 +156,20 @@ def _if_match_failed(sent: str, what: str, etag: str | None, read: str) -> str:
         "was read, or that value is not an ETag it had (a weak W/ tag never matches: send the "
         f"ETag as {read} answers it, quotes included); reload it and apply the change again"
     )
+
+
+def _outside_grammar(members: list[str]) -> bool:
+    """Whether ``members`` (:func:`_members`) are no ``*`` alone (sent on one line or more) and
+    no list of entity-tags: a ``*`` among tags, or a member with a stray double quote (an
+    unclosed ``"ab``). An unquoted ``abc`` is a tag (the old leniency)."""
+    if all(member == "*" for member in members):
+        return False
+    for member in members:
+        tag = member.removeprefix("W/")
+        quoted = len(tag) >= 2 and tag[0] == tag[-1] == '"'
+        if member == "*" or not (quoted or '"' not in member):
+            return True
+    return False
 
 
 def _shown(sent: str) -> str:

@@ -73,7 +73,7 @@ from memory_api.store.pruning import Pruned, delete_topic
 from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scope_records import MAX_AGENTS, ScopeRecordFiles
-from memory_api.store.scopes import existing_scope_dir, scope_unusable
+from memory_api.store.scopes import existing_scope_dir, scope_unusable, vanished_scopes
 from memory_api.store.search import MemorySearch
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.stat_cache import NeedsBlockingIO
@@ -403,15 +403,20 @@ class MemoryStore:
         why = scope_unusable(root, USER_SCOPE, agent_id) if key is None else None
         if why is None:
             return found
-        unusable = Finding(
-            code="unreadable",
-            severity="error",
-            file=f"{USER_SCOPE}/",
-            line=None,
-            message=f"scope {USER_SCOPE!r} cannot be used: the service {why}: none of its "
-            "files was searched",
-        )
-        return msgspec.structs.replace(found, unreadable=[unusable, *found.unreadable])
+        # a vanished root: every scope its history holds is named, not the user scope alone
+        keys = [USER_SCOPE, *(held for held in vanished_scopes(root) if held != USER_SCOPE)]
+        unusable = [
+            Finding(
+                code="unreadable",
+                severity="error",
+                file=f"{held}/",
+                line=None,
+                message=f"scope {held!r} cannot be used: the service {why}: none of its "
+                "files was searched",
+            )
+            for held in keys
+        ]
+        return msgspec.structs.replace(found, unreadable=[*unusable, *found.unreadable])
 
     async def search(
         self,

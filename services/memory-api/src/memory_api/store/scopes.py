@@ -348,13 +348,19 @@ def existing_scope_dir(root: Path, key: str, agent_id: str) -> Path:
     user scope: the scope is there and cannot be used (the overview names that entry too, a
     checkpoint and an export say it alike), never a 404 "no scope" that sends an operator
     looking for one that never existed; a link is named as "a symlink", where it leads never
-    said nor followed (A-7). :class:`~memory_api.errors.NotFound` (404) when nothing is
+    said nor followed (A-7). :class:`~memory_api.errors.Unavailable` (503) with
+    :func:`vanished_root`'s words when the memory root is gone and its history holds this
+    scope (it said 404 "no scope"). :class:`~memory_api.errors.NotFound` (404) when nothing is
     there."""
     if key == USER_SCOPE:
         return made_scope_dir(root, key, agent_id)
     scope = scope_real_dir(root, key)
     if scope is None:
         refuse_no_folder(root, key, agent_id)
+        if key in vanished_scopes(root) and (vanished := vanished_root(root)) is not None:
+            raise Unavailable(
+                f"scope {key!r} of agent {agent_id!r} is not there and the service {vanished}"
+            )
         raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
     return scope
 

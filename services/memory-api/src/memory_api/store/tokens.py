@@ -552,9 +552,17 @@ class TokenStore:
         return made
 
     def _not_a_folder(self) -> Conflict:
-        return Conflict(
-            f"the token folder {self._dir} is not a folder (a file is in its place): move that "
-            "file aside and run the command again"
+        way = self._dir  # the nearest entry there: the token folder's, or one above it
+        while not os.path.lexists(way) and way != way.parent:
+            way = way.parent
+        if way == self._dir:
+            return Conflict(
+                f"the token folder {self._dir} is not a folder (a file is in its place): move "
+                "that file aside and run the command again"
+            )
+        return Conflict(  # never the path below it, which is no file
+            f"the token folder {self._dir} cannot be made: {way} is on its way and is not a "
+            "folder: move that file aside (or name another data dir) and run the command again"
         )
 
     def _files_of(self, name: str) -> list[str]:

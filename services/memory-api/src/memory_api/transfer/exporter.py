@@ -62,7 +62,7 @@ from memory_api.store.containment import (
 from memory_api.store.history.bundles import bundle_bytes
 from memory_api.store.history.recorder import ScopeHistories
 from memory_api.store.not_scopes import Skipped as NotScopes
-from memory_api.store.scopes import list_folder, list_scopes, refuse_no_folder
+from memory_api.store.scopes import list_folder, list_scopes, refuse_no_folder, vanished_root
 from memory_api.transfer.sources import (
     ARCHIVE_FORMAT,
     ARCHIVE_MANIFEST,
@@ -274,10 +274,14 @@ def export_scopes(
     :func:`check_output`), :class:`~memory_api.errors.CannotRead` when a scope folder or a
     file in one is there but cannot be read (Q-2b), and :class:`~memory_api.errors.Unavailable`
     naming the output when it cannot be written (a full disk: it said only "[Errno 28] No
-    space left on device"); in both cases nothing is left under its name.
+    space left on device"); in both cases nothing is left under its name. :class:`Unavailable`
+    too, before anything is written, when the memory root is gone while the agent's history
+    holds scopes (:func:`~memory_api.store.scopes.vanished_root`: it wrote an empty backup).
     """
     check_output(output, app_data_dir)
     root = checked_memory_root(Path(os.path.realpath(app_data_dir)), agent_id)
+    if (vanished := vanished_root(root)) is not None:  # never an empty backup, exit 0 (P-5)
+        raise Unavailable(f"cannot export agent {agent_id!r}: the service {vanished}")
     found = NotScopes()  # the first by name named, as the overview names them; all counted
     scopes = list_scopes(root, found)
     report = ExportReport(output=output)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Literal
 
 from memory_core import layout
+from memory_core.atomic import data_folder_mode, make_dirs
 from memory_core.keys import USER_SCOPE, is_temporary_workspace, key_for_real_path
 
 from memory_api.errors import BadRequest, NotFound, Unavailable, write_fix
@@ -37,6 +38,7 @@ from memory_api.store.scopes import (
     read_marker,
     refuse_no_folder,
     scope_real_dir,
+    vanished_root,
 )
 from memory_api.store.sessions import (
     check_real_workspace,
@@ -209,7 +211,10 @@ def run_import(
     that refuses a write or a folder (``OSError``: full, read-only, no permission) stops it with
     :class:`Unavailable` saying where, that what was written is whole and that the same import
     run again finishes it; ``InvalidId`` for a bad agent id and :class:`BadRequest` for a bad or
-    temporary Workspace path.
+    temporary Workspace path. :class:`Unavailable` too, before anything is made or recorded,
+    when the agent's memory root is gone while its history holds scopes
+    (:func:`~memory_api.store.scopes.vanished_root`: remade empty, every note was recorded as
+    deleted, V-1).
     """
     if target.kind in ("user", "workspace") and len(sources) != 1:
         keys = ", ".join(source.key or source.label for source in sources) or "none"
@@ -219,8 +224,10 @@ def run_import(
         )
     app_data_dir = real_path(app_data_dir)
     root = checked_memory_root(app_data_dir, agent_id)
+    if (vanished := vanished_root(root)) is not None:  # never remade: every note recorded gone
+        raise Unavailable(f"cannot import into agent {agent_id!r}: the service {vanished}")
     if not dry_run:
-        root.mkdir(parents=True, exist_ok=True)
+        make_dirs(root, data_folder_mode())  # owner-only whatever the umask (A-10)
     reports: list[ImportReport] = []
     for source in sources:
         where = source.key or source.label

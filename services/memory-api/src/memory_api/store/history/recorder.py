@@ -422,7 +422,11 @@ def _not_undoable(who: Attribution, kept: KeptFile) -> str:
     be undone. A file the service may not read says what an operator must do (Q-2b)."""
     done, then = {
         "delete": ("deleted", "delete the file by hand if it should go for good"),
-        "restore": ("replaced", "restore again"),
+        "restore": (
+            "replaced",
+            "write the version's content in place by hand (read the file at that version) if "
+            "it should replace the file for good",
+        ),
     }.get(who.source, ("changed", "try again"))
     refused = (
         f"{kept.name!r} was not {done}: the history cannot keep its content as it is now "
@@ -430,7 +434,7 @@ def _not_undoable(who: Attribution, kept: KeptFile) -> str:
     )
     if not kept.unreadable:
         return f"{refused}. Fix that, or {then}"
-    by_hand = f"; or {then}" if who.source == "delete" else ""
+    by_hand = f"; or {then}" if who.source in ("delete", "restore") else ""
     return f"{refused}: {READ_ACCESS_FIX}{by_hand}"
 
 

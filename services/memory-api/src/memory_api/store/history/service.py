@@ -437,6 +437,8 @@ class HistoryStore:
         def work() -> tuple[RestoreResult, bool]:
             repository = self.histories.repository(agent_id, scope)
             held, there = _names_at(self.histories, scope, repository, name, version)
+            if there not in self.histories.tree(repository, version):  # 404 first (§13.2.1)
+                raise NotFound(f"{there!r} is not in version {version}; nothing to restore")
             exists = os.path.lexists(scope / held)
             if not exists:  # gone: it comes back as the version held it
                 held = there
