@@ -10,10 +10,15 @@ done; "$t" --version`` (a loop's variable after its loop was any of its words) a
 Now ``GIT_DIR``, ``GIT_WORK_TREE``, ``GIT_INDEX_FILE`` and ``GIT_OBJECT_DIRECTORY`` with a
 literal value are judged by where they point, as ``--git-dir`` is
 (``program_settings.GIT_PLACES``); a readable fed script is judged as ``bash script.sh arg``
-(its words stay an unknown command only when it uses ``$@``/``$1`` and a word is built at run
-time: ``tool_targets._fed_plainly``, and so now for a script operand, ``source``'s and one run
-by its path: ``bash run.sh cp n "$(cat t)/a.md"`` was let through and bash wrote into the
-other scope: ``tool_targets._Writes._note_script``); a loop whose body surely runs for every
+(``tool_targets._fed_plainly``); a script, fed, a shell's operand, ``source``'s or run by
+its path, using ``$@``/``$1`` and given a word built at run time has its text read as the
+command's own after ``set --`` of those words (``tool_targets._Writes._read_given``), so
+``bash script.sh "$(cat VERSION)"`` with ``echo hello "$1"`` passes (refused by the first
+form of this rule, which took any such script for words known only at run time) while
+``bash run.sh cp n "$(cat t)/a.md"``, ``cp n "$1"``, ``echo x > "$1"`` and ``shift; "$@"``
+are refused where they write (``source /dev/stdin "$(cat t)/u.md" < cp.sh`` was let through
+and bash wrote into the other scope), and one running a word as code (``eval "$1"``) or too
+long to read keeps its words unknown; a loop whose body surely runs for every
 word leaves its last in the variable (``loop_words``: no ``break``/``return``, the name never
 assigned, the loop neither piped, in the background nor in a subshell); ``printf -v NAME``
 with a literal name sets that one (``tool_targets._sets_any``).
@@ -67,6 +72,15 @@ EVERYDAY = [
     'cd "$(git rev-parse --show-toplevel)" && ls',
     'for py in 3.11 3.12; do "python$py" -V; done',
     "bash script.sh arg | tee out.log",
+    'bash script.sh "$(cat t)"',
+    'bash script.sh "$(cat VERSION)"',
+    'bash script.sh "$(git describe --tags)"',
+    'bash script.sh "$(git describe --tags --always)"',
+    './script.sh "$(cat VERSION)"',
+    '. ./script.sh "$(cat VERSION)"',
+    'sh script.sh "$(cat VERSION)" | tee out.log',
+    'bash -s -- "$(cat VERSION)" < script.sh',
+    'source /dev/stdin "$(cat VERSION)" < script.sh',
 ]
 """Everyday commands around git's variables, piped scripts, loops and folder changes."""
 INTO_ANOTHER_SCOPE = [
@@ -81,7 +95,15 @@ INTO_ANOTHER_SCOPE = [
     'bash run.sh cp n "$(cat t)/i.md"',
     'sh run.sh cp n "$(cat t)/j.md"',
     '. ./run.sh cp n "$(cat t)/k.md"',
-    'bash script.sh "$(cat t)"',
+    'bash cp.sh "$(cat t)/l.md"',
+    "bash cp.sh notes/m.md",
+    './cp.sh "$(cat t)/n.md"',
+    'bash redirect.sh "$(cat t)/o.md"',
+    'bash shift.sh x cp n "$(cat t)/p.md"',
+    "bash shift.sh x cp n notes/q.md",
+    'bash eval.sh "cp n $(cat t)/r.md"',
+    'cat cp.sh | bash -s -- "$(cat t)/s.md"',
+    'source /dev/stdin "$(cat t)/u.md" < cp.sh',
     'for t in cp echo; do "$t" x; break; done; "$t" n "$(cat t)/d.md"',
     't=cp; for t in ls echo; do "$t" x; done | cat; "$t" n e.md',
     't=cp; for t in ls echo; do "$t" x; done & "$t" n e.md',
@@ -94,12 +116,20 @@ INTO_ANOTHER_SCOPE = [
 ]
 """The same shapes writing into the other scope (or running a program the guard cannot tell
 where it may: ``"$t"`` after a loop bash may leave early or in a subshell)."""
+SCRIPTS = {
+    "cp.sh": 'cp n "$1"\n',
+    "redirect.sh": 'echo x > "$1"\n',
+    "shift.sh": 'shift; "$@"\n',
+    "eval.sh": 'eval "$1"\n',
+}
+"""Scripts writing where their first word says, running their words after the first, or
+running their first as code."""
 
 
 def _workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
     """The layout, its Workspace a git repository with ``sub`` and ``build`` (each with a
-    ``Makefile``), ``script.sh`` (``echo hello "$1"``), ``run.sh`` (``"$@"``), a note ``n``
-    and ``t`` naming the other scope."""
+    ``Makefile``), ``script.sh`` (``echo hello "$1"``), ``run.sh`` (``"$@"``), the
+    :data:`SCRIPTS`, ``VERSION``, a note ``n`` and ``t`` naming the other scope."""
     where = guarded_layout(tmp_path, monkeypatch)
     work = where.workspace
     subprocess.run(["git", "init", "-q"], cwd=work, check=True)
@@ -108,7 +138,12 @@ def _workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
         (work / folder / "Makefile").write_text("all:\n\techo hi\n", encoding="utf-8")
     (work / "package.json").write_text('{"scripts": {"test": "echo ok"}}', encoding="utf-8")
     (work / "script.sh").write_text('#!/bin/sh\necho hello "$1"\n', encoding="utf-8")
+    (work / "script.sh").chmod(0o755)
     (work / "run.sh").write_text('"$@"\n', encoding="utf-8")
+    for name, text in SCRIPTS.items():
+        (work / name).write_text(text, encoding="utf-8")
+        (work / name).chmod(0o755)
+    (work / "VERSION").write_text("1.2.3\n", encoding="utf-8")
     (work / "n").write_text("x\n", encoding="utf-8")
     (work / "t").write_text(f"{where.root / where.other}\n", encoding="utf-8")
     return where
@@ -139,3 +174,14 @@ def test_p3_the_same_shapes_writing_into_another_scope_are_refused(
         where, 'cat run.sh | bash -s -- cp n "$(cat t)/a.md"'
     )
     assert_refused_by_every_harness_and_bash_writes(where, 'bash run.sh cp n "$(cat t)/i.md"')
+
+
+def test_p3_a_script_given_a_word_built_at_run_time_writing_where_it_says_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _workspace(tmp_path, monkeypatch)
+
+    assert_refused_by_every_harness_and_bash_writes(where, 'bash shift.sh x cp n "$(cat t)/p.md"')
+    assert_refused_by_every_harness_and_bash_writes(
+        where, 'source /dev/stdin "$(cat t)/u.md" < cp.sh'
+    )

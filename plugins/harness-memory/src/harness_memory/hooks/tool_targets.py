@@ -133,7 +133,12 @@ from harness_memory.hooks.made_links import (
     made_links,
     unknown_link,
 )
-from harness_memory.hooks.named_scripts import SCRIPT_SHELLS, read_script, script_file
+from harness_memory.hooks.named_scripts import (
+    SCRIPT_FOLLOW_CAP,
+    SCRIPT_SHELLS,
+    read_script,
+    script_file,
+)
 from harness_memory.hooks.option_words import (
     CP_TREE,
     FIND_RUNNING,
@@ -637,6 +642,7 @@ def _writes_for(reading: _Reading, found: ShellPaths) -> _Writes:
     here-texts, whether ``cat`` and the name-only substitutions are the programs they seem."""
     command, texts, _, environ, tails, depth, lost, outer, programs_read = reading
     writes = _Writes(found, tails, environ, cd_data=lost, outer=outer)
+    writes.depth = depth
     writes.code_variable = _code_variable(command, depth)
     writes.here_text = "\n".join(_here_spellings(text) for text, _ in texts)  # code too
     writes.here_built = _here_texts_built(texts, command)
@@ -645,13 +651,21 @@ def _writes_for(reading: _Reading, found: ShellPaths) -> _Writes:
     return writes
 
 
+def _inside_reader(found: ShellPaths, environ: Mapping[str, str], depth: int) -> _Writes:
+    """The reader of the commands inside a command's ``$(…)`` and backquotes, ``depth``
+    shells' code deep (:func:`shell_paths`)."""
+    inside = _Writes(found, set(), environ)
+    inside.depth = depth
+    return inside
+
+
 def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     """Add to ``found`` every path one reading of a command names (:func:`shell_paths`): its
     ``words``, each literal array's expansion spelt as one of its values (:func:`~harness_
     memory.hooks.shell_arrays.arrays_spelt`), read with ``reading``."""
     command, texts, cwd, environ, _, _depth, _lost, _outer, _ = reading
     writes = _writes_for(reading, found)
-    inside = _Writes(found, set(), environ)  # the commands inside ``$(…)`` and backquotes write too
+    inside = _inside_reader(found, environ, _depth)  # ``$(…)``'s and `…`'s commands write too
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
     scopes = Scopes(words, environ, writes.choices, command)  # what assignments reach each word
     known = _outer.folders_given() if _outer is not None else {}  # None: undecidable
@@ -2682,6 +2696,7 @@ class _Writes:
         "bare_patchers",
         "cat_read",
         "code_variable",
+        "depth",
         "evaluators",
         "folder_unknown",
         "here_built",
@@ -2710,6 +2725,7 @@ class _Writes:
         outer: _Writes | None = None,
     ) -> None:
         self._found = found
+        self.depth = 0  # how many shells' code deep its command is (:func:`shell_paths`)
         self._cd_data = cd_data  # a cd went into a folder read from data (:func:`_named_folder`)
         self.outer = outer  # the command this one is read inside (``bash -c '…'``)
         self.holder: _Writes | None = None  # the reader of the command whose $(…) this reads
@@ -3447,10 +3463,12 @@ class _Writes:
     ) -> None:
         """:meth:`_note_script_files`, given the words a shell or ``source`` reads as its
         script and its arguments (``spoken``: those, and the command's words as written); then
-        a script it noted that uses its positional parameters (``"$@"``, ``$1``…, which may run
-        them as a command or write where they say) given a word built at run time (``bash
-        run.sh cp n "$(cat t)/a.md"``, ``./run.sh …``, ``. ./run.sh …``) stands for words known
-        only at run time, as a fed one does (:meth:`_fed_plainly`) (P-3)."""
+        a shell script it noted that uses its positional parameters (``"$@"``, ``$1``…) given
+        a word built at run time (``bash run.sh cp n "$(cat t)/a.md"``, ``./run.sh …``, ``.
+        ./run.sh …``) has its text read as the command's own, after ``set --`` of the words
+        it is given (:meth:`_read_given`): only where it runs them or writes where they say is
+        a place known only at run time (``bash script.sh "$(cat VERSION)"`` with ``echo hello
+        "$1"`` writes nothing) (P-3)."""
         words, said = spoken
         before = len(self._found.scripts)
         self._note_script_files(command, program, words, feed)
@@ -3464,8 +3482,26 @@ class _Writes:
             file = script_file(kind, base, _tilde(path, self._environ), self._environ)
             language, text = read_script(file, run=kind == "run")
             if language == "shell" and re.search(_POSITIONAL_USE_RE, text):
-                self._found.written_at_run_time.append("$@")
-                return
+                arguments = _script_arguments(command, words, said, kind=kind)
+                if not self._read_given(text, arguments, base):
+                    self._found.written_at_run_time.append("$@")
+                    return
+
+    def _read_given(self, text: str, arguments: list[str] | None, base: str) -> bool:
+        """Read the shell script ``text`` run in ``base`` as commands of the call, its
+        positional parameters ``arguments`` (as written: a word holding ``$`` or a backquote
+        stays built at run time, a literal one literal), as a shell's ``-c`` code given words
+        is (:func:`_code_in`); False when it is not read (longer than
+        :data:`~harness_memory.hooks.named_scripts.SCRIPT_FOLLOW_CAP`, the arguments not
+        known, or :data:`_INNER_DEPTH` shells deep): its words then stay unknown (P-3)."""
+        if arguments is None or len(text) > SCRIPT_FOLLOW_CAP or self.depth + 1 >= _INNER_DEPTH:
+            return False
+        if re.search(_TEXT_RUN_RE, text):
+            return False  # ``eval "$1"``, ``bash -c "$1"``: built text run as code
+        quoted = " ".join(_fed_word(w, "$" in w or "`" in w, []) for w in arguments)
+        at = (base, self._environ, self.depth, self._run_lost)
+        _read_inner(self._found, [f"set -- {quoted}\n{text}"], at, outer=self)
+        return True
 
     def _note_script_files(
         self, command: str | None, program: list[str], words: list[str], feed: list[str] | None
@@ -3497,28 +3533,41 @@ class _Writes:
         for each in _through_loops(word, self._loops) or [word]:
             self._add_script(kind, word, each)
 
-    def _take_feed(self, feed: list[str] | None, words: list[str]) -> tuple[list[str] | None, bool]:
-        """The files fed to the command ended (:func:`_literal_feed`) and whether the ``words``
-        (as written) a shell reading them is given are judged as they are for a script operand
+    def _take_feed(
+        self, command: str | None, feed: list[str] | None, spoken: tuple[list[str], list[str]]
+    ) -> tuple[list[str] | None, bool]:
+        """The files fed to the command ended (:func:`_literal_feed`) and whether the words
+        (as written: ``spoken``, ``source``'s own then the command's) the shell ``command``
+        reading them is given are judged as they are for a script operand
         (:meth:`_fed_plainly`); its reading redirections are counted anew for the next
         command."""
+        words = spoken[0] if command in _SOURCING else spoken[1]
         fed = _literal_feed(feed)
         built = fed is not None and any(
             self._built(word, self._known, self._environ, lost=self._run_lost) for word in words
         )
-        plain = self._fed_plainly(fed, redirected=self._stdin is not None, built=built)
+        given = None  # the positional parameters (``bash -s -- a``: ``a``), when one is built
+        if built and command in _SOURCING:
+            given = [word for word in words if word != "--"][1:]  # ``source /dev/stdin a``
+        elif built and (command in SHELLS or command in STARTUP_SHELLS):
+            given = shell_run(words).given
+        plain = self._fed_plainly(fed, redirected=self._stdin is not None, built=(built, given))
         self._inputs = 0
         return fed, plain
 
-    def _fed_plainly(self, fed: list[str] | None, *, redirected: bool, built: bool) -> bool:
+    def _fed_plainly(
+        self, fed: list[str] | None, *, redirected: bool, built: tuple[bool, list[str] | None]
+    ) -> bool:
         """Whether the one file ``fed`` names (:func:`_literal_feed`, on standard input) is a
         script the guard reads, judged as ``bash FILE WORDS`` is (``cat run.sh | bash -s --
         arg``): the words a shell running it is given are then judged as that script's
         operands are, its text by the memory it names. Not so when its text runs its
         positional parameters as a command (:data:`_POSITIONAL_RUN_RE`: ``"$@"`` in ``run.sh``,
-        ``bash -s -- python3 mk.py < run.sh``), or uses them (``$1``…) and a word is built at
-        run time (``built``: ``bash -s -- "$(cat t)" < script.sh``): those words stay a
-        command the guard cannot read.
+        ``bash -s -- python3 mk.py < run.sh``): those words stay a command the guard cannot
+        read. One that uses them (``$1``…) given a word built at run time (``built``: whether
+        one is, and the words a shell is given, as written; ``bash -s -- "$(cat VERSION)" <
+        script.sh``) has its text read as the command's own (:meth:`_read_given`); one too
+        long to, or whose words are not told, keeps them a command the guard cannot read.
         ``redirected``: fed by ``<`` (its one reading redirection), else by a ``cat`` before
         the pipe (none)."""
         if fed is None or len(fed) != 1 or self._inputs != redirected or self.stdin_elsewhere:
@@ -3532,7 +3581,9 @@ class _Writes:
         language, text = read_script(file, run=False)
         if language != "shell" or re.search(_POSITIONAL_RUN_RE, text):
             return False  # ``"$@"`` runs them: a command the guard cannot read
-        return not (built and re.search(_POSITIONAL_USE_RE, text))
+        if not built[0] or not re.search(_POSITIONAL_USE_RE, text):
+            return True
+        return self._read_given(text, built[1], self._base)
 
     def _runs_startup_files(self, started: tuple[str, str, list[str], dict[str, str]]) -> bool:
         """Whether the shell ``started`` (``ShellPaths.configured``'s last: its name, folder,
@@ -3871,7 +3922,7 @@ class _Writes:
         self._cat_feed = said[::2] if printed else []  # what a pipe after it gives
         self._read_split(program, said)
         config_words = self._note_reads(command)
-        fed, plain = self._take_feed(feed, said[::2])
+        fed, plain = self._take_feed(command, feed, (script_words, said[::2]))
         self._note_script(command, program, (script_words, said[::2]), fed)
         unread = bool(program) and not _writes_nothing_unread(program, self._operand, operands)
         maker = None  # read before its words count as written (``python3 mk.py``: ``mk.py``)
@@ -4812,6 +4863,21 @@ def _code_given_unread(
     return [("$@", True)] if unread and given else []
 
 
+def _script_arguments(
+    command: str | None, words: list[str], said: list[str], *, kind: str
+) -> list[str] | None:
+    """The words (as written) a script run as ``kind`` is given as its positional
+    parameters: ``source``'s (``words``: its own) after its operand, a shell's (``words``:
+    its options and operands) after its script operand, a program's run by its path
+    (``said``) all of them; None when they cannot be told."""
+    if kind == "source" and command in _SOURCING:
+        return [w for w in words if w != "--"][1:] if words else None
+    if kind == "shell" and (command in SHELLS or command in STARTUP_SHELLS):
+        run = shell_run(words)
+        return run.given if run.script is not None else None
+    return said if kind == "run" else None
+
+
 def _literal_feed(feed: list[str] | None) -> list[str] | None:
     """The files fed to a command's standard input (``< mk.sh``'s word, the files a ``cat``
     before its pipe prints), when each is spelled without anything bash expands at run time
@@ -4830,6 +4896,14 @@ _POSITIONAL_RUN_RE = (
 )
 """A script's positional parameters run as a command (``"$@"``, ``exec "$@"``, ``$1 …`` at
 a command's start): words given to it are a command it runs."""
+_TEXT_RUN_RE = (
+    r"\b(?:eval|source|trap)\b|(?:^|[\s;&|(])\.[ \t]"
+    r"|\b(?:ba|da|z|k|fi)?sh[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*c"
+    r"|\b(?:python[0-9.]*|node|perl|ruby|php|deno|bun)\b[^\n]*[ \t]-[A-Za-z]*[ce]\b"
+)
+"""What in a script may run a word it is given as code the guard reads nowhere (``eval
+"$1"``, ``source "$1"``, ``. "$1"``, ``bash -c "$1"``, ``python3 -c "$1"``): given a word
+built at run time, its words stay unknown (:meth:`_Writes._read_given`)."""
 _RUN_TIME_FEED_RE = r"[$`*?\[]"
 """What makes a fed file's word known only at run time (an expansion or a pattern)."""
 
