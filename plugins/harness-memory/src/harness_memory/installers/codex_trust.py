@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from harness_memory.installers.codex_inline import event_label, trust_entries
+from harness_memory.installers.own_memory import plain_value
 from harness_memory.installers.spec import is_ours
 
 __all__ = [
@@ -75,7 +76,7 @@ def trust_problems(
                     found.append(
                         f'{event} hook switched off ([hooks.state."{key}"] enabled = false)'
                     )
-                elif (trusted := _value(entry.get("trusted_hash"))) is None:
+                elif (trusted := plain_value(entry.get("trusted_hash"))) is None:
                     found.append(f'{event} hook untrusted (no [hooks.state."{key}"] trusted_hash)')
                 elif trusted != trust_hash(str(event), group, handler):
                     found.append(
@@ -151,7 +152,7 @@ def unreadable_trust(config: Mapping[str, Any]) -> list[str]:
     found: list[str] = []
     for key, entry in trust_entries(config).items():
         if isinstance(entry, Mapping) and "enabled" in entry:
-            enabled = _value(entry["enabled"])
+            enabled = plain_value(entry["enabled"])
             if not isinstance(enabled, bool):
                 found.append(
                     f'[hooks.state."{key}"] enabled is {_kind(enabled)}, not true or false'
@@ -187,7 +188,7 @@ def _kind(value: Any) -> str:
 def switched_off_entry(entry: Mapping[str, Any]) -> bool:
     """Whether the trust entry ``entry`` (a ``[hooks.state]`` table) says ``enabled = false``:
     Codex's own switch for that one hook, which it then never runs (trusted or not)."""
-    return _value(entry.get("enabled")) is False
+    return plain_value(entry.get("enabled")) is False
 
 
 def kept_off_notes(config_path: Path, keys: list[str]) -> list[str]:
@@ -207,9 +208,3 @@ def kept_off_notes(config_path: Path, keys: list[str]) -> list[str]:
 
 _EVENTS = {event_label(event): event for event in _WHAT}
 """Codex's event labels in trust keys, by the event they name."""
-
-
-def _value(item: Any) -> Any:
-    """``item`` unwrapped when it is a ``tomlkit`` item."""
-    unwrap = getattr(item, "unwrap", None)
-    return unwrap() if callable(unwrap) else item

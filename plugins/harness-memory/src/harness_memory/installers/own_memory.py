@@ -27,7 +27,14 @@ from typing import Any
 
 from harness_memory.installers.detail import Detail
 
-__all__ = ["Switch", "give_back_made", "note_made", "switch_off", "switches_back"]
+__all__ = [
+    "Switch",
+    "give_back_made",
+    "note_made",
+    "plain_value",
+    "switch_off",
+    "switches_back",
+]
 
 Record = dict[str, Any]
 """The install record's ``previous``: dotted key → ``{"value": v}`` or ``{"absent": true,
@@ -78,10 +85,10 @@ def _get(document: Any, keys: tuple[str, ...]) -> Any:
         if not hasattr(current, "get") or key not in current:
             return _ABSENT
         current = current[key]
-    return _plain(current)
+    return plain_value(current)
 
 
-def _plain(value: Any) -> Any:
+def plain_value(value: Any) -> Any:
     """A ``tomlkit`` item as the plain value it holds (``unwrap``), anything else as it is."""
     unwrap = getattr(value, "unwrap", None)
     return unwrap() if callable(unwrap) else value
@@ -128,7 +135,7 @@ def made_on_the_way(document: Any, keys: tuple[str, ...]) -> Made:
             return {"depth": depth}
         current = current[key]
         if not _holds(current):
-            return {"depth": depth, "value": _plain(current)}
+            return {"depth": depth, "value": plain_value(current)}
     return {"depth": len(keys), "list": True} if isinstance(current, list) else {"depth": len(keys)}
 
 

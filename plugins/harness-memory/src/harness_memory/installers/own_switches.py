@@ -24,6 +24,8 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
+from harness_memory.installers.own_memory import plain_value
+
 __all__ = [
     "claude_code_off",
     "codex_off",
@@ -119,8 +121,8 @@ def _codex_requirements_off(requirements: Mapping[str, Any]) -> list[str]:
     """What in Codex CLI's ``requirements.toml`` (parsed) keeps the user's hooks from running
     beyond ``[features]``: ``allow_managed_hooks_only = true`` (Codex skips every layer but the
     managed ones) and ``[feature_requirements]``, the same switches as ``[features]``."""
-    found = ["allow_managed_hooks_only = true"]
-    found = found if _value(requirements.get("allow_managed_hooks_only")) is True else []
+    only_managed = plain_value(requirements.get("allow_managed_hooks_only")) is True
+    found = ["allow_managed_hooks_only = true"] if only_managed else []
     pinned = requirements.get("feature_requirements")
     if isinstance(pinned, Mapping):
         found += [
@@ -157,10 +159,4 @@ def machine_off_said(harness: str, path: Path, why: list[str]) -> str:
 
 
 def _is_false(table: Any, key: str) -> bool:
-    return _value(table.get(key)) is False
-
-
-def _value(item: Any) -> Any:
-    """``item`` unwrapped when it is a ``tomlkit`` item."""
-    unwrap = getattr(item, "unwrap", None)
-    return unwrap() if callable(unwrap) else item
+    return plain_value(table.get(key)) is False
