@@ -165,6 +165,8 @@ PROCESS_LINKS_SPELT_AROUND = [
     "cd {root}/{own} && echo x > /proc/self/net/../cwd/../{other}/h.md",
     "cd {root}/{own} && echo x > /usr/../proc/self/cwd/../{other}/i.md",
     "cd {root}/{own} && echo x > /bin/../../proc/self/cwd/../{other}/j.md",
+    "D=self/cwd; cd {root}/{own} && echo x > /proc/$D/../{other}/k.md",
+    "D=self/cwd; cd {root}/{own} && cp /etc/hostname /proc/$D/../{other}/",
 ]
 
 
@@ -177,8 +179,9 @@ def test_p3_a_process_link_is_found_however_its_prefix_is_spelt(
     link led to (``/bin/..`` is ``/usr`` where ``/bin`` links to ``usr/bin``), ``/dev/fd`` is
     ``/proc/self/fd`` and ``/proc/self/root`` is ``/``. A process link spelt with any of them
     (``/./proc/self/cwd``, ``/dev/./fd/3``, ``/proc/self/root/proc/self/cwd``) is still the
-    shell's own link, judged where the shell is: each form below was allowed and really
-    writes into the other scope."""
+    shell's own link, judged where the shell is, and so is one spelt by a variable
+    (``D=self/cwd; … /proc/$D/..``): each form below was allowed and really writes into the
+    other scope."""
     assert_refused_by_every_harness_and_bash_writes(where, command)
 
 

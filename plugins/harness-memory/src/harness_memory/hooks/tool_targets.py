@@ -6260,13 +6260,7 @@ def _add(
     ``/proc/$$/fd/3``, ``/dev/fd/3``) is judged where the shell will be, not where this
     process is: ``…/cwd/rest`` as the relative word ``rest``; a folder opened on a descriptor
     cannot be known here, so ``rest`` after one is ``unanchored``."""
-    link = _process_link(piece) if _may_be_process_link(piece) else None
-    if link is not None:
-        cwd, rest = link
-        if cwd:
-            _add(found, rest or ".", bases, known, environ, lost=lost)
-        elif rest:
-            found.unanchored.append(rest)
+    _add_process_link(found, piece, bases, known, environ, lost=lost)
     braced = _braces(piece)
     if braced is None:  # a brace expression too large to expand: judged by what precedes it
         _undecided(found, piece, piece.find("{"), bases, environ)
@@ -6284,6 +6278,8 @@ def _add(
                 found.derived.append(folder)
             continue
         path = _tilde(expanded, environ)
+        if path != piece:  # a link spelt by a variable or a brace (``D=self/cwd; /proc/$D``)
+            _add_process_link(found, path, bases, known, environ, lost=lost)
         if lost and not PurePath(path).is_absolute():
             found.unanchored.append(path)
         for base in [""] if PurePath(path).is_absolute() else bases:
@@ -6293,6 +6289,28 @@ def _add(
             else:
                 found.paths.append(anchored)
                 found.paths.extend(followed(anchored, found.links)[0] if found.links else [])
+
+
+def _add_process_link(
+    found: ShellPaths,
+    path: str,
+    bases: list[str],
+    known: Mapping[str, str | None],
+    environ: Mapping[str, str],
+    *,
+    lost: bool,
+) -> None:
+    """Add what follows a process link ``path`` passes through (:func:`_process_link`), as
+    the shell reaches it: after a working directory, the rest as a relative word (``.`` when
+    none); after a descriptor, the rest as ``unanchored`` (a folder opened on it cannot be
+    known here). Nothing when ``path`` passes through none (P-3)."""
+    link = _process_link(path) if _may_be_process_link(path) else None
+    if link is not None:
+        cwd, rest = link
+        if cwd:
+            _add(found, rest or ".", bases, known, environ, lost=lost)
+        elif rest:
+            found.unanchored.append(rest)
 
 
 _LITERAL_NAME = frozenset("$`*?[{~\\'\"")
