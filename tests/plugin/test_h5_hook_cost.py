@@ -445,10 +445,13 @@ LOOKED_FOR_ONLY_WHERE_THEY_MAY_MATCH = (
     "harness_memory.hooks.definitions:_AFTER_LONG_WORD",
     "harness_memory.hooks.definitions:_DECLARED",
     "harness_memory.hooks.definitions:_FUNCTION_RE",
+    "harness_memory.hooks.definitions:_ALIAS_RE",
     "harness_memory.hooks.git_toplevel:_OPENING_RE",
     "harness_memory.hooks.tool_targets:_ZONE_SET_RE",
-    "harness_memory.hooks.tool_targets:_PROCESS_LINK_RE",
     "harness_memory.hooks.tool_targets:_CODE_FILE_RE",
+    "harness_memory.hooks.tool_targets:_DESCRIPTOR_NAME_RE",
+    "harness_memory.hooks.tool_targets:_VARIABLE_RE",
+    "harness_memory.hooks.tool_targets:_UNBRACED_VARIABLE_RE",
     "harness_memory.hooks.tool_writes:_PATCH_TARGET_RE",
 )
 """The shell reader's patterns no match of which an everyday command holds: the words each match

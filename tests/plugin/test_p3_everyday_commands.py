@@ -89,6 +89,8 @@ EVERYDAY = [
     "python - <<'PY' > out.txt\nprint(1)\nPY",
     "ls /proc/self/fd/ && cat /proc/self/status && echo hi > /dev/stderr",
     "cat /proc/self/cwd/README.md > /dev/null; cat < /dev/stdin > /dev/stdout",
+    "cat /proc/cpuinfo && ls /proc/self/fd && echo x > /dev/null",
+    "make 2> /dev/stderr | tee /dev/stderr && ls /proc/self/root/etc > /dev/null",
     'cat > /tmp/conf.json <<EOF\n{"a": 1}\nEOF',
     # run-time words where nothing is written, or written places the guard reads (P-3)
     'mkdir -p "$(dirname build/out/app.js)" && cp app.js build/out/',

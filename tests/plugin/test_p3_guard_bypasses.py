@@ -28,6 +28,7 @@ from tests.support.guard_cases import (
     assert_refused_by_every_harness_and_bash_writes,
     fill,
     refusal,
+    refusals_by_every_harness,
 )
 from tests.support.unreadable_link import unreadable_link
 
@@ -151,6 +152,58 @@ def test_p3_what_bash_writes_into_another_scope_is_refused_however_quoted(
     really writes into the other scope when bash runs it (checked
     last, after the guard refused it)."""
     assert_refused_by_every_harness_and_bash_writes(where, command)
+
+
+PROCESS_LINKS_SPELT_AROUND = [
+    "cd {root}/{own} && echo x > /./proc/self/cwd/../{other}/a.md",
+    "cd {root}/{own} && echo x > /proc/self/./cwd/../{other}/b.md",
+    "exec 3<{root}/{own}; echo x > /dev/./fd/3/../{other}/c.md",
+    "cd {root}/{own} && echo x > /proc/../proc/self/cwd/../{other}/d.md",
+    "cd {root}/{own} && echo x > /proc/self/root/proc/self/cwd/../{other}/e.md",
+    "cd {root}/{own} && echo x > /proc/thread-self/root/dev/fd/../cwd/../{other}/f.md",
+    "cd {root}/{own} && echo x > /proc/thread-self/../../cwd/../{other}/g.md",
+    "cd {root}/{own} && echo x > /proc/self/net/../cwd/../{other}/h.md",
+    "cd {root}/{own} && echo x > /usr/../proc/self/cwd/../{other}/i.md",
+    "cd {root}/{own} && echo x > /bin/../../proc/self/cwd/../{other}/j.md",
+    "D=self/cwd; cd {root}/{own} && echo x > /proc/$D/../{other}/k.md",
+    "D=self/cwd; cd {root}/{own} && cp /etc/hostname /proc/$D/../{other}/",
+]
+
+
+@pytest.mark.parametrize("command", PROCESS_LINKS_SPELT_AROUND)
+def test_p3_a_process_link_is_found_however_its_prefix_is_spelt(
+    where: Layout, command: str
+) -> None:
+    """The kernel walks a path one component at a time: ``.`` and empty components are
+    dropped, ``..`` in ``/proc`` or ``/dev`` goes up, ``..`` elsewhere leaves the folder a
+    link led to (``/bin/..`` is ``/usr`` where ``/bin`` links to ``usr/bin``), ``/dev/fd`` is
+    ``/proc/self/fd`` and ``/proc/self/root`` is ``/``. A process link spelt with any of them
+    (``/./proc/self/cwd``, ``/dev/./fd/3``, ``/proc/self/root/proc/self/cwd``) is still the
+    shell's own link, judged where the shell is, and so is one spelt by a variable
+    (``D=self/cwd; … /proc/$D/..``): each form below was allowed and really writes into the
+    other scope."""
+    assert_refused_by_every_harness_and_bash_writes(where, command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cd {root}/{own} && echo x > //proc/self/cwd/../{other}/a.md",
+        "cd {root}/{own} && echo x > /proc//self//cwd/../{other}/a.md",
+        "cd {root}/{own} && echo x > /proc/$PPID/cwd/../{other}/a.md",
+        "cd {root}/{own} && echo x > /proc/self/task/$BASHPID/cwd/../{other}/a.md",
+        "cd {root}/{own} && echo x > /proc/self/fd/../cwd/../{other}/a.md",
+    ],
+)
+def test_p3_a_process_link_in_its_canonical_spellings_stays_refused(
+    where_judged: Layout, command: str
+) -> None:
+    """Repeated slashes, a process id known only at run time (``$PPID``, a task's
+    ``$BASHPID``) and ``fd/..`` (the process's own folder) still reach the shell's working
+    directory: refused by every harness."""
+    shell = fill(command, where_judged)
+    for harness, reason in refusals_by_every_harness(where_judged, shell).items():
+        assert reason is not None, (harness, shell)
 
 
 @pytest.mark.parametrize(

@@ -6334,13 +6334,7 @@ def _add(
     ``/proc/$$/fd/3``, ``/dev/fd/3``) is judged where the shell will be, not where this
     process is: ``…/cwd/rest`` as the relative word ``rest``; a folder opened on a descriptor
     cannot be known here, so ``rest`` after one is ``unanchored``."""
-    link = re.match(_PROCESS_LINK_RE, piece) if _may_be_process_link(piece) else None
-    if link is not None and link.group("rest"):
-        rest = link.group("rest").lstrip("/")
-        if link.group("cwd"):
-            _add(found, rest or ".", bases, known, environ, lost=lost)
-        elif rest:
-            found.unanchored.append(rest)
+    _add_process_link(found, piece, bases, known, environ, lost=lost)
     braced = _braces(piece)
     if braced is None:  # a brace expression too large to expand: judged by what precedes it
         _undecided(found, piece, piece.find("{"), bases, environ)
@@ -6358,6 +6352,8 @@ def _add(
                 found.derived.append(folder)
             continue
         path = _tilde(expanded, environ)
+        if path != piece:  # a link spelt by a variable or a brace (``D=self/cwd; /proc/$D``)
+            _add_process_link(found, path, bases, known, environ, lost=lost)
         if lost and not PurePath(path).is_absolute():
             found.unanchored.append(path)
         for base in [""] if PurePath(path).is_absolute() else bases:
@@ -6369,19 +6365,92 @@ def _add(
                 found.paths.extend(followed(anchored, found.links)[0] if found.links else [])
 
 
-_PROCESS_LINK_RE = (
-    r"(?s)^/+(?:proc/+[^/]+/+(?:task/+[^/]+/+)?(?:(?P<cwd>cwd)|fd/+[^/]+)|dev/+fd/+[^/]+"
-    r"|dev/+std(?:in|out|err))(?P<rest>/.*)?$"
-)
-"""A path through a process's own links: its working directory (``/proc/self/cwd``, also
-``/proc/$$/cwd``, ``/proc/<pid>/cwd``: the pid may be the shell's) or a descriptor it holds open
-(``/proc/self/fd/3``, ``/dev/fd/3``, ``/dev/stdin``), then ``rest``. Resolved by the guard
-they would name the guard's own folders, not the shell's."""
+def _add_process_link(
+    found: ShellPaths,
+    path: str,
+    bases: list[str],
+    known: Mapping[str, str | None],
+    environ: Mapping[str, str],
+    *,
+    lost: bool,
+) -> None:
+    """Add what follows a process link ``path`` passes through (:func:`_process_link`), as
+    the shell reaches it: after a working directory, the rest as a relative word (``.`` when
+    none); after a descriptor, the rest as ``unanchored`` (a folder opened on it cannot be
+    known here). Nothing when ``path`` passes through none (P-3)."""
+    link = _process_link(path) if _may_be_process_link(path) else None
+    if link is not None:
+        cwd, rest = link
+        if cwd:
+            _add(found, rest or ".", bases, known, environ, lost=lost)
+        elif rest:
+            found.unanchored.append(rest)
+
+
+_LITERAL_NAME = frozenset("$`*?[{~\\'\"")
+"""Characters a path component known only at run time holds (an expansion, a
+glob, a quote)."""
+
+
+def _process_link(piece: str) -> tuple[bool, str] | None:
+    """The process link the absolute ``piece`` passes through, read component by component
+    as the kernel walks it, and what follows it: ``(True, rest)`` for a working directory
+    (``/proc/<pid>/cwd``, a task's), ``(False, rest)`` for a descriptor (``/proc/<pid>/fd/N``,
+    ``/dev/fd/N``, ``/dev/stdin``); None when it passes through none. ``.`` and empty
+    components are dropped; ``..`` goes up lexically in the folders of ``/``, ``/proc`` and
+    ``/dev`` (``/dev/fd`` is ``/proc/self/fd``, ``/proc/thread-self`` a task of ``self``);
+    ``/proc/<pid>/root`` is ``/``; any other folder is left as the kernel leaves it, through
+    its links (:func:`os.path.realpath`; one known only at run time: None). Resolved by the
+    guard a process link would name the guard's own folders, not the shell's (P-3):
+    ``/./proc/self/cwd/../x``, ``/proc/self/root/proc/self/cwd/../x`` are ``../x`` from the
+    shell's folder."""
+    parts, walked = piece.split("/"), list[str]()
+    for at in range(1, len(parts)):
+        part = parts[at]
+        if part in ("", "."):
+            continue
+        if part == ".." and walked and walked[0] not in ("proc", "dev"):
+            if any(_LITERAL_NAME.intersection(name) for name in walked):
+                return None
+            walked = os.path.realpath("/" + "/".join(walked)).split("/")[1:]
+        walked = walked[:-1] if part == ".." else [*walked, part]
+        walked = _process_folder(walked)
+        kind = _process_link_kind(walked)
+        if kind is not None:
+            return kind, "/".join(parts[at + 1 :]).lstrip("/")
+    return None
+
+
+def _process_folder(walked: list[str]) -> list[str]:
+    """The walked components ``walked`` as the kernel's links in ``/proc`` and ``/dev`` leave
+    them: ``/proc/<pid>/root`` (a task's too) is ``/``, ``/dev/fd`` is ``/proc/self/fd``,
+    ``/proc/thread-self`` is ``/proc/self/task/self``."""
+    if walked == ["dev", "fd"]:
+        return ["proc", "self", "fd"]
+    if walked == ["proc", "thread-self"]:
+        return ["proc", "self", "task", "self"]
+    if walked[:1] == ["proc"] and walked[-1:] == ["root"] and len(walked) in (3, 5):
+        return [] if len(walked) == 3 or walked[2] == "task" else walked
+    return walked
+
+
+def _process_link_kind(walked: list[str]) -> bool | None:
+    """Whether the walked components ``walked`` name a process's working directory (True),
+    one of its descriptors (False) or neither (None)."""
+    if walked[:1] == ["dev"]:
+        return False if walked[1:] in (["stdin"], ["stdout"], ["stderr"]) else None
+    task = walked[2:3] == ["task"]
+    own = walked[4:] if task else walked[2:]
+    if walked[:1] != ["proc"] or (task and len(walked) < 5):
+        return None
+    if own == ["cwd"]:
+        return True
+    return False if len(own) == 2 and own[0] == "fd" else None
 
 
 def _may_be_process_link(piece: str) -> bool:
-    """Whether ``piece`` holds what each match of :data:`_PROCESS_LINK_RE` holds (a leading
-    ``/`` and ``proc/`` or ``dev/``): the pattern is compiled only then (H-5)."""
+    """Whether ``piece`` holds what each path :func:`_process_link` finds holds (a leading
+    ``/`` and ``proc/`` or ``dev/``): it is walked only then (H-5)."""
     return piece.startswith("/") and ("proc/" in piece or "dev/" in piece)
 
 
