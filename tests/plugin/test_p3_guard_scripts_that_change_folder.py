@@ -126,3 +126,30 @@ def test_p3_scripts_and_commands_that_cd_and_write_their_own_folders_pass(
     assert_allowed_by_every_harness_and_bash_writes_there(
         where, "bash tools/build.sh", "out/built.txt"
     )
+
+
+STACK_LOST = [
+    "pushd sub >/dev/null; dirs -c; popd; bash k.sh",
+    "pushd sub >/dev/null; dirs -lc; popd >/dev/null; bash k.sh",
+    "pushd sub >/dev/null; (popd); popd; bash k.sh",
+    "pushd sub >/dev/null; popd +0; popd; bash k.sh",
+]
+"""Commands where bash's ``pushd`` stack is no longer the one the guard keeps (``dirs -c``
+clears it, a subshell's ``popd`` leaves it, ``+N`` rotates it): bash's ``popd`` fails and it
+stays in ``sub``, running ``sub/k.sh`` (which writes through ``../notes``); the guard used to
+pop the folder it kept and read the Workspace's harmless ``k.sh``."""
+
+
+def test_p3_a_popd_after_the_stack_is_lost_leaves_an_unknown_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = guarded_layout(tmp_path, monkeypatch)
+    (where.workspace / "sub").mkdir()
+    (where.workspace / "sub" / "k.sh").write_text("echo x >> ../notes/s.md\n", encoding="utf-8")
+    (where.workspace / "k.sh").write_text("echo x > made.txt\n", encoding="utf-8")
+
+    assert let_through(where, STACK_LOST) == {}
+    assert_refused_by_every_harness_and_bash_writes(where, STACK_LOST[0])
+    assert refusals_by_every_harness(where, "pushd sub && ls && popd") == dict.fromkeys(
+        ("claude-code", "codex", "gemini")
+    )

@@ -1125,6 +1125,9 @@ def _folder_moved(
     unknown, as a ``cd`` into a folder built at run time)."""
     words, at, previous = spelt
     word, bases, known, environ = words[at], shell[0], shell[1], shell[2]
+    if previous == "dirs":
+        folder.dirs_run(list(itertools.takewhile(lambda each: not _operands_end(each), words[at:])))
+        return None
     if previous == "popd" or (
         previous == "pushd" and (_operands_end(word) or word[:1] == "+" or word[1:].isdigit())
     ):
@@ -2292,6 +2295,7 @@ class _ShellFolder:
         self.starts = [bases[-1], bases[-1]]  # the current list's and pipeline's folders
         self.piped = False  # the current pipeline holds a ``|``
         self.groups: list[tuple[list[str], bool]] = []  # each open ``{``/``(``'s, outside it
+        self.unknown = False  # bash's stack may differ from ``stack`` (``dirs -c``, ``+N``)
 
     def back_to(self, folder: str) -> None:
         """Make ``folder`` (one the shell was in) the folder it is in again."""
@@ -2333,14 +2337,30 @@ class _ShellFolder:
     def pushed(self, before: str, *, known: bool) -> None:
         """A ``pushd`` into a folder (``known`` or not) from ``before``: kept on the stack."""
         self.stack.append(before if known else None)
+        self.unknown = self.unknown or bool(self.groups or self.piped)
+
+    def dirs_run(self, operands: list[str]) -> None:
+        """A ``dirs`` with ``operands``: one that clears the stack (``-c``, ``-lc``) leaves
+        bash's stack other than the one kept here (it may run or not, in a subshell or not),
+        so every later ``popd`` goes to a folder known only at run time."""
+        if any(word[:1] == "-" and "c" in word[1:] for word in operands):
+            self.unknown = True
 
     def stack_moved(self, name: str, operands: list[str]) -> bool | None:
         """Follow ``popd`` or a bare ``pushd`` (``name``) with its ``operands``: None when
         bash moves no folder (an empty stack, ``-n``); else whether the folder it goes to
-        is unknown (one kept unknown, or a rotation of the stack: ``+N``, ``-N``)."""
-        if any(word[:1] == "+" or word[1:].isdigit() for word in operands):
+        is unknown (one kept unknown, a rotation of the stack: ``+N``, ``-N``, or any after
+        the stack became unknown: ``dirs -c``, a ``popd`` in a subshell, P-3)."""
+        if self.unknown or any(word[:1] == "+" or word[1:].isdigit() for word in operands):
+            self.unknown = True  # bash's stack is no longer the one kept here
             return True
-        if not self.stack or "-n" in operands:
+        if self.groups or self.piped:
+            self.unknown = True  # a subshell's ``popd`` leaves the outer stack as it was
+        if not self.stack:
+            return None  # ``popd`` fails: bash stays where it is
+        if "-n" in operands:
+            if name == "popd":
+                self.stack.pop()  # ``popd -n`` drops the folder under the top, enters none
             return None
         target = self.stack.pop()
         if name == "pushd":
