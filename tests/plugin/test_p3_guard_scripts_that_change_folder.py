@@ -153,3 +153,29 @@ def test_p3_a_popd_after_the_stack_is_lost_leaves_an_unknown_folder(
     assert refusals_by_every_harness(where, "pushd sub && ls && popd") == dict.fromkeys(
         ("claude-code", "codex", "gemini")
     )
+
+
+MAYBE_MOVED = [
+    "f() { cd sub; }; bash k.sh",
+    "if false; then cd sub; fi; bash k.sh",
+    "false && cd sub; bash k.sh",
+    "cd missing; bash k.sh",
+    "true || pushd sub; bash k.sh",
+    "for d in sub; do cd $d; done 2>/dev/null; . ./k.sh",
+]
+"""Commands whose ``cd`` may not run (a function never called, a branch not taken, a list
+cut short, a folder there is not): bash runs the Workspace's ``k.sh``, writing through
+``notes``, where the guard read only the harmless ``sub/k.sh``."""
+
+
+def test_p3_a_script_after_a_cd_that_may_not_run_is_read_in_both_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    passing = ["cd sub && make -n; cd - >/dev/null; git status", "(cd sub && make)"]
+
+    assert let_through(where, MAYBE_MOVED) == {}
+    assert_refused_by_every_harness_and_bash_writes(where, MAYBE_MOVED[1])
+    assert {c: refusals_by_every_harness(where, c) for c in passing} == {
+        c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in passing
+    }

@@ -669,7 +669,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
     scopes = Scopes(words, environ, writes.choices, command)  # what assignments reach each word
     known = _outer.folders_given() if _outer is not None else {}  # None: undecidable
-    folder = _ShellFolder(bases := [cwd])  # where the shell is, kept as bash leaves it
+    folder = _ShellFolder(bases := [cwd], writes.maybe_bases)  # where bash is, and may be
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
     previous: str | None = None
     programs = len(found.programs)  # those run before this reading
@@ -1141,6 +1141,8 @@ def _folder_moved(
         return None
     before = bases[-1]
     into = _entered_at(reading, words, at, previous, chdir=chdir, shell=shell)
+    if into is not None and previous in _CD_WORDS:
+        folder.entered(before, words, at)
     if into is not None and previous == "pushd":
         folder.pushed(before, known=not into)
     return into
@@ -2289,13 +2291,15 @@ class _ShellFolder:
     code or a pipe's code after it is read there (``pushd sub; popd; bash k.sh`` runs the
     Workspace's ``k.sh``, not ``sub/k.sh``)."""
 
-    def __init__(self, bases: list[str]) -> None:
+    def __init__(self, bases: list[str], maybe: list[str]) -> None:
         self.bases = bases
         self.stack: list[str | None] = []  # ``pushd``'s folders, None where unknown
         self.starts = [bases[-1], bases[-1]]  # the current list's and pipeline's folders
         self.piped = False  # the current pipeline holds a ``|``
         self.groups: list[tuple[list[str], bool]] = []  # each open ``{``/``(``'s, outside it
         self.unknown = False  # bash's stack may differ from ``stack`` (``dirs -c``, ``+N``)
+        self.maybe = maybe  # folders bash stays in where a ``cd`` may not run (:meth:`entered`)
+        self.compound = 0  # how deep in ``if``/``while``/``for``/``case`` bodies, ``{ … }``
 
     def back_to(self, folder: str) -> None:
         """Make ``folder`` (one the shell was in) the folder it is in again."""
@@ -2321,6 +2325,10 @@ class _ShellFolder:
         if word == "}" or (word.startswith(")") and re.match(_PUNCTUATION, word)):
             self.starts, self.piped = self.groups.pop() if self.groups else (self.starts, False)
             word = word.lstrip(")")
+        if previous is None and word in ("if", "while", "until", "for", "select", "case", "{"):
+            self.compound += 1
+        elif previous is None and word in ("fi", "done", "esac", "}"):
+            self.compound = max(0, self.compound - 1)
         if word in ("|", "|&"):
             self.piped = True
             self.back_to(self.starts[1])  # each stage starts where the pipeline did
@@ -2333,6 +2341,20 @@ class _ShellFolder:
             self.starts[1] = self.bases[-1]
             if word in ("&", ";", "\n", ";;"):
                 self.starts[0] = self.bases[-1]
+
+    def entered(self, before: str, words: list[str], at: int) -> None:
+        """A ``cd``/``pushd`` whose folder is ``words[at]`` left ``before``: unless it surely
+        runs and succeeds (first in its list, outside a function, group or compound command,
+        into a folder there is), bash may still be in ``before`` (``false && cd sub``, ``f()
+        { cd sub; }``, ``cd missing``), kept in :attr:`maybe`: a script run after it is read
+        there too (P-3)."""
+        start = at - 1
+        while start > 0 and words[start] not in _CD_WORDS:
+            start -= 1
+        first = start == 0 or words[start - 1] in (";", "\n", "(")
+        sure = first and not self.compound and os.path.isdir(self.bases[-1])  # noqa: PTH112
+        if not sure and before != self.bases[-1] and before not in self.maybe:
+            self.maybe.append(before)
 
     def pushed(self, before: str, *, known: bool) -> None:
         """A ``pushd`` into a folder (``known`` or not) from ``before``: kept on the stack."""
@@ -2724,6 +2746,7 @@ class _Writes:
         "holder",
         "linker",
         "loop_names",
+        "maybe_bases",
         "named_now",
         "names_read",
         "outer",
@@ -2791,7 +2814,7 @@ class _Writes:
         self._leading = 0  # the operands it takes before that name
         self._loops: dict[str, list[str] | None] = {}  # a for loop's name: its values
         self._loop: tuple[str, list[str] | None] | None = None  # the one being read
-        self._base = ""
+        self._base, self.maybe_bases = "", list[str]()  # and where it may be instead (``cd``)
         self._moving: list[str] = []  # a mover's options and operands (absolute)
         self._words: list[str] = []  # a mover's words as the shell gives them (not anchored)
         self._test = False  # inside ``[[ … ]]`` or ``(( … ))``
@@ -3627,7 +3650,8 @@ class _Writes:
             return
         expanded = _expand(value, self._known, self._environ)
         path = None if expanded is None else _tilde(expanded, self._environ)
-        self._found.scripts.append((kind, self._base, word, path, True))
+        for base in dict.fromkeys([self._base, *self.maybe_bases]):  # ``false && cd sub``
+            self._found.scripts.append((kind, base, word, path, True))
 
     def _link_maker(
         self,
