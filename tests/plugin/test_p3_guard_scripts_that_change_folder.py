@@ -179,3 +179,15 @@ def test_p3_a_script_after_a_cd_that_may_not_run_is_read_in_both_folders(
     assert {c: refusals_by_every_harness(where, c) for c in passing} == {
         c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in passing
     }
+
+
+def test_p3_a_script_run_after_a_pushd_rotation_is_read_in_each_folder_it_may_be_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    (where.workspace / "r.sh").write_text(
+        "pushd sub; pushd ../tools; pushd +1; bash k2.sh\n", encoding="utf-8"
+    )
+    (where.workspace / "sub" / "k2.sh").write_text("echo x >> ../notes/r.md\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, "bash r.sh")

@@ -263,7 +263,7 @@ def nested_scripts(
     cannot read is one named at run time."""
     scan = _scanned(text, base, environ, script)
     found = list(scan.found)
-    for kind, folder, word, path, top in scan.found:
+    for kind, folder, word, path, top in (*scan.found, *scan.unanchored):
         if path is None or PurePath(path).is_absolute():
             continue
         for other in scan.folders[:FOLDERS_CAP]:
@@ -441,6 +441,7 @@ class _NestedScan:
         self.previous: str | None = None  # ``cd -``'s: the caller's before the first ``cd``
         self.own: tuple[str, str] | None = None  # the script's folder, and its real one
         self.found: list[NestedScript] = []
+        self.unanchored: list[NestedScript] = []  # relative, run in a folder unknown here
         self.globs = 0
         self.depth = 0  # the ``if``, loops, ``case`` and ``{`` groups open
 
@@ -544,6 +545,8 @@ class _NestedScan:
             relative = path is not None and not PurePath(path).is_absolute()
             unknown = path is None or (relative and self.base is None)
             self.found.append((kind, base, word, None if unknown else path, top))
+            if path is not None and relative and self.base is None:  # ``pushd +1; bash k.sh``
+                self.unanchored.append((kind, base, word, path, top))
 
     def _values(self, word: str, *, matched: bool = True) -> list[str] | None:
         """The values ``word`` takes: its variables read (each known, a loop's values one by
