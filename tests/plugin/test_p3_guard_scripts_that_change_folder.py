@@ -191,3 +191,17 @@ def test_p3_a_script_run_after_a_pushd_rotation_is_read_in_each_folder_it_may_be
     (where.workspace / "sub" / "k2.sh").write_text("echo x >> ../notes/r.md\n", encoding="utf-8")
 
     assert_refused_by_every_harness_and_bash_writes(where, "bash r.sh")
+
+
+def test_p3_a_script_cd_is_followed_through_cdpath_as_bash_searches_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    (where.workspace / "p.sh").write_text("CDPATH=tools; cd sub; bash k3.sh\n", encoding="utf-8")
+    (where.workspace / "tools" / "sub").mkdir()
+    (where.workspace / "tools" / "sub" / "k3.sh").write_text(
+        "echo x >> ../../notes/p.md\n", encoding="utf-8"
+    )
+    (where.workspace / "sub" / "k3.sh").write_text("echo x > made.txt\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, "bash p.sh")

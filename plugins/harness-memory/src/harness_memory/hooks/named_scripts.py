@@ -526,7 +526,7 @@ class _NestedScan:
             values = self._values(named[0]) if named else [self.environ.get("HOME", "")]
             joined = None
             if here is not None and values is not None and len(values) == 1 and values[0]:
-                joined = os.path.normpath(os.path.join(here, values[0]))  # noqa: PTH118
+                joined = self._cd_path(here, values[0])
             target = joined
             if name == "pushd":
                 self.stack.append(here)
@@ -534,6 +534,21 @@ class _NestedScan:
         self.known["PWD"] = None if target is None else [target]
         if target is not None and target not in self.folders:
             self.folders.append(target)
+
+    def _cd_path(self, here: str, name: str) -> str | None:
+        """The folder ``cd name`` enters from ``here``: the first of ``CDPATH``'s folders
+        holding ``name`` (a name not starting with ``/``, ``.`` or ``..``), as bash searches
+        them, else ``here/name``; None when ``CDPATH`` is unknown (P-3)."""
+        searched = self.known.get("CDPATH", [self.environ.get("CDPATH", "")])
+        if name.startswith(("/", "./", "../")) or name in (".", "..") or searched == [""]:
+            return os.path.normpath(os.path.join(here, name))  # noqa: PTH118
+        if searched is None or len(searched) != 1:
+            return None
+        for entry in searched[0].split(":"):
+            folder = os.path.normpath(os.path.join(here, entry or ".", name))  # noqa: PTH118
+            if os.path.isdir(folder):  # noqa: PTH112
+                return folder
+        return os.path.normpath(os.path.join(here, name))  # noqa: PTH118
 
     def _note(self, kind: str, word: str | None, *, top: bool) -> None:
         """Keep the script ``word`` names (each path a loop variable in it gives)."""
