@@ -205,3 +205,14 @@ def test_p3_a_script_cd_is_followed_through_cdpath_as_bash_searches_it(
     (where.workspace / "sub" / "k3.sh").write_text("echo x > made.txt\n", encoding="utf-8")
 
     assert_refused_by_every_harness_and_bash_writes(where, "bash p.sh")
+
+
+def test_p3_a_script_is_read_in_the_folders_a_file_it_sources_cds_into(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    (where.workspace / "s.sh").write_text(". ./b.sh\necho x >> ../notes/s.md\n", encoding="utf-8")
+    (where.workspace / "b.sh").write_text("cd sub\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, "bash s.sh")
+    assert let_through(where, [". ./s.sh"]) == {}

@@ -291,8 +291,8 @@ def script_folders(
     past :data:`FOLDERS_CAP` folders or :data:`_FOLDER_COMMANDS_CAP` commands of a script
     longer than :data:`SCRIPT_FOLLOW_CAP` (whose ``cd``s alone are read, its variables the
     environment's: :data:`_FOLDER_COMMAND_RE`). Linear in the text."""
-    if not re.search(r"\b(?:cd|pushd|popd)\b", text):
-        return [base]
+    if not re.search(r"\b(?:cd|pushd|popd|source)\b|(?:^|[\s;&|(){}])\.\s", text):
+        return [base]  # no folder change, nor a sourced file that may hold one
     if len(text) <= SCRIPT_FOLLOW_CAP:
         folders = _scanned(text, base, environ, script).folders
         return None if len(folders) > FOLDERS_CAP else folders
@@ -345,6 +345,8 @@ def _scanned(
     return scan
 
 
+_SOURCING = [0]
+"""How deep :meth:`_NestedScan._sourced_folders` is reading sourced files (one level)."""
 _LAST: list[tuple[str, str, Mapping[str, str], tuple[str, str] | None, _NestedScan]] = []
 """The last script :func:`_scanned` scanned: its text, folder, environment, file and scan."""
 
@@ -562,6 +564,27 @@ class _NestedScan:
             self.found.append((kind, base, word, None if unknown else path, top))
             if path is not None and relative and self.base is None:  # ``pushd +1; bash k.sh``
                 self.unanchored.append((kind, base, word, path, top))
+            if kind == "source" and path is not None and self.base is not None:
+                self._sourced_folders(script_file(kind, self.base, path, self.environ))
+
+    def _sourced_folders(self, file: str) -> None:
+        """Add the folders a sourced ``file``'s ``cd``s may leave this shell in
+        (:func:`script_folders`, one sourcing deep): ``. ./b.sh`` where ``b.sh`` is ``cd
+        sub`` leaves the script in ``sub``; one it cannot follow makes the folder unknown."""
+        if _SOURCING[0] or self.base is None:
+            return
+        _SOURCING[0] += 1
+        try:
+            language, text = read_script(file, run=False)
+            if language != "shell" or not re.search(r"\b(?:cd|pushd|popd)\b", text):
+                return
+            folders = script_folders(text, self.base, self.environ, (file, "source"))
+        finally:
+            _SOURCING[0] -= 1
+        if folders is None:
+            self.previous, self.base = self.base, None
+            return
+        self.folders.extend(folder for folder in folders if folder not in self.folders)
 
     def _values(self, word: str, *, matched: bool = True) -> list[str] | None:
         """The values ``word`` takes: its variables read (each known, a loop's values one by
