@@ -216,3 +216,13 @@ def test_p3_a_script_is_read_in_the_folders_a_file_it_sources_cds_into(
 
     assert_refused_by_every_harness_and_bash_writes(where, "bash s.sh")
     assert let_through(where, [". ./s.sh"]) == {}
+
+
+def test_p3_a_command_runs_its_script_where_a_file_it_sourced_may_have_cd_ed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    (where.workspace / "up.sh").write_text("cd ..\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, "cd sub; . ../up.sh; bash k.sh")
+    assert let_through(where, ["cd sub && source ../up.sh && . ./k.sh"]) == {}

@@ -138,6 +138,7 @@ from harness_memory.hooks.named_scripts import (
     SCRIPT_SHELLS,
     read_script,
     script_file,
+    script_folders,
 )
 from harness_memory.hooks.option_words import (
     CP_TREE,
@@ -3652,6 +3653,18 @@ class _Writes:
         path = None if expanded is None else _tilde(expanded, self._environ)
         for base in dict.fromkeys([self._base, *self.maybe_bases]):  # ``false && cd sub``
             self._found.scripts.append((kind, base, word, path, True))
+        if kind == "source" and path is not None:
+            self._sourced_folders(script_file(kind, self._base, path, self._environ))
+
+    def _sourced_folders(self, file: str) -> None:
+        """Keep the folders a sourced ``file``'s ``cd``s may leave the shell in as ones it
+        may be in (``cd sub; . ../b.sh; bash k.sh`` with ``b.sh`` ``cd ..``: a script run
+        after it is read there too, P-3)."""
+        language, text = read_script(file, run=False)
+        if language != "shell" or not re.search(r"\b(?:cd|pushd|popd)\b", text):
+            return
+        folders = script_folders(text, self._base, self._environ, (file, "source")) or []
+        self.maybe_bases.extend(f for f in folders if f not in (self._base, *self.maybe_bases))
 
     def _link_maker(
         self,
