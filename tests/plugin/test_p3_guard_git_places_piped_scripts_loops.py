@@ -81,6 +81,10 @@ EVERYDAY = [
     'sh script.sh "$(cat VERSION)" | tee out.log',
     'bash -s -- "$(cat VERSION)" < script.sh',
     'source /dev/stdin "$(cat VERSION)" < script.sh',
+    "git --work-tree=. --git-dir=.git status",
+    "pushd sub && ls && popd",
+    "cd sub && make -n; cd - >/dev/null; git status",
+    "cd sub && GIT_DIR=../.git git status",
 ]
 """Everyday commands around git's variables, piped scripts, loops and folder changes."""
 INTO_ANOTHER_SCOPE = [
@@ -184,4 +188,51 @@ def test_p3_a_script_given_a_word_built_at_run_time_writing_where_it_says_is_ref
     assert_refused_by_every_harness_and_bash_writes(where, 'bash shift.sh x cp n "$(cat t)/p.md"')
     assert_refused_by_every_harness_and_bash_writes(
         where, 'source /dev/stdin "$(cat t)/u.md" < cp.sh'
+    )
+
+
+GITFILES = {
+    "g": "gitdir: {root}/{other}/r\n",
+    "h": "gitdir: notes/r\n",
+    "wt/.git": "gitdir: ../notes/r\n",
+    "bad": "not a gitdir line\n",
+}
+"""``gitdir:`` files naming a bare repository in the other scope (``notes/r``), absolutely,
+relative to the file's folder, as a work tree's ``.git``; and one git cannot read."""
+THROUGH_A_GITFILE = [
+    "GIT_DIR=g git hash-object -w n",
+    "git --git-dir=g hash-object -w n",
+    "GIT_DIR=h git hash-object -w n",
+    "cd wt && git hash-object -w ../n",
+    "git -C wt hash-object -w ../n",
+    "GIT_DIR=bad git status",
+    "export GIT_DIR=../notes/r; cd sub && git hash-object -w ../n",
+    "export GIT_DIR=notes/r; git hash-object -w n",
+]
+"""git writing into the repository a ``gitdir:`` file names (once judged by the file's own
+place), or one a relative ``GIT_DIR`` names from the folder git runs in (once judged from
+the folder ``export`` ran in)."""
+
+
+def test_p3_git_is_judged_by_the_repository_a_gitdir_file_or_relative_git_dir_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _workspace(tmp_path, monkeypatch)
+    subprocess.run(["git", "init", "-q", "--bare", "notes/r"], cwd=where.workspace, check=True)
+    for name, text in GITFILES.items():
+        (where.workspace / name).parent.mkdir(exist_ok=True)
+        text = text.replace("{root}", str(where.root)).replace("{other}", where.other)
+        (where.workspace / name).write_text(text, encoding="utf-8")
+
+    objects = where.root / where.other / "r" / "objects"
+    before = set(objects.rglob("*"))
+
+    assert let_through(where, THROUGH_A_GITFILE) == {}
+    for proof in (THROUGH_A_GITFILE[0], THROUGH_A_GITFILE[-2]):  # bash writes the object there
+        subprocess.run(["bash", "-c", proof], cwd=where.workspace, check=True, capture_output=True)
+        assert set(objects.rglob("*")) - before, proof
+        for made in sorted(set(objects.rglob("*")) - before, reverse=True):
+            made.rmdir() if made.is_dir() else made.unlink()
+    assert refusals_by_every_harness(where, "export GIT_DIR=.git; git log -1") == dict.fromkeys(
+        ("claude-code", "codex", "gemini")
     )

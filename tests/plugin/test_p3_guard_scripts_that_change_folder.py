@@ -126,3 +126,103 @@ def test_p3_scripts_and_commands_that_cd_and_write_their_own_folders_pass(
     assert_allowed_by_every_harness_and_bash_writes_there(
         where, "bash tools/build.sh", "out/built.txt"
     )
+
+
+STACK_LOST = [
+    "pushd sub >/dev/null; dirs -c; popd; bash k.sh",
+    "pushd sub >/dev/null; dirs -lc; popd >/dev/null; bash k.sh",
+    "pushd sub >/dev/null; (popd); popd; bash k.sh",
+    "pushd sub >/dev/null; popd +0; popd; bash k.sh",
+]
+"""Commands where bash's ``pushd`` stack is no longer the one the guard keeps (``dirs -c``
+clears it, a subshell's ``popd`` leaves it, ``+N`` rotates it): bash's ``popd`` fails and it
+stays in ``sub``, running ``sub/k.sh`` (which writes through ``../notes``); the guard used to
+pop the folder it kept and read the Workspace's harmless ``k.sh``."""
+
+
+def test_p3_a_popd_after_the_stack_is_lost_leaves_an_unknown_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = guarded_layout(tmp_path, monkeypatch)
+    (where.workspace / "sub").mkdir()
+    (where.workspace / "sub" / "k.sh").write_text("echo x >> ../notes/s.md\n", encoding="utf-8")
+    (where.workspace / "k.sh").write_text("echo x > made.txt\n", encoding="utf-8")
+
+    assert let_through(where, STACK_LOST) == {}
+    assert_refused_by_every_harness_and_bash_writes(where, STACK_LOST[0])
+    assert refusals_by_every_harness(where, "pushd sub && ls && popd") == dict.fromkeys(
+        ("claude-code", "codex", "gemini")
+    )
+
+
+MAYBE_MOVED = [
+    "f() { cd sub; }; bash k.sh",
+    "if false; then cd sub; fi; bash k.sh",
+    "false && cd sub; bash k.sh",
+    "cd missing; bash k.sh",
+    "true || pushd sub; bash k.sh",
+    "for d in sub; do cd $d; done 2>/dev/null; . ./k.sh",
+]
+"""Commands whose ``cd`` may not run (a function never called, a branch not taken, a list
+cut short, a folder there is not): bash runs the Workspace's ``k.sh``, writing through
+``notes``, where the guard read only the harmless ``sub/k.sh``."""
+
+
+def test_p3_a_script_after_a_cd_that_may_not_run_is_read_in_both_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    passing = ["cd sub && make -n; cd - >/dev/null; git status", "(cd sub && make)"]
+
+    assert let_through(where, MAYBE_MOVED) == {}
+    assert_refused_by_every_harness_and_bash_writes(where, MAYBE_MOVED[1])
+    assert {c: refusals_by_every_harness(where, c) for c in passing} == {
+        c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in passing
+    }
+
+
+def test_p3_a_script_run_after_a_pushd_rotation_is_read_in_each_folder_it_may_be_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    (where.workspace / "r.sh").write_text(
+        "pushd sub; pushd ../tools; pushd +1; bash k2.sh\n", encoding="utf-8"
+    )
+    (where.workspace / "sub" / "k2.sh").write_text("echo x >> ../notes/r.md\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, "bash r.sh")
+
+
+def test_p3_a_script_cd_is_followed_through_cdpath_as_bash_searches_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    (where.workspace / "p.sh").write_text("CDPATH=tools; cd sub; bash k3.sh\n", encoding="utf-8")
+    (where.workspace / "tools" / "sub").mkdir()
+    (where.workspace / "tools" / "sub" / "k3.sh").write_text(
+        "echo x >> ../../notes/p.md\n", encoding="utf-8"
+    )
+    (where.workspace / "sub" / "k3.sh").write_text("echo x > made.txt\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, "bash p.sh")
+
+
+def test_p3_a_script_is_read_in_the_folders_a_file_it_sources_cds_into(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    (where.workspace / "s.sh").write_text(". ./b.sh\necho x >> ../notes/s.md\n", encoding="utf-8")
+    (where.workspace / "b.sh").write_text("cd sub\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, "bash s.sh")
+    assert let_through(where, [". ./s.sh"]) == {}
+
+
+def test_p3_a_command_runs_its_script_where_a_file_it_sourced_may_have_cd_ed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    (where.workspace / "up.sh").write_text("cd ..\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, "cd sub; . ../up.sh; bash k.sh")
+    assert let_through(where, ["cd sub && source ../up.sh && . ./k.sh"]) == {}

@@ -73,9 +73,11 @@ class GitSettings:
     entered the top: ``cd sub && git c`` runs ``alias.c``'s ``cp a notes/x.md`` from the
     top); ``own``, those of ``commands`` the command's own words set (``git -c
     alias.x='!…' x``, ``git config alias.x …``), code of the call's, not of the user's
-    settings. A plain class, like :class:`~harness_memory.hooks.tool_targets.ShellPaths`."""
+    settings; ``repository``, the repository folder git uses (a ``gitdir:`` file followed),
+    None outside one. A plain class, like :class:`~harness_memory.hooks.tool_targets.
+    ShellPaths`."""
 
-    __slots__ = ("commands", "folders", "own", "text", "unknown")
+    __slots__ = ("commands", "folders", "own", "repository", "text", "unknown")
 
     def __init__(self) -> None:
         self.commands: list[tuple[str, str]] = []
@@ -83,6 +85,7 @@ class GitSettings:
         self.text: list[str] = []
         self.unknown: str | None = None
         self.folders: list[str] = []
+        self.repository: str | None = None
 
 
 def parse_git_config(text: str) -> list[tuple[str, str]]:
@@ -196,6 +199,10 @@ def git_settings(words: Iterable[str], base: str, environ: Mapping[str, str]) ->
     for file in _global_files(environ):
         reader.read(file, folder)
     repository, holder = _git_dir(folder, named["--git-dir"])
+    if repository == "":
+        settings.unknown = f"{named['--git-dir']} (a gitdir: file the guard cannot read)"
+        repository = None
+    settings.repository = repository
     if repository is not None:
         reader.read(os.path.join(_common_dir(repository), "config"), folder)  # noqa: PTH118
         reader.read(os.path.join(repository, "config.worktree"), folder)  # noqa: PTH118
@@ -327,22 +334,34 @@ def _git_dir(folder: str, named: str | None) -> tuple[str | None, str | None]:
     """The repository folder ``git`` run in ``folder`` uses and the folder holding its
     ``.git``: ``named`` (``GIT_DIR``, ``--git-dir``) from ``folder`` (no holder), else the
     first ``.git`` folder (or ``gitdir:`` file, a linked worktree's) in ``folder`` or above it
-    and that folder; ``(None, None)`` outside a repository."""
+    and that folder; ``(None, None)`` outside a repository. A ``named`` regular file is a
+    ``gitdir:`` file too, as git reads one (:func:`_gitfile_target`); ``""`` for one the
+    guard cannot read (P-3)."""
     if named:
-        return os.path.join(folder, named), None  # noqa: PTH118
+        path = os.path.join(folder, named)  # noqa: PTH118
+        if os.path.isfile(path):  # noqa: PTH113
+            return _gitfile_target(path) or "", None
+        return path, None
     here = os.path.abspath(folder)  # noqa: PTH100
     while True:
         dot_git = os.path.join(here, ".git")  # noqa: PTH118
         if os.path.isdir(dot_git):  # noqa: PTH112
             return dot_git, here
         if os.path.isfile(dot_git):  # noqa: PTH113
-            data = read_settings_file(dot_git, GIT_SETTINGS_CAP)
-            line = (data or b"").decode("utf-8", "surrogateescape").strip()
-            if line.startswith("gitdir:"):
-                return os.path.join(here, line[7:].strip()), here  # noqa: PTH118
+            return _gitfile_target(dot_git) or "", here
         if here == os.path.dirname(here):  # noqa: PTH120
             return None, None
         here = os.path.dirname(here)  # noqa: PTH120
+
+
+def _gitfile_target(path: str) -> str | None:
+    """The repository folder the ``gitdir:`` file ``path`` names (relative to the file's
+    folder, as git resolves it); None when it is unreadable or holds no ``gitdir:`` line."""
+    data = read_settings_file(path, GIT_SETTINGS_CAP)
+    line = (data or b"").decode("utf-8", "surrogateescape").strip()
+    if not line.startswith("gitdir:") or not line[7:].strip():
+        return None
+    return os.path.join(os.path.dirname(path), line[7:].strip())  # noqa: PTH118, PTH120
 
 
 def _common_dir(repository: str) -> str:

@@ -1003,6 +1003,8 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
                 "remove that file, set a literal place, or run git with "
                 "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null"
             )
+        if reason := _git_repository_refusal(settings.repository, judge):
+            return reason
         for folder in settings.folders:  # where git is run, and its work tree's top
             commands, own = settings.commands, settings.own
             if reason := _run_setting_refusal(program, commands, judge, folder, depth, own):
@@ -1015,6 +1017,23 @@ def _git_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
         if reason := _settings_name_memory(settings.text, root, judge, said, out):
             return reason
     return None
+
+
+def _git_repository_refusal(repository: str | None, judge: _Judge) -> str | None:
+    """The refusal of a ``git`` run whose repository folder (``GIT_DIR``, ``--git-dir`` or
+    ``.git`` from the folder git runs in, a ``gitdir:`` file followed) is memory the command
+    may not write: git writes its objects, index and refs there (P-3). None else."""
+    if repository is None:
+        return None
+    decision = check_write(
+        repository, memory_root=judge.memory_root, workspace_key=judge.key, mounts=judge.table
+    )
+    if decision.allowed:
+        return None
+    return (
+        f"{REFUSAL_PREFIX}{decision.reason} ({shown_path(repository)}, the repository git "
+        "uses there: it writes its objects, index and refs in it)"
+    )
 
 
 def _settings_name_memory(

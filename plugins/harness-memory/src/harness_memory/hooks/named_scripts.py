@@ -263,7 +263,7 @@ def nested_scripts(
     cannot read is one named at run time."""
     scan = _scanned(text, base, environ, script)
     found = list(scan.found)
-    for kind, folder, word, path, top in scan.found:
+    for kind, folder, word, path, top in (*scan.found, *scan.unanchored):
         if path is None or PurePath(path).is_absolute():
             continue
         for other in scan.folders[:FOLDERS_CAP]:
@@ -291,8 +291,8 @@ def script_folders(
     past :data:`FOLDERS_CAP` folders or :data:`_FOLDER_COMMANDS_CAP` commands of a script
     longer than :data:`SCRIPT_FOLLOW_CAP` (whose ``cd``s alone are read, its variables the
     environment's: :data:`_FOLDER_COMMAND_RE`). Linear in the text."""
-    if not re.search(r"\b(?:cd|pushd|popd)\b", text):
-        return [base]
+    if not re.search(r"\b(?:cd|pushd|popd|source)\b|(?:^|[\s;&|(){}])\.\s", text):
+        return [base]  # no folder change, nor a sourced file that may hold one
     if len(text) <= SCRIPT_FOLLOW_CAP:
         folders = _scanned(text, base, environ, script).folders
         return None if len(folders) > FOLDERS_CAP else folders
@@ -345,6 +345,8 @@ def _scanned(
     return scan
 
 
+_SOURCING = [0]
+"""How deep :meth:`_NestedScan._sourced_folders` is reading sourced files (one level)."""
 _LAST: list[tuple[str, str, Mapping[str, str], tuple[str, str] | None, _NestedScan]] = []
 """The last script :func:`_scanned` scanned: its text, folder, environment, file and scan."""
 
@@ -441,6 +443,7 @@ class _NestedScan:
         self.previous: str | None = None  # ``cd -``'s: the caller's before the first ``cd``
         self.own: tuple[str, str] | None = None  # the script's folder, and its real one
         self.found: list[NestedScript] = []
+        self.unanchored: list[NestedScript] = []  # relative, run in a folder unknown here
         self.globs = 0
         self.depth = 0  # the ``if``, loops, ``case`` and ``{`` groups open
 
@@ -525,7 +528,7 @@ class _NestedScan:
             values = self._values(named[0]) if named else [self.environ.get("HOME", "")]
             joined = None
             if here is not None and values is not None and len(values) == 1 and values[0]:
-                joined = os.path.normpath(os.path.join(here, values[0]))  # noqa: PTH118
+                joined = self._cd_path(here, values[0])
             target = joined
             if name == "pushd":
                 self.stack.append(here)
@@ -533,6 +536,21 @@ class _NestedScan:
         self.known["PWD"] = None if target is None else [target]
         if target is not None and target not in self.folders:
             self.folders.append(target)
+
+    def _cd_path(self, here: str, name: str) -> str | None:
+        """The folder ``cd name`` enters from ``here``: the first of ``CDPATH``'s folders
+        holding ``name`` (a name not starting with ``/``, ``.`` or ``..``), as bash searches
+        them, else ``here/name``; None when ``CDPATH`` is unknown (P-3)."""
+        searched = self.known.get("CDPATH", [self.environ.get("CDPATH", "")])
+        if name.startswith(("/", "./", "../")) or name in (".", "..") or searched == [""]:
+            return os.path.normpath(os.path.join(here, name))  # noqa: PTH118
+        if searched is None or len(searched) != 1:
+            return None
+        for entry in searched[0].split(":"):
+            folder = os.path.normpath(os.path.join(here, entry or ".", name))  # noqa: PTH118
+            if os.path.isdir(folder):  # noqa: PTH112
+                return folder
+        return os.path.normpath(os.path.join(here, name))  # noqa: PTH118
 
     def _note(self, kind: str, word: str | None, *, top: bool) -> None:
         """Keep the script ``word`` names (each path a loop variable in it gives)."""
@@ -544,6 +562,29 @@ class _NestedScan:
             relative = path is not None and not PurePath(path).is_absolute()
             unknown = path is None or (relative and self.base is None)
             self.found.append((kind, base, word, None if unknown else path, top))
+            if path is not None and relative and self.base is None:  # ``pushd +1; bash k.sh``
+                self.unanchored.append((kind, base, word, path, top))
+            if kind == "source" and path is not None and self.base is not None:
+                self._sourced_folders(script_file(kind, self.base, path, self.environ))
+
+    def _sourced_folders(self, file: str) -> None:
+        """Add the folders a sourced ``file``'s ``cd``s may leave this shell in
+        (:func:`script_folders`, one sourcing deep): ``. ./b.sh`` where ``b.sh`` is ``cd
+        sub`` leaves the script in ``sub``; one it cannot follow makes the folder unknown."""
+        if _SOURCING[0] or self.base is None:
+            return
+        _SOURCING[0] += 1
+        try:
+            language, text = read_script(file, run=False)
+            if language != "shell" or not re.search(r"\b(?:cd|pushd|popd)\b", text):
+                return
+            folders = script_folders(text, self.base, self.environ, (file, "source"))
+        finally:
+            _SOURCING[0] -= 1
+        if folders is None:
+            self.previous, self.base = self.base, None
+            return
+        self.folders.extend(folder for folder in folders if folder not in self.folders)
 
     def _values(self, word: str, *, matched: bool = True) -> list[str] | None:
         """The values ``word`` takes: its variables read (each known, a loop's values one by

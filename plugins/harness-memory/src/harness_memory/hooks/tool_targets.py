@@ -138,6 +138,7 @@ from harness_memory.hooks.named_scripts import (
     SCRIPT_SHELLS,
     read_script,
     script_file,
+    script_folders,
 )
 from harness_memory.hooks.option_words import (
     CP_TREE,
@@ -669,7 +670,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
     words = _readers_set((writes, inside), words, command, top_level=not (_depth or _lost))
     scopes = Scopes(words, environ, writes.choices, command)  # what assignments reach each word
     known = _outer.folders_given() if _outer is not None else {}  # None: undecidable
-    folder = _ShellFolder(bases := [cwd])  # where the shell is, kept as bash leaves it
+    folder = _ShellFolder(bases := [cwd], writes.maybe_bases)  # where bash is, and may be
     shell = (bases, known, environ)  # the folders the shell may be in, assignments, environment
     previous: str | None = None
     programs = len(found.programs)  # those run before this reading
@@ -1125,6 +1126,9 @@ def _folder_moved(
     unknown, as a ``cd`` into a folder built at run time)."""
     words, at, previous = spelt
     word, bases, known, environ = words[at], shell[0], shell[1], shell[2]
+    if previous == "dirs":
+        folder.dirs_run(list(itertools.takewhile(lambda each: not _operands_end(each), words[at:])))
+        return None
     if previous == "popd" or (
         previous == "pushd" and (_operands_end(word) or word[:1] == "+" or word[1:].isdigit())
     ):
@@ -1138,6 +1142,8 @@ def _folder_moved(
         return None
     before = bases[-1]
     into = _entered_at(reading, words, at, previous, chdir=chdir, shell=shell)
+    if into is not None and previous in _CD_WORDS:
+        folder.entered(before, words, at)
     if into is not None and previous == "pushd":
         folder.pushed(before, known=not into)
     return into
@@ -2286,12 +2292,15 @@ class _ShellFolder:
     code or a pipe's code after it is read there (``pushd sub; popd; bash k.sh`` runs the
     Workspace's ``k.sh``, not ``sub/k.sh``)."""
 
-    def __init__(self, bases: list[str]) -> None:
+    def __init__(self, bases: list[str], maybe: list[str]) -> None:
         self.bases = bases
         self.stack: list[str | None] = []  # ``pushd``'s folders, None where unknown
         self.starts = [bases[-1], bases[-1]]  # the current list's and pipeline's folders
         self.piped = False  # the current pipeline holds a ``|``
         self.groups: list[tuple[list[str], bool]] = []  # each open ``{``/``(``'s, outside it
+        self.unknown = False  # bash's stack may differ from ``stack`` (``dirs -c``, ``+N``)
+        self.maybe = maybe  # folders bash stays in where a ``cd`` may not run (:meth:`entered`)
+        self.compound = 0  # how deep in ``if``/``while``/``for``/``case`` bodies, ``{ … }``
 
     def back_to(self, folder: str) -> None:
         """Make ``folder`` (one the shell was in) the folder it is in again."""
@@ -2317,6 +2326,10 @@ class _ShellFolder:
         if word == "}" or (word.startswith(")") and re.match(_PUNCTUATION, word)):
             self.starts, self.piped = self.groups.pop() if self.groups else (self.starts, False)
             word = word.lstrip(")")
+        if previous is None and word in ("if", "while", "until", "for", "select", "case", "{"):
+            self.compound += 1
+        elif previous is None and word in ("fi", "done", "esac", "}"):
+            self.compound = max(0, self.compound - 1)
         if word in ("|", "|&"):
             self.piped = True
             self.back_to(self.starts[1])  # each stage starts where the pipeline did
@@ -2330,17 +2343,47 @@ class _ShellFolder:
             if word in ("&", ";", "\n", ";;"):
                 self.starts[0] = self.bases[-1]
 
+    def entered(self, before: str, words: list[str], at: int) -> None:
+        """A ``cd``/``pushd`` whose folder is ``words[at]`` left ``before``: unless it surely
+        runs and succeeds (first in its list, outside a function, group or compound command,
+        into a folder there is), bash may still be in ``before`` (``false && cd sub``, ``f()
+        { cd sub; }``, ``cd missing``), kept in :attr:`maybe`: a script run after it is read
+        there too (P-3)."""
+        start = at - 1
+        while start > 0 and words[start] not in _CD_WORDS:
+            start -= 1
+        first = start == 0 or words[start - 1] in (";", "\n", "(")
+        sure = first and not self.compound and os.path.isdir(self.bases[-1])  # noqa: PTH112
+        if not sure and before != self.bases[-1] and before not in self.maybe:
+            self.maybe.append(before)
+
     def pushed(self, before: str, *, known: bool) -> None:
         """A ``pushd`` into a folder (``known`` or not) from ``before``: kept on the stack."""
         self.stack.append(before if known else None)
+        self.unknown = self.unknown or bool(self.groups or self.piped)
+
+    def dirs_run(self, operands: list[str]) -> None:
+        """A ``dirs`` with ``operands``: one that clears the stack (``-c``, ``-lc``) leaves
+        bash's stack other than the one kept here (it may run or not, in a subshell or not),
+        so every later ``popd`` goes to a folder known only at run time."""
+        if any(word[:1] == "-" and "c" in word[1:] for word in operands):
+            self.unknown = True
 
     def stack_moved(self, name: str, operands: list[str]) -> bool | None:
         """Follow ``popd`` or a bare ``pushd`` (``name``) with its ``operands``: None when
         bash moves no folder (an empty stack, ``-n``); else whether the folder it goes to
-        is unknown (one kept unknown, or a rotation of the stack: ``+N``, ``-N``)."""
-        if any(word[:1] == "+" or word[1:].isdigit() for word in operands):
+        is unknown (one kept unknown, a rotation of the stack: ``+N``, ``-N``, or any after
+        the stack became unknown: ``dirs -c``, a ``popd`` in a subshell, P-3)."""
+        if self.unknown or any(word[:1] == "+" or word[1:].isdigit() for word in operands):
+            self.unknown = True  # bash's stack is no longer the one kept here
             return True
-        if not self.stack or "-n" in operands:
+        if self.groups or self.piped:
+            self.unknown = True  # a subshell's ``popd`` leaves the outer stack as it was
+        if not self.stack:
+            return None  # ``popd`` fails: bash stays where it is
+        if "-n" in operands:
+            if name == "popd":
+                self.stack.pop()  # ``popd -n`` drops the folder under the top, enters none
             return None
         target = self.stack.pop()
         if name == "pushd":
@@ -2704,6 +2747,7 @@ class _Writes:
         "holder",
         "linker",
         "loop_names",
+        "maybe_bases",
         "named_now",
         "names_read",
         "outer",
@@ -2771,7 +2815,7 @@ class _Writes:
         self._leading = 0  # the operands it takes before that name
         self._loops: dict[str, list[str] | None] = {}  # a for loop's name: its values
         self._loop: tuple[str, list[str] | None] | None = None  # the one being read
-        self._base = ""
+        self._base, self.maybe_bases = "", list[str]()  # and where it may be instead (``cd``)
         self._moving: list[str] = []  # a mover's options and operands (absolute)
         self._words: list[str] = []  # a mover's words as the shell gives them (not anchored)
         self._test = False  # inside ``[[ … ]]`` or ``(( … ))``
@@ -3607,7 +3651,20 @@ class _Writes:
             return
         expanded = _expand(value, self._known, self._environ)
         path = None if expanded is None else _tilde(expanded, self._environ)
-        self._found.scripts.append((kind, self._base, word, path, True))
+        for base in dict.fromkeys([self._base, *self.maybe_bases]):  # ``false && cd sub``
+            self._found.scripts.append((kind, base, word, path, True))
+        if kind == "source" and path is not None:
+            self._sourced_folders(script_file(kind, self._base, path, self._environ))
+
+    def _sourced_folders(self, file: str) -> None:
+        """Keep the folders a sourced ``file``'s ``cd``s may leave the shell in as ones it
+        may be in (``cd sub; . ../b.sh; bash k.sh`` with ``b.sh`` ``cd ..``: a script run
+        after it is read there too, P-3)."""
+        language, text = read_script(file, run=False)
+        if language != "shell" or not re.search(r"\b(?:cd|pushd|popd)\b", text):
+            return
+        folders = script_folders(text, self._base, self._environ, (file, "source")) or []
+        self.maybe_bases.extend(f for f in folders if f not in (self._base, *self.maybe_bases))
 
     def _link_maker(
         self,
