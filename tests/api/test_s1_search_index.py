@@ -325,3 +325,23 @@ def test_s1_a_match_in_the_part_scored_keeps_its_snippet(agent: AgentHome) -> No
     hit = run(MemorySearch(agent.data_dir), agent, "kafka").hits[0]
     assert [part.text for part in hit.snippet if part.hit] == ["kafka"]
     assert hit.snippet[0].text.startswith("lorem ipsum") and hit.snippet[-1].text == "…"
+
+
+def test_s1_a_far_snippet_matches_the_body_only_up_to_its_first_match(
+    agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parts after the first are matched one at a time, each of SCORED_CHARS characters,
+    up to the first one holding a match: not the rest of the body."""
+    body = _body_with(_LATIN, 300_000, 140_000, " kafka ")  # in the third part of five
+    topic(agent.user, "mid.md", "mid", "large", body)
+    matched: list[int] = []
+    real = matches
+
+    def counting(text: str, query: Query) -> list[Match]:
+        matched.append(len(text))
+        return real(text, query)
+
+    monkeypatch.setattr(search_text, "matches", counting)
+    assert _shown_hits(run(MemorySearch(agent.data_dir), agent, "kafka")) == ["kafka"]
+    assert max(matched) <= search_module.SCORED_CHARS
+    assert sum(matched) <= 3 * search_module.SCORED_CHARS + 100  # the body's first 3 of 5 parts
