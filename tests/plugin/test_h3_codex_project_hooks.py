@@ -246,3 +246,27 @@ def test_the_named_uninstall_names_the_program_as_the_user_started_it(
     told = f"`CODEX_HOME={project / '.codex'} .venv/bin/harness-memory uninstall codex`"
     assert told in said, said
     assert " harness-memory uninstall" not in said, said
+
+
+def test_status_names_our_hooks_in_a_project_under_a_dotfiles_repository_at_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``~`` itself a repository (dotfiles: ``~/.git``): Codex CLI walks from the Workspace
+    ``~/projects/foo`` up to ``~``, the first folder with a ``.git``, and reads
+    ``~/projects/.codex`` (not ``~/.codex``, the user's layer): status names ours there."""
+    home = tmp_path / "home"
+    (home / ".git").mkdir(parents=True)
+    folder = home / "projects" / ".codex"
+    folder.mkdir(parents=True)
+    root = memory_root(tmp_path)
+    assert run(home, "install", "--memory-root", str(root), codex_home=folder)[0] == 0
+    assert run(home, "install", "--memory-root", str(root))[0] == 0  # the user install
+    (home / "projects" / "foo").mkdir()
+    monkeypatch.chdir(home / "projects" / "foo")
+
+    said = run(home, "status")[1]
+
+    named = [line for line in said.splitlines() if f"{folder / 'hooks.json'} holds" in line]
+    assert named and named[0].startswith("codex: WARNING:"), said
+    assert f"CODEX_HOME={folder} harness-memory uninstall codex" in named[0]
+    assert f"{home / '.codex'}" + "/hooks.json holds" not in said, said

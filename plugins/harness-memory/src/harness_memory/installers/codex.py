@@ -203,7 +203,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         writable_root(config, root, install=False)
     notes: list[str] = [place_warning] if place_warning else []
     notes += taken_out_note(config_path, inline)
-    notes += install_notes(working_folder(), options.home, home, install=install)  # H-3
+    notes += install_notes(working_folder(), home, install=install)  # H-3
     # H-6, P-3: a profile file's memories or unified_exec_tty = true too
     switches = (MEMORIES, TERMINALS)
     profiles, profile_notes = profile_plan(home, switches, record, install=install)

@@ -49,19 +49,18 @@ class OursThere(NamedTuple):
     hooks: dict[str, list[tuple[str, bool]]]
 
 
-def project_folders(workspace: Path, home: Path, codex_home: Path) -> list[Path]:
+def project_folders(workspace: Path, codex_home: Path) -> list[Path]:
     """The ``.codex/`` folders whose hooks Codex CLI runs as project layers in ``workspace``,
     outermost first: one in each folder from the Workspace up to its repository's root (the
-    first with a ``.git``; outside a repository the Workspace's alone), never ``codex_home``
-    (the user's layer), nor ``home`` or above it. In a linked worktree (``git worktree
+    first with a ``.git``, ``$HOME`` or above it too, as codex-rs ``find_project_root`` walks
+    to ``/``; outside a repository the Workspace's alone), never ``codex_home`` (the user's
+    layer). In a linked worktree (``git worktree
     add``) Codex takes each such layer's hooks from the main checkout's folder at the same
     place instead (codex-rs ``root_checkout_hooks_folder_for_dir``): that folder is named, the
     worktree's own ``hooks.json`` and inline hooks are never run."""
     found: list[Path] = []
     user_layer = _real(codex_home)
     for place in [workspace, *workspace.parents]:
-        if place == home or place in home.parents:
-            break
         folder = place / ".codex"
         if folder.is_dir() and _real(folder) != user_layer:
             found.append(folder)
@@ -178,9 +177,7 @@ def _held(path: Path) -> str:
     return f"{path} holds hooks of Agent Memory{inline}"
 
 
-def status_lines(
-    workspace: Path, home: Path, codex_home: Path, installed: Mapping[str, Any]
-) -> list[str]:
+def status_lines(workspace: Path, codex_home: Path, installed: Mapping[str, Any]) -> list[str]:
     """``status``'s lines, run in ``workspace`` beside the user install (whose ``hooks.json``
     document is ``installed``), for each project file holding hooks of ours: a PROBLEM when
     the user's ``[hooks.state]`` trusts one of them (Codex runs it beside the installed ones
@@ -188,7 +185,7 @@ def status_lines(
     (Codex asks whether to trust them; trusted, they run twice)."""
     user_config = read_toml_as_codex(codex_home / "config.toml") or {}
     lines: list[str] = []
-    for folder in project_folders(workspace, home, codex_home):
+    for folder in project_folders(workspace, codex_home):
         for there in ours_in(folder, user_config):
             runs = any(trusted for hooks in there.hooks.values() for _, trusted in hooks)
             kind, when = (
@@ -205,9 +202,7 @@ def status_lines(
     return lines
 
 
-def install_notes(
-    workspace: Path | None, home: Path, codex_home: Path, *, install: bool
-) -> list[str]:
+def install_notes(workspace: Path | None, codex_home: Path, *, install: bool) -> list[str]:
     """The install's (or uninstall's) WARNING for each project file, seen from ``workspace``
     (the folder it runs in; None: not known), holding hooks of ours: the install of
     ``codex_home`` does not edit a project's files, it names them and the command that takes
@@ -216,7 +211,7 @@ def install_notes(
         return []
     user_config = read_toml_as_codex(codex_home / "config.toml") or {}
     lines: list[str] = []
-    for folder in project_folders(workspace, home, codex_home):
+    for folder in project_folders(workspace, codex_home):
         for there in ours_in(folder, user_config):
             runs = (
                 "runs them beside these (memory injected twice per Session, two guards)"
