@@ -270,3 +270,52 @@ def test_status_names_our_hooks_in_a_project_under_a_dotfiles_repository_at_home
     assert named and named[0].startswith("codex: WARNING:"), said
     assert f"CODEX_HOME={folder} harness-memory uninstall codex" in named[0]
     assert f"{home / '.codex'}" + "/hooks.json holds" not in said, said
+
+
+def project_markers_in_the_users_config(home: Path, markers: list[str]) -> None:
+    """The user's ``project_root_markers`` (codex-rs default ``[".git"]``) atop their own
+    ``config.toml``, a top-level key before its tables."""
+    config = home / ".codex" / "config.toml"
+    setting = f"project_root_markers = {json.dumps(markers)}\n"
+    config.write_text(setting + config.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def test_the_users_project_root_markers_set_how_far_up_codex_reads_project_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``project_root_markers = [".hg"]`` in the user's ``config.toml``, Codex CLI takes
+    the first folder up from the Workspace holding a ``.hg`` as the project's root and reads
+    its ``.codex/``: status in a subfolder names ours there."""
+    home = tmp_path / "home"
+    project = tmp_path / "src" / "app"
+    (project / ".hg").mkdir(parents=True)
+    folder = project / ".codex"
+    root = memory_root(tmp_path)
+    assert run(home, "install", "--memory-root", str(root), codex_home=folder)[0] == 0
+    assert run(home, "install", "--memory-root", str(root))[0] == 0  # the user install
+    project_markers_in_the_users_config(home, [".hg"])
+    (project / "lib").mkdir()
+    monkeypatch.chdir(project / "lib")
+
+    said = run(home, "status")[1]
+
+    named = [line for line in said.splitlines() if f"{folder / 'hooks.json'} holds" in line]
+    assert named and named[0].startswith("codex: WARNING:"), said
+
+
+def test_no_project_root_markers_means_codex_reads_the_workspaces_folder_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``project_root_markers = []``: Codex CLI reads only the Workspace's own ``.codex/``;
+    ours at the repository's root, seen from a subfolder, is not run there and not named."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    trust_in_the_users_config(home, project / ".codex" / "hooks.json")
+    project_markers_in_the_users_config(home, [])
+    (project / "lib").mkdir()
+    monkeypatch.chdir(project / "lib")
+
+    status, said = run(home, "status")
+
+    assert "holds hooks of Agent Memory" not in said, said
+    assert status == 0, said

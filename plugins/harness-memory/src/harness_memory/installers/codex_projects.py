@@ -2,22 +2,23 @@
 
 Codex CLI (codex-rs ``config_loader::load_project_layers``, ``hooks::engine::discovery``)
 reads every ``.codex/`` folder from the Workspace up to the project's root (the first folder
-with a ``.git``) as a config layer once the user trusts the project (``[projects."<dir>"]
-trust_level = "trusted"``), skipping the folder that is ``$CODEX_HOME`` itself, and runs the
-hooks of each layer from both its ``hooks.json`` and the inline ``[hooks]`` of its
-``config.toml`` (in a linked worktree, those of the main checkout's folder at the same place).
-A project's hook runs only when the user's own ``[hooks.state]`` trusts it (``"<file>:<event
-label>:<group>:<handler>"`` with the hook's ``trusted_hash``; a project's own ``[hooks.state]``
-is ignored). An install made for one project (``CODEX_HOME=<repo>/.codex
-harness-memory install codex``) leaves its hooks there; run beside the user install they
-inject memory twice per Session and guard twice. ``status`` and the install name them; the
-uninstall of that folder (:func:`fix`) takes them out.
+holding one of the user's ``project_root_markers``, by default a ``.git``) as a config layer
+once the user trusts the project (``[projects."<dir>"] trust_level = "trusted"``), skipping
+the folder that is ``$CODEX_HOME`` itself, and runs the hooks of each layer from both its
+``hooks.json`` and the inline ``[hooks]`` of its ``config.toml`` (in a linked worktree,
+those of the main checkout's folder at the same place). A project's hook runs only when the
+user's own ``[hooks.state]`` trusts it (``"<file>:<event label>:<group>:<handler>"`` with
+the hook's ``trusted_hash``; a project's own ``[hooks.state]`` is ignored). An install made
+for one project (``CODEX_HOME=<repo>/.codex harness-memory install codex``) leaves its hooks
+there; run beside the user install they inject memory twice per Session and guard twice.
+``status`` and the install name them; the uninstall of that folder (:func:`fix`) takes them
+out.
 """
 
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -33,11 +34,13 @@ __all__ = [
     "install_notes",
     "ours_in",
     "project_folders",
+    "root_markers",
     "status_lines",
     "working_folder",
 ]
 
 HARNESS = "codex"
+DEFAULT_MARKERS = (".git",)
 
 
 class OursThere(NamedTuple):
@@ -49,12 +52,14 @@ class OursThere(NamedTuple):
     hooks: dict[str, list[tuple[str, bool]]]
 
 
-def project_folders(workspace: Path, codex_home: Path) -> list[Path]:
+def project_folders(
+    workspace: Path, codex_home: Path, markers: Sequence[str] = DEFAULT_MARKERS
+) -> list[Path]:
     """The ``.codex/`` folders whose hooks Codex CLI runs as project layers in ``workspace``,
-    outermost first: one in each folder from the Workspace up to its repository's root (the
-    first with a ``.git``, ``$HOME`` or above it too, as codex-rs ``find_project_root`` walks
-    to ``/``; outside a repository the Workspace's alone), never ``codex_home`` (the user's
-    layer). In a linked worktree (``git worktree
+    outermost first: one in each folder from the Workspace up to its project's root (codex-rs
+    ``find_project_root``: the first folder holding one of ``markers``, ``$HOME`` or above it
+    too; none found, or no ``markers``, the Workspace's alone), never ``codex_home`` (the
+    user's layer). In a linked worktree (``git worktree
     add``) Codex takes each such layer's hooks from the main checkout's folder at the same
     place instead (codex-rs ``root_checkout_hooks_folder_for_dir``): that folder is named, the
     worktree's own ``hooks.json`` and inline hooks are never run."""
@@ -64,13 +69,25 @@ def project_folders(workspace: Path, codex_home: Path) -> list[Path]:
         folder = place / ".codex"
         if folder.is_dir() and _real(folder) != user_layer:
             found.append(folder)
-        if (place / ".git").exists():
+        if any((place / marker).exists() for marker in markers):
             main = _main_checkout(place)
             return [
                 folder if main is None else main / folder.parent.relative_to(place) / ".codex"
                 for folder in reversed(found)
             ]
     return [folder for folder in found if folder.parent == workspace]
+
+
+def root_markers(user_config: Mapping[str, Any]) -> tuple[str, ...]:
+    """The user's ``project_root_markers`` (file or folder names) from their ``config.toml``
+    document ``user_config`` (``$CODEX_HOME/config.toml``; ``/etc/codex/config.toml``, a
+    profile's and ``-c`` overrides are not read): ``[".git"]`` when not set (codex-rs
+    ``default_project_root_markers``), ``()`` for ``[]`` (the Workspace only); not a list of
+    strings, the default too (Codex then refuses to start)."""
+    markers = user_config.get("project_root_markers")
+    if isinstance(markers, list) and all(isinstance(marker, str) for marker in markers):
+        return tuple(markers)
+    return DEFAULT_MARKERS
 
 
 def _main_checkout(checkout: Path) -> Path | None:
@@ -182,10 +199,11 @@ def status_lines(workspace: Path, codex_home: Path, installed: Mapping[str, Any]
     document is ``installed``), for each project file holding hooks of ours: a PROBLEM when
     the user's ``[hooks.state]`` trusts one of them (Codex runs it beside the installed ones
     in this project once the project is trusted: two injections, two guards), else a WARNING
-    (Codex asks whether to trust them; trusted, they run twice)."""
+    (Codex asks whether to trust them; trusted, they run twice). The project's root is found
+    with the ``project_root_markers`` of ``codex_home``'s ``config.toml`` (:func:`root_markers`)."""
     user_config = read_toml_as_codex(codex_home / "config.toml") or {}
     lines: list[str] = []
-    for folder in project_folders(workspace, codex_home):
+    for folder in project_folders(workspace, codex_home, root_markers(user_config)):
         for there in ours_in(folder, user_config):
             runs = any(trusted for hooks in there.hooks.values() for _, trusted in hooks)
             kind, when = (
@@ -211,7 +229,7 @@ def install_notes(workspace: Path | None, codex_home: Path, *, install: bool) ->
         return []
     user_config = read_toml_as_codex(codex_home / "config.toml") or {}
     lines: list[str] = []
-    for folder in project_folders(workspace, codex_home):
+    for folder in project_folders(workspace, codex_home, root_markers(user_config)):
         for there in ours_in(folder, user_config):
             runs = (
                 "runs them beside these (memory injected twice per Session, two guards)"
