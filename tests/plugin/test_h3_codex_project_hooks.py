@@ -319,3 +319,29 @@ def test_no_project_root_markers_means_codex_reads_the_workspaces_folder_alone(
 
     assert "holds hooks of Agent Memory" not in said, said
     assert status == 0, said
+
+
+def test_the_named_uninstall_takes_the_users_trust_of_our_project_hooks_out_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user trusted the project's SessionStart of ours (an entry in ``~/.codex/config.toml``
+    keyed by the project's ``hooks.json``): the named uninstall takes that entry out (its
+    hash that of the hook it removes), else an identical install there later would run
+    trusted without Codex asking; the user's trust of their own Stop hook there stays."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    hooks_json = project / ".codex" / "hooks.json"
+    trust_in_the_users_config(home, hooks_json)
+    config = home / ".codex" / "config.toml"
+    mine = f'\n[hooks.state."{hooks_json}:stop:0:0"]\ntrusted_hash = "sha256:mine"\n'
+    config.write_text(config.read_text(encoding="utf-8") + mine, encoding="utf-8")
+    monkeypatch.chdir(project)
+
+    status, said = run(home, "uninstall", codex_home=project / ".codex")
+
+    assert status == 0, said
+    left = config.read_text(encoding="utf-8")
+    assert f"{hooks_json}:session_start" not in left, left
+    assert f'[hooks.state."{hooks_json}:stop:0:0"]\ntrusted_hash = "sha256:mine"' in left, left
+    assert f"{home / '.codex' / 'hooks.json'}:session_start:0:0" in left, left
+    assert f"{config}" in said, said

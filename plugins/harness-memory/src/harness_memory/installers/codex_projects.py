@@ -18,14 +18,21 @@ out.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from memory_core import json_text
+from tomlkit.exceptions import TOMLKitError
 
-from harness_memory.installers.codex_inline import event_label, inline_commands, trust_entries
-from harness_memory.installers.settings_text import read_toml_as_codex
+from harness_memory.installers.codex_inline import (
+    event_label,
+    inline_commands,
+    keep_comments,
+    trust_entries,
+)
+from harness_memory.installers.files import FileChange, read_text
+from harness_memory.installers.settings_text import dump_toml, parse_toml, read_toml_as_codex
 from harness_memory.installers.spec import is_ours
 
 __all__ = [
@@ -36,6 +43,7 @@ __all__ = [
     "project_folders",
     "root_markers",
     "status_lines",
+    "users_trust_taken_out",
     "working_folder",
 ]
 
@@ -243,6 +251,69 @@ def install_notes(workspace: Path | None, codex_home: Path, *, install: bool) ->
                 f"{fix(folder)} takes them out"
             )
     return lines
+
+
+def users_trust_taken_out(
+    user_config: Path, config_path: Path, document: Mapping[str, Any], key_sources: Sequence[str]
+) -> list[FileChange]:
+    """The uninstall of a project's ``.codex/`` (``config_path`` its ``config.toml``, whose
+    ``hooks.json`` document as read is ``document``, keyed ``key_sources`` in trust keys): the
+    change to the user's own ``config.toml`` (``user_config``, ``~/.codex/config.toml``) taking
+    out the ``[hooks.state]`` entries that trust our hooks there, only those whose
+    ``trusted_hash`` is the hash of the hook of ours at that key (Codex reads a project's trust
+    there alone: kept, an identical install later would run trusted without Codex asking).
+    No change when ``user_config`` is ``config_path``, cannot be read, or holds none (H-3)."""
+    from harness_memory.installers.codex import trust_hash
+
+    old = read_text(user_config)
+    if old is None or _real(user_config) == _real(config_path):
+        return []
+    try:
+        config = parse_toml(old)
+    except TOMLKitError:  # the user's file as it is: status names it
+        return []
+    hooks = config.get("hooks")
+    state = hooks.get("state") if isinstance(hooks, MutableMapping) else None
+    if not isinstance(hooks, MutableMapping) or not isinstance(state, MutableMapping):
+        return []
+    stale = [
+        key
+        for key, hashed in _our_hashes(document, key_sources, trust_hash).items()
+        if isinstance(entry := state.get(key), Mapping) and entry.get("trusted_hash") == hashed
+    ]
+    for key in stale:
+        del state[key]
+    if not stale:
+        return []
+    if not state:
+        keep_comments(config, [state])
+        del hooks["state"]
+    if not hooks:
+        keep_comments(config, [hooks])
+        del config["hooks"]
+    return [FileChange(user_config, old, dump_toml(config, old), harness_settings=True)]
+
+
+def _our_hashes(
+    document: Mapping[str, Any], key_sources: Sequence[str], hashed: Any
+) -> dict[str, str]:
+    """Trust key → ``trusted_hash`` of each hook of ours in the ``hooks.json`` ``document``,
+    keyed by each of ``key_sources``."""
+    found: dict[str, str] = {}
+    events = document.get("hooks")
+    for event, groups in events.items() if isinstance(events, Mapping) else []:
+        for g, group in enumerate(groups if isinstance(groups, list) else []):
+            handlers = group.get("hooks") if isinstance(group, Mapping) else None
+            for h, handler in enumerate(handlers if isinstance(handlers, list) else []):
+                if not isinstance(handler, Mapping) or not is_ours(handler.get("command"), HARNESS):
+                    continue
+                try:
+                    value = str(hashed(event, group, handler))
+                except (KeyError, TypeError, ValueError):
+                    continue
+                for source in key_sources:
+                    found[f"{source}:{event_label(event)}:{g}:{h}"] = value
+    return found
 
 
 def working_folder() -> Path | None:
