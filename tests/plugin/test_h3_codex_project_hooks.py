@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -345,3 +346,23 @@ def test_the_named_uninstall_takes_the_users_trust_of_our_project_hooks_out_too(
     assert f'[hooks.state."{hooks_json}:stop:0:0"]\ntrusted_hash = "sha256:mine"' in left, left
     assert f"{home / '.codex' / 'hooks.json'}:session_start:0:0" in left, left
     assert f"{config}" in said, said
+
+
+def test_status_warns_of_the_users_trust_left_for_a_project_hook_no_longer_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project's ``.codex/`` gone (an uninstall before it took the user's trust out) and
+    the user's ``config.toml`` still trusts its SessionStart: an identical hook put there
+    again runs without Codex asking. Status in the project names the table to delete."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    hooks_json = project / ".codex" / "hooks.json"
+    trust_in_the_users_config(home, hooks_json)
+    shutil.rmtree(project / ".codex")
+    monkeypatch.chdir(project)
+
+    said = run(home, "status")[1]
+
+    named = [line for line in said.splitlines() if f"{hooks_json}:session_start:0:0" in line]
+    assert named and named[0].startswith("codex: WARNING:"), said
+    assert str(home / ".codex" / "config.toml") in named[0], named[0]

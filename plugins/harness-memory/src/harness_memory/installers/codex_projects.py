@@ -42,6 +42,7 @@ __all__ = [
     "ours_in",
     "project_folders",
     "root_markers",
+    "stale_trust_lines",
     "status_lines",
     "users_trust_taken_out",
     "working_folder",
@@ -71,19 +72,29 @@ def project_folders(
     add``) Codex takes each such layer's hooks from the main checkout's folder at the same
     place instead (codex-rs ``root_checkout_hooks_folder_for_dir``): that folder is named, the
     worktree's own ``hooks.json`` and inline hooks are never run."""
-    found: list[Path] = []
     user_layer = _real(codex_home)
+    places = _walked(workspace, markers)
+    found = [
+        place / ".codex"
+        for place in reversed(places)
+        if (place / ".codex").is_dir() and _real(place / ".codex") != user_layer
+    ]
+    main = _main_checkout(places[-1])
+    if main is None:
+        return found
+    return [main / folder.parent.relative_to(places[-1]) / ".codex" for folder in found]
+
+
+def _walked(workspace: Path, markers: Sequence[str]) -> list[Path]:
+    """The folders Codex CLI reads a ``.codex/`` in, the Workspace first, up to the project's
+    root (codex-rs ``find_project_root``: the first holding one of ``markers``, ``$HOME`` or
+    above it too); none found, or no ``markers``, the Workspace alone."""
+    places: list[Path] = []
     for place in [workspace, *workspace.parents]:
-        folder = place / ".codex"
-        if folder.is_dir() and _real(folder) != user_layer:
-            found.append(folder)
+        places.append(place)
         if any((place / marker).exists() for marker in markers):
-            main = _main_checkout(place)
-            return [
-                folder if main is None else main / folder.parent.relative_to(place) / ".codex"
-                for folder in reversed(found)
-            ]
-    return [folder for folder in found if folder.parent == workspace]
+            return places
+    return [workspace]
 
 
 def root_markers(user_config: Mapping[str, Any]) -> tuple[str, ...]:
@@ -225,7 +236,7 @@ def status_lines(workspace: Path, codex_home: Path, installed: Mapping[str, Any]
                 f"is trusted (memory injected twice per Session, two guards): {fix(folder)} "
                 "takes them out"
             )
-    return lines
+    return lines + stale_trust_lines(workspace, codex_home, user_config)
 
 
 def install_notes(workspace: Path | None, codex_home: Path, *, install: bool) -> list[str]:
@@ -314,6 +325,56 @@ def _our_hashes(
                 for source in key_sources:
                     found[f"{source}:{event_label(event)}:{g}:{h}"] = value
     return found
+
+
+def stale_trust_lines(
+    workspace: Path, codex_home: Path, user_config: Mapping[str, Any]
+) -> list[str]:
+    """``status``'s WARNING for each trust entry in the user's ``config.toml`` document
+    ``user_config`` (``codex_home``'s) keyed by a ``hooks.json`` or ``config.toml`` of a
+    project's ``.codex/`` Codex reads in ``workspace`` that holds no hook at that place any
+    more (its folder gone with an uninstall that left the entry): an identical hook put there
+    again (another install for that project) runs trusted without Codex asking (H-3)."""
+    user_layer = _real(codex_home)
+    folders = {
+        str(place / ".codex")
+        for place in _walked(workspace, root_markers(user_config))
+        if _real(place / ".codex") != user_layer
+    }
+    config_path = codex_home / "config.toml"
+    lines: list[str] = []
+    for key, entry in trust_entries(user_config).items():
+        file, *position = key.rsplit(":", 3)
+        path = Path(file)
+        if len(position) != 3 or str(path.parent) not in folders or _holds_at(path, position):
+            continue
+        if not isinstance(entry, Mapping) or "trusted_hash" not in entry:
+            continue
+        table = f'[hooks.state."{key}"]'
+        lines.append(
+            f"codex: WARNING: {config_path} still trusts a hook no longer in {path} ({table}): "
+            "Codex CLI runs an identical hook put there again (another install for that "
+            f"project) without asking you: delete that table ({table} and its trusted_hash line)"
+        )
+    return lines
+
+
+def _holds_at(path: Path, position: list[str]) -> bool:
+    """Whether the ``hooks.json`` or ``config.toml`` at ``path`` holds a hook at ``position``
+    (``[event label, group index, handler index]``, as a trust key names it)."""
+    if path.name not in ("hooks.json", "config.toml"):
+        return True  # not a file Codex keys project hooks by: not ours to judge
+    label, group, handler = position
+    document = _read(path)
+    events = document.get("hooks") if isinstance(document, dict) else None
+    for event, groups in events.items() if isinstance(events, dict) else []:
+        if event_label(event) != label or not isinstance(groups, list):
+            continue
+        try:
+            return isinstance(groups[int(group)]["hooks"][int(handler)], dict)
+        except (IndexError, KeyError, TypeError, ValueError):
+            return False
+    return False
 
 
 def working_folder() -> Path | None:
