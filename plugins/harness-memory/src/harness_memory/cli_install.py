@@ -756,6 +756,9 @@ def _status(args: argparse.Namespace, environ: Mapping[str, str], out: IO[str]) 
         here: Path | None = Path.cwd()
     except OSError:  # a folder removed under it
         here = None
-    lines, healthy = status(home, environ, managed, also=also, workspace=here)
+    from harness_memory.installers.codex_layers import system_dir
+
+    codex_managed = Path(args.managed).absolute() if args.managed else system_dir()
+    lines, healthy = status(home, environ, managed, codex_managed, also=also, workspace=here)
     out.write("".join(f"{line}\n" for line in lines))
     return 0 if healthy else 1

@@ -86,19 +86,23 @@ def trust_problems(
     return found
 
 
-def trust_line(label: str, source: Path, config_path: Path, problems: list[str]) -> str:
+def trust_line(
+    label: str, source: Path, config_path: Path, problems: list[str], profile: str | None = None
+) -> str:
     """The ``status`` PROBLEM line for ``problems`` (non-empty, :func:`trust_problems`) of the
-    ``hooks.json`` at ``source`` whose trust ``config_path`` holds, with the fixes."""
+    ``hooks.json`` at ``source`` whose trust ``config_path`` holds, with the fixes; for a
+    profile file's trust (``config_path``), in Sessions started with ``--profile profile``."""
     said = "; ".join(problems)
     gone = what_goes(problem.split(" ", 1)[0] for problem in problems)
+    where = "" if profile is None else f" in Sessions started with `--profile {profile}`"
     if all(" switched off (" in problem for problem in problems):
         return (
-            f"{label}: PROBLEM: switched off: Codex will not run these hooks of {source}: "
+            f"{label}: PROBLEM: switched off{where}: Codex will not run these hooks of {source}: "
             f"{said} in {config_path}: its Sessions go without {gone}. Take that line out, or "
             "turn them on in Codex's /hooks (the install leaves your switch as it is)"
         )
     return (
-        f"{label}: PROBLEM: untrusted: Codex will not run these hooks of {source}: "
+        f"{label}: PROBLEM: untrusted{where}: Codex will not run these hooks of {source}: "
         f"{said} in {config_path}: its Sessions go without {gone}. Run `harness-memory "
         f"install codex` again (it trusts them, keyed by {source}), or trust them in Codex's "
         "/hooks"
