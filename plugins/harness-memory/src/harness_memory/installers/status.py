@@ -42,6 +42,7 @@ from harness_memory.client import URL_ID_NOT_SECRET
 from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.checks import where_the_root_is
+from harness_memory.installers.codex_hook_fields import skipped
 from harness_memory.installers.codex_inline import inline_commands, inline_line, trust_entries
 from harness_memory.installers.codex_layers import merged_trust
 from harness_memory.installers.codex_profiles import (
@@ -54,6 +55,7 @@ from harness_memory.installers.codex_profiles import (
 )
 from harness_memory.installers.codex_projects import status_lines
 from harness_memory.installers.codex_trust import (
+    skipped_line,
     trust_line,
     trust_problems,
     trust_source,
@@ -535,6 +537,8 @@ def _codex_skips(
         lines.insert(0, unreadable_line("codex", config_path, why))
     if why := unreadable_hooks(document):  # Codex parses none of hooks.json: no trust to judge
         return [unreadable_line("codex", path, why), *lines]
+    if why := skipped(document):  # a type, a matcher Codex skips ours for
+        lines.insert(0, skipped_line("codex", path, why))
     problems = trust_problems(source, document, config)
     if problems:
         lines.insert(0, trust_line("codex", source, config_path, problems))
