@@ -27,7 +27,7 @@ from typing import Any
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
-from tomlkit.items import Comment, Table, Trivia
+from tomlkit.items import Array, Comment, Table, Trivia
 
 from harness_memory.installers.codex_inline import (
     apply_state,
@@ -526,9 +526,26 @@ def writable_root(config: Any, root: str, *, install: bool) -> None:
         keep_comments(config, [section])
         del config["sandbox_workspace_write"]
     elif roots:
-        section["writable_roots"] = roots
+        _set_roots(section, roots)
     elif "writable_roots" in section:
         comment = section.item("writable_roots").trivia.comment  # the user's: it stays
         del section["writable_roots"]
         if comment and isinstance(section, Table):
             section.add(Comment(Trivia(comment_ws="", comment=comment, trail="\n")))
+
+
+def _set_roots(section: Any, roots: list[str]) -> None:
+    """``writable_roots`` of ``section`` made ``roots``: the array there edited in place (its
+    items taken out, then the new ones appended), so a multi-line array keeps its comments and
+    layout (``tomlkit``); a new array where there is none, or none ``tomlkit`` can edit."""
+    array = section.get("writable_roots")
+    if not isinstance(array, Array):
+        section["writable_roots"] = roots
+        return
+    for index in reversed(range(len(array))):
+        if str(array[index]) not in roots:
+            del array[index]
+    kept = [str(item) for item in array]
+    for root in roots:
+        if root not in kept:
+            array.append(root)
