@@ -12,6 +12,7 @@ no second time), and ``status`` names the switch for ``--profile quiet``
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,7 @@ async def test_codex_a_profile_files_hook_state_switches_our_session_start_off(
             run_dir,
             agent=new_agent,
             exec_flags=["--profile", profile],
-            after_install=lambda p=profile, h=codex_home: switched_off_in(p, h),
+            after_install=partial(switched_off_in, profile, codex_home),
         )
         assert status == 0, err[-3000:]
         first = developer_and_user_text(fake.session_turns()[0])
