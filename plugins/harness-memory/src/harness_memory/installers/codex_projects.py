@@ -2,15 +2,19 @@
 
 Codex CLI (codex-rs ``config_loader::load_project_layers``, ``hooks::engine::discovery``)
 reads every ``.codex/`` folder from the Workspace up to the project's root (the first folder
-holding one of the user's ``project_root_markers``, by default a ``.git``) as a config layer
+holding one of the ``project_root_markers`` of the system, user and profile layers,
+:mod:`~.codex_layers`, by default a ``.git``) as a config layer
 once the user trusts the project (``[projects."<dir>"] trust_level = "trusted"``), skipping
 the folder that is ``$CODEX_HOME`` itself, and runs the hooks of each layer from both its
 ``hooks.json`` and the inline ``[hooks]`` of its ``config.toml`` (in a linked worktree,
 those of the main checkout's folder at the same place). A project's hook runs only when the
 user's own ``[hooks.state]`` trusts it (``"<file>:<event label>:<group>:<handler>"`` with
-the hook's ``trusted_hash``; a project's own ``[hooks.state]`` is ignored). An install made
+the hook's ``trusted_hash``, in ``config.toml`` or a profile file; a project's own
+``[hooks.state]`` is ignored), and never while the requirements say
+``allow_managed_hooks_only = true`` (only managed layers' hooks run then). An install made
 for one project (``CODEX_HOME=<repo>/.codex harness-memory install codex``) leaves its hooks
-there; run beside the user install they inject memory twice per Session and guard twice.
+there; run beside the user install (or the managed one) they inject memory twice per
+Session and guard twice.
 ``status`` and the install name them; the uninstall of that folder (:func:`fix`) takes them
 out.
 """
