@@ -233,3 +233,30 @@ def test_a_trusted_projects_hooks_beside_the_managed_install_are_a_problem(
     assert "SessionStart duplicate" in lines[0], lines[0]
     assert code != 0
     assert json.loads((folder / "hooks.json").read_text(encoding="utf-8"))["hooks"]
+
+
+def test_the_systems_config_switching_hooks_off_is_named_unless_the_users_turns_them_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/etc/codex/config.toml`` is the lowest layer, ``[features]`` merged key by key: its
+    ``hooks = false`` switches the user's hooks off while the user's ``config.toml`` sets no
+    ``hooks``; install warns, status says PROBLEM; the user's ``hooks = true`` holds over it."""
+    from harness_memory.installers import codex_managed
+
+    home = tmp_path / "home"
+    system = tmp_path / "etc" / "codex"
+    system.mkdir(parents=True)
+    (system / "config.toml").write_text("[features]\nhooks = false\n", encoding="utf-8")
+    monkeypatch.setattr(codex_managed, "DEFAULT_DIR", system)
+
+    code, said = run(home, "install", "--memory-root", str(memory_root(tmp_path)))
+
+    opening = f"{system / 'config.toml'} switches these hooks off ([features] hooks = false)"
+    assert code == 0 and f"codex: WARNING: {opening}" in said, said
+    code, said = run(home, "status", "--managed", str(system))
+    assert f"codex: PROBLEM: {opening}" in said and code == 1, said
+    config = home / ".codex" / "config.toml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("[features]\n", "[features]\nhooks = true\n")
+    )
+    assert opening not in run(home, "status", "--managed", str(system))[1]

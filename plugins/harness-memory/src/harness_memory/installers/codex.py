@@ -40,6 +40,7 @@ from harness_memory.installers.codex_inline import (
     taken_out_note,
     trust_entries,
 )
+from harness_memory.installers.codex_layers import system_switch
 from harness_memory.installers.codex_profiles import profile_plan, profiles_off_notes
 from harness_memory.installers.codex_projects import (
     install_notes,
@@ -215,8 +216,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         for switch in switches:
             notes.append(switch_off(config, switch, record.previous, tomlkit.table, found=found))
         notes += profile_notes
-        if why := codex_off(config):  # the file itself keeps every hook from running
-            notes.append(f"WARNING: {switched_off(HARNESS, config_path, why)}")
+        notes += _switched_off_notes(config, config_path)
         notes += profiles_off_notes(home, config) + kept_off_notes(config_path, kept_off)
         notes += roots_note(config_path, gone, added)
         notes += gap_notes(HARNESS, managed=False)
@@ -253,6 +253,18 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             FileChange(config_path, old_config, new_config, secrets, harness_settings=True)
         )
     return with_state(changes, notes, record, install=install, removals=removals)
+
+
+def _switched_off_notes(config: Any, config_path: Path) -> list[str]:
+    """The install's WARNINGs when ``config.toml`` (``config``, at ``config_path``) itself, or
+    the system ``config.toml`` beneath it (:func:`~.codex_layers.system_switch`), keeps
+    every hook from running (H-7)."""
+    notes = []
+    if why := codex_off(config):
+        notes.append(f"WARNING: {switched_off(HARNESS, config_path, why)}")
+    if below := system_switch(config, config_path):
+        notes.append(f"WARNING: {below}")
+    return notes
 
 
 def _trust_gone(

@@ -31,6 +31,7 @@ __all__ = [
     "profile_said",
     "requirements_problem",
     "system_dir",
+    "system_switch",
     "views",
 ]
 
@@ -126,3 +127,29 @@ def requirements_problem() -> str | None:
         return None
     why = machine_off("codex", requirements, ())
     return machine_off_said("codex", path, why) if why else None
+
+
+def system_switch(
+    config: Mapping[str, Any], config_path: Path, system: Path | None = None
+) -> str | None:
+    """The sentence when the system ``config.toml`` (in ``system``, default :func:`system_dir`)
+    switches every hook off with ``[features] hooks = false`` (or ``codex_hooks = false``) and
+    the user's ``config.toml`` (``config``, read from ``config_path``) sets neither over it:
+    Codex merges ``[features]`` key by key, the system layer lowest (openai/codex
+    ``codex-rs/config/src/loader/mod.rs``, ``load_config_layers_state``). None otherwise."""
+    from harness_memory.installers.own_switches import codex_off
+
+    path = (system or system_dir()) / "config.toml"
+    system_config = read_toml_as_codex(path) or {}
+    below, above = system_config.get("features"), config.get("features")
+    below = dict(below) if isinstance(below, Mapping) else {}
+    above = dict(above) if isinstance(above, Mapping) else {}
+    why = codex_off({"features": {**below, **above}})
+    if not why or codex_off(config):
+        return None  # on, or the user's own file says so itself
+    return (
+        f"{path} switches these hooks off ({', '.join(why)}) and {config_path} sets no "
+        "[features] hooks over it: Codex CLI skips them, and its Sessions go without what they "
+        f"do (memory at Session start, the write guard); set hooks = true under [features] in "
+        f"{config_path} to use Agent Memory (`harness-memory status` reports it until then)"
+    )

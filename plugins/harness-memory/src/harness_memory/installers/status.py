@@ -44,7 +44,7 @@ from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.checks import where_the_root_is
 from harness_memory.installers.codex_hook_fields import skipped
 from harness_memory.installers.codex_inline import inline_commands, inline_line, trust_entries
-from harness_memory.installers.codex_layers import merged_trust
+from harness_memory.installers.codex_layers import merged_trust, system_switch
 from harness_memory.installers.codex_profiles import (
     PROFILE_SUFFIX,
     inline_profiles,
@@ -161,11 +161,11 @@ def status(
     :mod:`~harness_memory.installers.gemini_workspace`). Each thing to fix names the
     install that fixes it."""
     claude_managed = managed_file("claude-code", managed)
-    gemini_system = read_place("gemini", environ)  # the one Gemini CLI reads (it may switch off)
+    gemini_sys = read_place("gemini", environ)  # the one Gemini CLI reads (it may switch off)
     managed_files = [
         ManagedFile("claude-code", claude_managed),
         ManagedFile("codex", managed_file("codex", codex_managed)),
-        ManagedFile("gemini", gemini_system),
+        ManagedFile("gemini", gemini_sys),
     ]
     managed_files += [file for file in also if file not in managed_files]
     targets = _targets(home, environ, managed_files)
@@ -183,8 +183,7 @@ def status(
             path, document, noted = _settings(label, path, harness)
             documents[label] = document
         except SettingsFileError as error:
-            lines.append(f"{label}: cannot read its settings: {error}")
-            healthy = False
+            lines, healthy = [*lines, f"{label}: cannot read its settings: {error}"], False
             continue
         commands = our_commands(document, harness)
         if not commands:
@@ -195,14 +194,13 @@ def status(
         said += noted + last_session_lines(label, harness, commands)
         fine = fine and not any(": PROBLEM: " in line for line in noted)
         said += [f"{label}: {note}" for note in _own_memory_notes(label, path, document, again)]
-        if off := _skipped_lines(label, path, document, gemini_system, (home, environ)):
+        if off := _skipped_lines(label, path, document, gemini_sys, (home, environ, codex_managed)):
             said, fine = said + off, False  # no hook runs, or Codex skips ours
         if managed_flag:
             account, fine_too = _account_lines(label, environ)
             place, read = _place_lines(label, harness, path, environ)
             said, fine = said + place + account, fine and fine_too and read
-        lines += said
-        healthy = healthy and fine
+        lines, healthy = lines + said, healthy and fine
         copies.update(_remote_copies(commands))
         installed.update({command: [*installed.get(command, []), label] for command in commands})
         geminis += [(label, document)] if harness == "gemini" else []
@@ -497,11 +495,12 @@ def _skipped_lines(
     path: Path,
     document: dict[str, Any],
     gemini_system: Path,
-    where: tuple[Path, Mapping[str, str]],
+    where: tuple[Path, Mapping[str, str], Path],
 ) -> list[str]:
     """The PROBLEM lines of the install ``label`` (settings ``path``, read as ``document``)
     whose hooks do not run: its settings switch every hook off (:func:`_switched_off`), or
-    Codex CLI skips ours (:func:`_codex_skips`; ``where``: the home and environment)."""
+    Codex CLI skips ours (:func:`_codex_skips`; ``where``: the home, the environment and
+    Codex's system folder)."""
     harness = label.split()[0]
     lines = []
     if off := _switched_off(harness, path, document, gemini_system):
@@ -510,7 +509,7 @@ def _skipped_lines(
 
 
 def _codex_skips(
-    path: Path, document: dict[str, Any], home: Path, environ: Mapping[str, str]
+    path: Path, document: dict[str, Any], home: Path, environ: Mapping[str, str], system: Path
 ) -> list[str]:
     """The PROBLEM lines of Codex CLI's user install (``hooks.json`` at ``path``, read as
     ``document``) when Codex skips hooks of ours: untrusted or switched off by their entries in
@@ -533,6 +532,8 @@ def _codex_skips(
     lines = [
         f"codex: PROBLEM: {profile_off_said(*found)}" for found in profiles_off(path.parent, config)
     ]
+    if below := system_switch(config, config_path, system):  # the lowest layer, /etc/codex
+        lines.insert(0, f"codex: PROBLEM: {below}")
     if why := unreadable_trust(config):  # a config error: Codex refuses config.toml
         lines.insert(0, unreadable_line("codex", config_path, why))
     if why := unreadable_hooks(document):  # Codex parses none of hooks.json: no trust to judge
