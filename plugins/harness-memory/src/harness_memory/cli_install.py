@@ -234,8 +234,7 @@ def run_install(
         return 1
     for line in [] if install or args.dry_run else _left_behind(copies, home, environ, managed):
         _say(out, args.harness, line, True)
-    if install:
-        _after_install(args, chosen.command, home, environ, managed=managed, out=out)
+    problem = _after_install(args, chosen.command, home, environ, managed, out) if install else None
     if install and not args.dry_run:
         _say_next_step(args, out)
     out.flush()  # what was done first, then the warnings: the lines a user reads last
@@ -248,7 +247,18 @@ def run_install(
     elif args.dry_run:
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
-    return 0
+    return 0 if problem is None else 1
+
+
+def _machine_problem(harness: str, managed: Path | None) -> str | None:
+    """For a user install of Codex CLI, what in this machine's ``requirements.toml`` keeps its
+    hooks from running (:func:`~harness_memory.installers.codex_layers.requirements_problem`);
+    None for any other install."""
+    if harness != "codex" or managed is not None:
+        return None
+    from harness_memory.installers.codex_layers import requirements_problem
+
+    return requirements_problem()
 
 
 def _would_change(result: InstallResult) -> bool:
@@ -400,14 +410,15 @@ def _after_install(
     command: str,
     home: Path,
     environ: Mapping[str, str],
-    *,
     managed: Path | None,
     out: IO[str],
-) -> None:
+) -> str | None:
     """What an install does and says after the files: the hooks' bytecode compiled (not in a
     dry run), the harness version found on PATH against the one the hooks are measured on
-    (:mod:`~harness_memory.installers.harness_version`), and a warning when a managed install
-    runs these hooks for every user already."""
+    (:mod:`~harness_memory.installers.harness_version`), a warning when a managed install
+    runs these hooks for every user already, and the PROBLEM when this machine's settings
+    keep them from running (:func:`_machine_problem`), returned (the install then fails, as
+    ``status`` does for it)."""
     from harness_memory.installers.harness_version import version_note
 
     if not args.dry_run:
@@ -417,6 +428,9 @@ def _after_install(
     out.write(f"{args.harness}: {version_note(args.harness, environ)}\n")
     if managed is None and (also := _managed_install_too(args.harness, home, environ)):
         out.write(f"{args.harness}: WARNING: {also}\n")
+    if (problem := _machine_problem(args.harness, managed)) is not None:  # H-7
+        out.write(f"{args.harness}: PROBLEM: {problem}\n")
+    return problem
 
 
 def _say(out: IO[str], harness: str, sentence: str, verbose: bool) -> None:
@@ -756,6 +770,9 @@ def _status(args: argparse.Namespace, environ: Mapping[str, str], out: IO[str]) 
         here: Path | None = Path.cwd()
     except OSError:  # a folder removed under it
         here = None
-    lines, healthy = status(home, environ, managed, also=also, workspace=here)
+    from harness_memory.installers.codex_layers import system_dir
+
+    codex_managed = Path(args.managed).absolute() if args.managed else system_dir()
+    lines, healthy = status(home, environ, managed, codex_managed, also=also, workspace=here)
     out.write("".join(f"{line}\n" for line in lines))
     return 0 if healthy else 1

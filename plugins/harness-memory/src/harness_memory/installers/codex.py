@@ -27,7 +27,7 @@ from typing import Any
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
-from tomlkit.items import Comment, Table, Trivia
+from tomlkit.items import Array, Comment, Table, Trivia
 
 from harness_memory.installers.codex_inline import (
     apply_state,
@@ -40,6 +40,7 @@ from harness_memory.installers.codex_inline import (
     taken_out_note,
     trust_entries,
 )
+from harness_memory.installers.codex_layers import system_switch
 from harness_memory.installers.codex_profiles import profile_plan, profiles_off_notes
 from harness_memory.installers.codex_projects import (
     install_notes,
@@ -215,8 +216,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         for switch in switches:
             notes.append(switch_off(config, switch, record.previous, tomlkit.table, found=found))
         notes += profile_notes
-        if why := codex_off(config):  # the file itself keeps every hook from running
-            notes.append(f"WARNING: {switched_off(HARNESS, config_path, why)}")
+        notes += _switched_off_notes(config, config_path)
         notes += profiles_off_notes(home, config) + kept_off_notes(config_path, kept_off)
         notes += roots_note(config_path, gone, added)
         notes += gap_notes(HARNESS, managed=False)
@@ -253,6 +253,18 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             FileChange(config_path, old_config, new_config, secrets, harness_settings=True)
         )
     return with_state(changes, notes, record, install=install, removals=removals)
+
+
+def _switched_off_notes(config: Any, config_path: Path) -> list[str]:
+    """The install's WARNINGs when ``config.toml`` (``config``, at ``config_path``) itself, or
+    the system ``config.toml`` beneath it (:func:`~.codex_layers.system_switch`), keeps
+    every hook from running (H-7)."""
+    notes = []
+    if why := codex_off(config):
+        notes.append(f"WARNING: {switched_off(HARNESS, config_path, why)}")
+    if below := system_switch(config, config_path):
+        notes.append(f"WARNING: {below}")
+    return notes
 
 
 def _trust_gone(
@@ -526,9 +538,26 @@ def writable_root(config: Any, root: str, *, install: bool) -> None:
         keep_comments(config, [section])
         del config["sandbox_workspace_write"]
     elif roots:
-        section["writable_roots"] = roots
+        _set_roots(section, roots)
     elif "writable_roots" in section:
         comment = section.item("writable_roots").trivia.comment  # the user's: it stays
         del section["writable_roots"]
         if comment and isinstance(section, Table):
             section.add(Comment(Trivia(comment_ws="", comment=comment, trail="\n")))
+
+
+def _set_roots(section: Any, roots: list[str]) -> None:
+    """``writable_roots`` of ``section`` made ``roots``: the array there edited in place (its
+    items taken out, then the new ones appended), so a multi-line array keeps its comments and
+    layout (``tomlkit``); a new array where there is none, or none ``tomlkit`` can edit."""
+    array = section.get("writable_roots")
+    if not isinstance(array, Array):
+        section["writable_roots"] = roots
+        return
+    for index in reversed(range(len(array))):
+        if str(array[index]) not in roots:
+            del array[index]
+    kept = [str(item) for item in array]
+    for root in roots:
+        if root not in kept:
+            array.append(root)

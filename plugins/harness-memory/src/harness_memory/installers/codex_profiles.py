@@ -40,6 +40,7 @@ __all__ = [
     "inline_profiles",
     "memory_profile_notes",
     "memory_profiles",
+    "profile_documents",
     "profile_plan",
     "profiles_off",
     "profiles_off_notes",
@@ -56,7 +57,7 @@ def memory_profiles(codex_home: Path, keys: tuple[str, ...] = ("memories",)) -> 
     """The profile files in ``codex_home`` whose ``[features]`` turn one of ``keys`` on, by
     name; a file that cannot be read or parsed is skipped (Codex would refuse it too)."""
     found: list[Path] = []
-    for path, document in _profile_documents(codex_home):
+    for path, document in profile_documents(codex_home):
         features = document.get("features")
         if isinstance(features, dict) and any(features.get(key) is True for key in keys):
             found.append(path)
@@ -69,12 +70,12 @@ def inline_profiles(codex_home: Path) -> list[tuple[Path, dict[str, list[str]]]]
     with those hooks' commands per event (:func:`inline_commands`)."""
     return [
         (path, found)
-        for path, document in _profile_documents(codex_home)
+        for path, document in profile_documents(codex_home)
         if (found := inline_commands(document))
     ]
 
 
-def _profile_documents(codex_home: Path) -> list[tuple[Path, dict[str, Any]]]:
+def profile_documents(codex_home: Path) -> list[tuple[Path, dict[str, Any]]]:
     """Each profile file in ``codex_home`` and what it says, by name; a file that cannot be
     read or parsed is skipped (Codex would refuse it too)."""
     found: list[tuple[Path, dict[str, Any]]] = []
@@ -160,7 +161,7 @@ def profiles_off(codex_home: Path, config: Mapping[str, Any]) -> list[tuple[Path
     base = config.get("features")
     base = dict(base) if isinstance(base, Mapping) else {}
     found: list[tuple[Path, list[str]]] = []
-    for path, document in _profile_documents(codex_home):
+    for path, document in profile_documents(codex_home):
         features = document.get("features")
         if not isinstance(features, Mapping) or not {"hooks", "codex_hooks"} & set(features):
             continue

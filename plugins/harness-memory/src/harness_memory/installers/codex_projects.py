@@ -2,15 +2,19 @@
 
 Codex CLI (codex-rs ``config_loader::load_project_layers``, ``hooks::engine::discovery``)
 reads every ``.codex/`` folder from the Workspace up to the project's root (the first folder
-holding one of the user's ``project_root_markers``, by default a ``.git``) as a config layer
+holding one of the ``project_root_markers`` of the system, user and profile layers,
+:mod:`~.codex_layers`, by default a ``.git``) as a config layer
 once the user trusts the project (``[projects."<dir>"] trust_level = "trusted"``), skipping
 the folder that is ``$CODEX_HOME`` itself, and runs the hooks of each layer from both its
 ``hooks.json`` and the inline ``[hooks]`` of its ``config.toml`` (in a linked worktree,
 those of the main checkout's folder at the same place). A project's hook runs only when the
 user's own ``[hooks.state]`` trusts it (``"<file>:<event label>:<group>:<handler>"`` with
-the hook's ``trusted_hash``; a project's own ``[hooks.state]`` is ignored). An install made
+the hook's ``trusted_hash``, in ``config.toml`` or a profile file; a project's own
+``[hooks.state]`` is ignored), and never while the requirements say
+``allow_managed_hooks_only = true`` (only managed layers' hooks run then). An install made
 for one project (``CODEX_HOME=<repo>/.codex harness-memory install codex``) leaves its hooks
-there; run beside the user install they inject memory twice per Session and guard twice.
+there; run beside the user install (or the managed one) they inject memory twice per
+Session and guard twice.
 ``status`` and the install name them; the uninstall of that folder (:func:`fix`) takes them
 out.
 """
@@ -31,6 +35,7 @@ from harness_memory.installers.codex_inline import (
     keep_comments,
     trust_entries,
 )
+from harness_memory.installers.codex_layers import DEFAULT_MARKERS, View, profile_said, views
 from harness_memory.installers.files import FileChange, read_text
 from harness_memory.installers.settings_text import dump_toml, parse_toml, read_toml_as_codex
 from harness_memory.installers.spec import is_ours
@@ -41,7 +46,6 @@ __all__ = [
     "install_notes",
     "ours_in",
     "project_folders",
-    "root_markers",
     "stale_trust_lines",
     "status_lines",
     "users_trust_taken_out",
@@ -49,7 +53,6 @@ __all__ = [
 ]
 
 HARNESS = "codex"
-DEFAULT_MARKERS = (".git",)
 
 
 class OursThere(NamedTuple):
@@ -95,18 +98,6 @@ def _walked(workspace: Path, markers: Sequence[str]) -> list[Path]:
         if any((place / marker).exists() for marker in markers):
             return places
     return [workspace]
-
-
-def root_markers(user_config: Mapping[str, Any]) -> tuple[str, ...]:
-    """The user's ``project_root_markers`` (file or folder names) from their ``config.toml``
-    document ``user_config`` (``$CODEX_HOME/config.toml``; ``/etc/codex/config.toml``, a
-    profile's and ``-c`` overrides are not read): ``[".git"]`` when not set (codex-rs
-    ``default_project_root_markers``), ``()`` for ``[]`` (the Workspace only); not a list of
-    strings, the default too (Codex then refuses to start)."""
-    markers = user_config.get("project_root_markers")
-    if isinstance(markers, list) and all(isinstance(marker, str) for marker in markers):
-        return tuple(markers)
-    return DEFAULT_MARKERS
 
 
 def _main_checkout(checkout: Path) -> Path | None:
@@ -213,30 +204,68 @@ def _held(path: Path) -> str:
     return f"{path} holds hooks of Agent Memory{inline}"
 
 
-def status_lines(workspace: Path, codex_home: Path, installed: Mapping[str, Any]) -> list[str]:
-    """``status``'s lines, run in ``workspace`` beside the user install (whose ``hooks.json``
-    document is ``installed``), for each project file holding hooks of ours: a PROBLEM when
-    the user's ``[hooks.state]`` trusts one of them (Codex runs it beside the installed ones
-    in this project once the project is trusted: two injections, two guards), else a WARNING
-    (Codex asks whether to trust them; trusted, they run twice). The project's root is found
-    with the ``project_root_markers`` of ``codex_home``'s ``config.toml`` (:func:`root_markers`)."""
-    user_config = read_toml_as_codex(codex_home / "config.toml") or {}
+def _found(
+    workspace: Path, codex_home: Path, system: Path | None
+) -> list[tuple[Path, OursThere, list[tuple[View, bool]]]]:
+    """Each project file holding hooks of ours that Codex CLI reads in ``workspace``:
+    ``(its folder, the hooks, [(view, whether the view's trust runs one of them)])`` over
+    the :func:`~.codex_layers.views` (the Session without a profile, each profile file's;
+    ``system``: the folder of the system ``config.toml``) that reach the file."""
+    found: dict[Path, tuple[Path, OursThere, list[tuple[View, bool]]]] = {}
+    for view in views(codex_home, system):
+        for folder in project_folders(workspace, codex_home, view.markers):
+            for there in ours_in(folder, view.trust):
+                runs = any(trusted for hooks in there.hooks.values() for _, trusted in hooks)
+                found.setdefault(there.path, (folder, there, []))[2].append((view, runs))
+    return list(found.values())
+
+
+def _said_views(seen: list[tuple[View, bool]]) -> list[tuple[View, bool]]:
+    """Of the views ``seen`` of one file, those a line is said for: the Session without a
+    profile, and each profile where Codex does otherwise (it runs them, or reads the file
+    at all only there)."""
+    base = next((runs for view, runs in seen if view.profile is None), None)
+    return [(view, runs) for view, runs in seen if view.profile is None or runs != base]
+
+
+def status_lines(
+    workspace: Path,
+    codex_home: Path,
+    installed: Mapping[str, Any],
+    *,
+    system: Path | None = None,
+    managed_only: Path | None = None,
+) -> list[str]:
+    """``status``'s lines, run in ``workspace`` beside an install (whose hooks document is
+    ``installed``), for each project file holding hooks of ours: a PROBLEM when the user's
+    ``[hooks.state]`` trusts one of them (Codex runs it beside the installed ones in this
+    project once the project is trusted: two injections, two guards), else a WARNING
+    (Codex asks whether to trust them; trusted, they run twice); said for each profile
+    file where Codex does otherwise (:mod:`~.codex_layers`; ``system``: the folder of
+    the system ``config.toml``). ``managed_only``: the requirements file saying
+    ``allow_managed_hooks_only = true``, with which Codex runs no project hook: a note."""
     lines: list[str] = []
-    for folder in project_folders(workspace, codex_home, root_markers(user_config)):
-        for there in ours_in(folder, user_config):
-            runs = any(trusted for hooks in there.hooks.values() for _, trusted in hooks)
+    for folder, there, seen in _found(workspace, codex_home, system):
+        if managed_only is not None:
+            lines.append(
+                f"codex: note: {_held(there.path)}: Codex CLI skips them while {managed_only} "
+                f"lets only managed hooks run (allow_managed_hooks_only = true); "
+                f"{fix(folder)} takes them out"
+            )
+            continue
+        for view, runs in _said_views(seen):
             kind, when = (
-                ("PROBLEM", f"runs those you trusted ({codex_home / 'config.toml'})")
+                ("PROBLEM", f"runs those you trusted ({view.file})")
                 if runs
                 else ("WARNING", "asks you to trust them; trusted, it runs them")
             )
             lines.append(
                 f"codex: {kind}: {_held(there.path)} ({_events(there, installed)}): Codex CLI "
-                f"{when} beside the installed ones in Sessions in this project once the project "
-                f"is trusted (memory injected twice per Session, two guards): {fix(folder)} "
-                "takes them out"
+                f"{when} beside the installed ones in Sessions in this project"
+                f"{profile_said(view)} once the project is trusted (memory injected twice per "
+                f"Session, two guards): {fix(folder)} takes them out"
             )
-    return lines + stale_trust_lines(workspace, codex_home, user_config)
+    return lines + stale_trust_lines(workspace, codex_home, system)
 
 
 def install_notes(workspace: Path | None, codex_home: Path, *, install: bool) -> list[str]:
@@ -246,21 +275,19 @@ def install_notes(workspace: Path | None, codex_home: Path, *, install: bool) ->
     ours out (:func:`fix`); after an uninstall they still run there alone."""
     if workspace is None:
         return []
-    user_config = read_toml_as_codex(codex_home / "config.toml") or {}
     lines: list[str] = []
-    for folder in project_folders(workspace, codex_home, root_markers(user_config)):
-        for there in ours_in(folder, user_config):
-            runs = (
-                "runs them beside these (memory injected twice per Session, two guards)"
-                if install
-                else "still runs them"
-            )
-            verb = "install" if install else "uninstall"
-            lines.append(
-                f"WARNING: {_held(there.path)} too: Codex CLI {runs} in Sessions in that "
-                f"project once it is trusted; this {verb} leaves that project's file as it is: "
-                f"{fix(folder)} takes them out"
-            )
+    for folder, there, _ in _found(workspace, codex_home, None):
+        runs = (
+            "runs them beside these (memory injected twice per Session, two guards)"
+            if install
+            else "still runs them"
+        )
+        verb = "install" if install else "uninstall"
+        lines.append(
+            f"WARNING: {_held(there.path)} too: Codex CLI {runs} in Sessions in that "
+            f"project once it is trusted; this {verb} leaves that project's file as it is: "
+            f"{fix(folder)} takes them out"
+        )
     return lines
 
 
@@ -327,36 +354,44 @@ def _our_hashes(
     return found
 
 
-def stale_trust_lines(
-    workspace: Path, codex_home: Path, user_config: Mapping[str, Any]
-) -> list[str]:
-    """``status``'s WARNING for each trust entry in the user's ``config.toml`` document
-    ``user_config`` (``codex_home``'s) keyed by a ``hooks.json`` or ``config.toml`` of a
-    project's ``.codex/`` Codex reads in ``workspace`` that holds no hook at that place any
-    more (its folder gone with an uninstall that left the entry): an identical hook put there
-    again (another install for that project) runs trusted without Codex asking (H-3)."""
-    user_layer = _real(codex_home)
-    folders = {
-        str(place / ".codex")
-        for place in _walked(workspace, root_markers(user_config))
-        if _real(place / ".codex") != user_layer
-    }
-    config_path = codex_home / "config.toml"
+def stale_trust_lines(workspace: Path, codex_home: Path, system: Path | None = None) -> list[str]:
+    """``status``'s WARNING for each trust entry in the user's ``config.toml`` (or a profile
+    file, :mod:`~.codex_layers`) keyed by a ``hooks.json`` or ``config.toml`` of a project's
+    ``.codex/`` Codex reads in ``workspace`` (in a linked worktree, the main checkout's) that
+    holds no hook at that place any more (its folder gone with an uninstall that left the
+    entry): an identical hook put there again runs trusted without Codex asking (H-3)."""
     lines: list[str] = []
-    for key, entry in trust_entries(user_config).items():
-        file, *position = key.rsplit(":", 3)
-        path = Path(file)
-        if len(position) != 3 or str(path.parent) not in folders or _holds_at(path, position):
-            continue
-        if not isinstance(entry, Mapping) or "trusted_hash" not in entry:
-            continue
-        table = f'[hooks.state."{key}"]'
-        lines.append(
-            f"codex: WARNING: {config_path} still trusts a hook no longer in {path} ({table}): "
-            "Codex CLI runs an identical hook put there again (another install for that "
-            f"project) without asking you: delete that table ({table} and its trusted_hash line)"
-        )
+    for view in views(codex_home, system):
+        folders = _key_folders(workspace, codex_home, view.markers)
+        document = read_toml_as_codex(view.file) or {}
+        for key, entry in trust_entries(document).items():
+            file, *position = key.strip().rsplit(":", 3)
+            path = Path(file)
+            if len(position) != 3 or str(path.parent) not in folders or _holds_at(path, position):
+                continue
+            if not isinstance(entry, Mapping) or "trusted_hash" not in entry:
+                continue
+            table = f'[hooks.state."{key}"]'
+            lines.append(
+                f"codex: WARNING: {view.file} still trusts a hook no longer in {path} ({table}): "
+                "Codex CLI runs an identical hook put there again (another install for that "
+                f"project) without asking you: delete that table ({table} and its trusted_hash "
+                "line)"
+            )
     return lines
+
+
+def _key_folders(workspace: Path, codex_home: Path, markers: Sequence[str]) -> set[str]:
+    """The ``.codex/`` folders Codex keys project hooks by in ``workspace`` (there or not):
+    each from the Workspace up to its project's root, and in a linked worktree the main
+    checkout's folder at the same place; never ``codex_home``."""
+    user_layer = _real(codex_home)
+    places = _walked(workspace, markers)
+    main = _main_checkout(places[-1])
+    folders = [place / ".codex" for place in places]
+    if main is not None:
+        folders += [main / place.relative_to(places[-1]) / ".codex" for place in places]
+    return {str(folder) for folder in folders if _real(folder) != user_layer}
 
 
 def _holds_at(path: Path, position: list[str]) -> bool:

@@ -21,12 +21,14 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from harness_memory.installers.codex_hook_fields import unreadable
 from harness_memory.installers.codex_inline import event_label, trust_entries
 from harness_memory.installers.own_memory import plain_value
 from harness_memory.installers.spec import is_ours
 
 __all__ = [
     "kept_off_notes",
+    "skipped_line",
     "switched_off_entry",
     "trust_line",
     "trust_problems",
@@ -69,6 +71,8 @@ def trust_problems(
             for number, handler in enumerate(handlers if isinstance(handlers, list) else []):
                 if not isinstance(handler, Mapping) or not is_ours(handler.get("command"), HARNESS):
                     continue
+                if handler.get("type") != "command":  # skipped, never trusted: skipped_line
+                    continue
                 key = f"{source}:{event_label(str(event))}:{index}:{number}"
                 entry = entries.get(key)
                 entry = entry if isinstance(entry, Mapping) else {}
@@ -86,19 +90,23 @@ def trust_problems(
     return found
 
 
-def trust_line(label: str, source: Path, config_path: Path, problems: list[str]) -> str:
+def trust_line(
+    label: str, source: Path, config_path: Path, problems: list[str], profile: str | None = None
+) -> str:
     """The ``status`` PROBLEM line for ``problems`` (non-empty, :func:`trust_problems`) of the
-    ``hooks.json`` at ``source`` whose trust ``config_path`` holds, with the fixes."""
+    ``hooks.json`` at ``source`` whose trust ``config_path`` holds, with the fixes; for a
+    profile file's trust (``config_path``), in Sessions started with ``--profile profile``."""
     said = "; ".join(problems)
     gone = what_goes(problem.split(" ", 1)[0] for problem in problems)
+    where = "" if profile is None else f" in Sessions started with `--profile {profile}`"
     if all(" switched off (" in problem for problem in problems):
         return (
-            f"{label}: PROBLEM: switched off: Codex will not run these hooks of {source}: "
+            f"{label}: PROBLEM: switched off{where}: Codex will not run these hooks of {source}: "
             f"{said} in {config_path}: its Sessions go without {gone}. Take that line out, or "
             "turn them on in Codex's /hooks (the install leaves your switch as it is)"
         )
     return (
-        f"{label}: PROBLEM: untrusted: Codex will not run these hooks of {source}: "
+        f"{label}: PROBLEM: untrusted{where}: Codex will not run these hooks of {source}: "
         f"{said} in {config_path}: its Sessions go without {gone}. Run `harness-memory "
         f"install codex` again (it trusts them, keyed by {source}), or trust them in Codex's "
         "/hooks"
@@ -125,24 +133,23 @@ def what_goes(events: Iterable[str]) -> str:
 
 def unreadable_hooks(document: Mapping[str, Any]) -> list[str]:
     """Why Codex CLI cannot parse the ``hooks.json`` ``document`` (parsed JSON) and so runs no
-    hook of it ("failed to parse hooks config"): each ``timeout`` that is no whole number of
-    seconds (Codex reads it as a ``u64``: ``30.0``, ``"30"``, ``-1`` and ``true`` are refused),
-    named by its event and kind, never its value; ``[]`` when there is none."""
-    hooks = document.get("hooks")
-    found: list[str] = []
-    for event, groups in hooks.items() if isinstance(hooks, Mapping) else ():
-        for group in groups if isinstance(groups, list) else []:
-            handlers = group.get("hooks") if isinstance(group, Mapping) else None
-            for handler in handlers if isinstance(handlers, list) else []:
-                if not isinstance(handler, Mapping) or "timeout" not in handler:
-                    continue
-                timeout = handler["timeout"]
-                if not _whole(timeout):
-                    found.append(
-                        f"a {event} hook's timeout is not a whole number of seconds "
-                        f"(it is {_kind(timeout)})"
-                    )
-    return found
+    hook of it ("failed to parse hooks config"): each field serde refuses, the user's hooks'
+    too (a ``timeout`` no ``u64``: ``30.0``, ``"30"``, ``-1``, ``true``; a ``type`` missing or
+    not ``command``/``prompt``/``agent``; a ``command`` no string…: :func:`~.codex_hook_fields.
+    unreadable`), named by its event and kind, never its value; ``[]`` when there is none."""
+    return unreadable(document)
+
+
+def skipped_line(label: str, path: Path, why: list[str]) -> str:
+    """The ``status`` PROBLEM line for the hooks of ours in the ``hooks.json`` at ``path`` that
+    Codex skips, or runs for too few tools, for ``why`` (non-empty: :func:`~.codex_hook_fields.
+    skipped`)."""
+    gone = what_goes(reason.split(" ", 1)[0] for reason in why)
+    return (
+        f"{label}: PROBLEM: Codex skips hooks of ours in {path} for their fields: "
+        f"{'; '.join(why)}: its Sessions go without {gone} there. Run `harness-memory "
+        "install codex` again (it writes them back as they were)"
+    )
 
 
 def unreadable_trust(config: Mapping[str, Any]) -> list[str]:
@@ -163,16 +170,16 @@ def unreadable_trust(config: Mapping[str, Any]) -> list[str]:
 def unreadable_line(label: str, path: Path, why: list[str]) -> str:
     """The ``status`` PROBLEM line for the Codex file ``path`` that Codex refuses for ``why``
     (non-empty: :func:`unreadable_hooks`, :func:`unreadable_trust`)."""
-    fix = "a whole number" if path.name == "hooks.json" else "true or false"
+    fix = (
+        'each as Codex reads it (type "command", command a string, timeout a whole number, '
+        "async true or false)"
+        if path.name == "hooks.json"
+        else "true or false"
+    )
     return (
         f"{label}: PROBLEM: Codex cannot read {path} ({'; '.join(why)}): it runs none of our "
         f"hooks from it, and its Sessions go without {what_goes(_WHAT)}. Write {fix} there"
     )
-
-
-def _whole(value: Any) -> bool:
-    """Whether ``value`` (parsed JSON) is what Codex reads as a ``u64``."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**64
 
 
 def _kind(value: Any) -> str:

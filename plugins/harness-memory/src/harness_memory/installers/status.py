@@ -42,15 +42,20 @@ from harness_memory.client import URL_ID_NOT_SECRET
 from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.checks import where_the_root_is
-from harness_memory.installers.codex_inline import inline_commands, inline_line
+from harness_memory.installers.codex_hook_fields import skipped
+from harness_memory.installers.codex_inline import inline_commands, inline_line, trust_entries
+from harness_memory.installers.codex_layers import merged_trust, system_switch
 from harness_memory.installers.codex_profiles import (
+    PROFILE_SUFFIX,
     inline_profiles,
     memory_profile_notes,
+    profile_documents,
     profile_off_said,
     profiles_off,
 )
 from harness_memory.installers.codex_projects import status_lines
 from harness_memory.installers.codex_trust import (
+    skipped_line,
     trust_line,
     trust_problems,
     trust_source,
@@ -80,6 +85,7 @@ from harness_memory.installers.harness_json import (
 )
 from harness_memory.installers.last_session import last_session_lines
 from harness_memory.installers.managed_record import ManagedFile, managed_file, read_place
+from harness_memory.installers.own_memory import plain_value
 from harness_memory.installers.own_switches import (
     claude_code_off,
     codex_off,
@@ -155,11 +161,11 @@ def status(
     :mod:`~harness_memory.installers.gemini_workspace`). Each thing to fix names the
     install that fixes it."""
     claude_managed = managed_file("claude-code", managed)
-    gemini_system = read_place("gemini", environ)  # the one Gemini CLI reads (it may switch off)
+    gemini_sys = read_place("gemini", environ)  # the one Gemini CLI reads (it may switch off)
     managed_files = [
         ManagedFile("claude-code", claude_managed),
         ManagedFile("codex", managed_file("codex", codex_managed)),
-        ManagedFile("gemini", gemini_system),
+        ManagedFile("gemini", gemini_sys),
     ]
     managed_files += [file for file in also if file not in managed_files]
     targets = _targets(home, environ, managed_files)
@@ -177,8 +183,7 @@ def status(
             path, document, noted = _settings(label, path, harness)
             documents[label] = document
         except SettingsFileError as error:
-            lines.append(f"{label}: cannot read its settings: {error}")
-            healthy = False
+            lines, healthy = [*lines, f"{label}: cannot read its settings: {error}"], False
             continue
         commands = our_commands(document, harness)
         if not commands:
@@ -189,14 +194,13 @@ def status(
         said += noted + last_session_lines(label, harness, commands)
         fine = fine and not any(": PROBLEM: " in line for line in noted)
         said += [f"{label}: {note}" for note in _own_memory_notes(label, path, document, again)]
-        if off := _skipped_lines(label, path, document, gemini_system, (home, environ)):
+        if off := _skipped_lines(label, path, document, gemini_sys, (home, environ, codex_managed)):
             said, fine = said + off, False  # no hook runs, or Codex skips ours
         if managed_flag:
             account, fine_too = _account_lines(label, environ)
             place, read = _place_lines(label, harness, path, environ)
             said, fine = said + place + account, fine and fine_too and read
-        lines += said
-        healthy = healthy and fine
+        lines, healthy = lines + said, healthy and fine
         copies.update(_remote_copies(commands))
         installed.update({command: [*installed.get(command, []), label] for command in commands})
         geminis += [(label, document)] if harness == "gemini" else []
@@ -207,8 +211,8 @@ def status(
     if skipped := _user_hooks_skipped(labels, documents, claude_managed, managed_files):
         lines, healthy = lines + skipped, False
     if workspace is not None:
-        codex_home = codex.codex_home(home, environ)
-        said = _workspace_lines(workspace, home, geminis, labels, codex_home, documents)
+        homes = (home, codex.codex_home(home, environ), codex_managed)
+        said = _workspace_lines(workspace, homes, geminis, labels, documents)
         lines, healthy = lines + said, healthy and not any(": PROBLEM: " in s for s in said)
     said, known = _copies_lines(copies, environ)
     lines, healthy = lines + said, healthy and known
@@ -416,28 +420,58 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
 
 def _workspace_lines(
     workspace: Path,
-    home: Path,
+    homes: tuple[Path, Path, Path],
     geminis: list[tuple[str, dict[str, Any]]],
     labels: set[str],
-    codex_home: Path,
     documents: dict[str, dict[str, Any]],
 ) -> list[str]:
     """What the Workspace status runs in switches off of the installed hooks (or the
-    harness's own memory back on): for a user install the managed one does not hold over;
-    and hooks of ours in its project's ``.codex/`` beside Codex CLI's user install (read from
-    ``codex_home``, its settings document in ``documents``; a PROBLEM when Codex runs them:
-    :func:`~harness_memory.installers.codex_projects.status_lines`)."""
+    harness's own memory back on), for a user install the managed one does not hold over
+    (``homes``: the user's home, Codex CLI's and its system folder; ``documents``: every
+    settings document read; hooks of ours in the project's ``.codex/`` folders:
+    :func:`_codex_project_lines`)."""
+    home, codex_home, system = homes
     lines: list[str] = []
     if "claude-code" in labels and "claude-code (managed)" not in labels:
         lines += claude_code_lines(workspace, home)
     if "codex" in labels and "codex (managed)" not in labels:
         lines += codex_lines(workspace, home, codex_home / "config.toml")
-    if "codex" in labels:  # H-3: memory injected twice, two guards
-        lines += status_lines(workspace, codex_home, documents.get("codex", {}))
+    lines += _codex_project_lines(workspace, labels, codex_home, documents, system)
     if workspace == home:  # its .gemini/settings.json is the user's own, no Workspace's
         return lines
     pinned = any(_pins_hooks_on(d) for label, d in geminis if label != "gemini")
     return lines + switched_off_lines(workspace, geminis, pinned_on=pinned)
+
+
+def _codex_project_lines(
+    workspace: Path,
+    labels: set[str],
+    codex_home: Path,
+    documents: dict[str, dict[str, Any]],
+    system: Path,
+) -> list[str]:
+    """Hooks of ours in the ``.codex/`` folders of the project ``workspace`` is in, beside an
+    install of Codex CLI's (``labels``: the installed ones; ``documents``: what was read, by
+    label): :func:`~harness_memory.installers.codex_projects.status_lines` with the system
+    folder ``system`` (``/etc/codex``) Codex reads ``config.toml`` and ``requirements.toml``
+    from; the requirements saying ``allow_managed_hooks_only = true`` keep Codex from running
+    any project's hooks (openai/codex ``hooks/src/engine/discovery.rs``,
+    ``HookDiscoveryPolicy::allows``)."""
+    installs = [label for label in ("codex", "codex (managed)") if label in labels]
+    if not installs:
+        return []
+    installed: dict[str, Any] = {"hooks": {}}
+    for label in installs:  # H-3: memory injected twice, two guards
+        for event, commands in inline_commands(documents.get(label, {})).items():
+            groups = [{"hooks": [{"type": "command", "command": c}]} for c in commands]
+            installed["hooks"].setdefault(event, []).extend(groups)
+    requirements = system / codex_managed_plan.REQUIREMENTS_NAME
+    try:
+        only = plain_value(_read(requirements, "codex").get("allow_managed_hooks_only")) is True
+    except SettingsFileError:
+        only = False  # its own line says it cannot be read
+    managed_only = requirements if only else None
+    return status_lines(workspace, codex_home, installed, system=system, managed_only=managed_only)
 
 
 def _user_hooks_skipped(
@@ -461,11 +495,12 @@ def _skipped_lines(
     path: Path,
     document: dict[str, Any],
     gemini_system: Path,
-    where: tuple[Path, Mapping[str, str]],
+    where: tuple[Path, Mapping[str, str], Path],
 ) -> list[str]:
     """The PROBLEM lines of the install ``label`` (settings ``path``, read as ``document``)
     whose hooks do not run: its settings switch every hook off (:func:`_switched_off`), or
-    Codex CLI skips ours (:func:`_codex_skips`; ``where``: the home and environment)."""
+    Codex CLI skips ours (:func:`_codex_skips`; ``where``: the home, the environment and
+    Codex's system folder)."""
     harness = label.split()[0]
     lines = []
     if off := _switched_off(harness, path, document, gemini_system):
@@ -474,16 +509,18 @@ def _skipped_lines(
 
 
 def _codex_skips(
-    path: Path, document: dict[str, Any], home: Path, environ: Mapping[str, str]
+    path: Path, document: dict[str, Any], home: Path, environ: Mapping[str, str], system: Path
 ) -> list[str]:
     """The PROBLEM lines of Codex CLI's user install (``hooks.json`` at ``path``, read as
     ``document``) when Codex skips hooks of ours: untrusted or switched off by their entries in
     the ``config.toml`` beside it, keyed by the path Codex reads (``CODEX_HOME`` through a
     link: the folder it leads to; :mod:`~harness_memory.installers.codex_trust`), either file
-    one Codex refuses (a ``timeout`` no ``u64``, an ``enabled`` no boolean), and a profile
+    one Codex refuses (a ``timeout`` no ``u64``, an ``enabled`` no boolean), a profile
     file's ``[features] hooks = false`` (:func:`~harness_memory.installers.codex_profiles.
-    profiles_off`). ``[]`` for hooks inline in ``config.toml``, or one that cannot be read
-    (its own line says so)."""
+    profiles_off`), and a profile file's ``[hooks.state]``, which Codex lays over the
+    user's field by field in Sessions with that profile (:func:`~.codex_layers.merged_trust`).
+    ``[]`` for hooks inline in ``config.toml``, or one that cannot be read (its own line says
+    so)."""
     if path.name != "hooks.json":
         return []
     config_path = path.parent / "config.toml"
@@ -495,12 +532,24 @@ def _codex_skips(
     lines = [
         f"codex: PROBLEM: {profile_off_said(*found)}" for found in profiles_off(path.parent, config)
     ]
+    if below := system_switch(config, config_path, system):  # the lowest layer, /etc/codex
+        lines.insert(0, f"codex: PROBLEM: {below}")
     if why := unreadable_trust(config):  # a config error: Codex refuses config.toml
         lines.insert(0, unreadable_line("codex", config_path, why))
     if why := unreadable_hooks(document):  # Codex parses none of hooks.json: no trust to judge
         return [unreadable_line("codex", path, why), *lines]
-    if problems := trust_problems(source, document, config):
+    if why := skipped(document):  # a type, a matcher Codex skips ours for
+        lines.insert(0, skipped_line("codex", path, why))
+    problems = trust_problems(source, document, config)
+    if problems:
         lines.insert(0, trust_line("codex", source, config_path, problems))
+    for profile_path, profile in profile_documents(path.parent):  # Codex's second user layer
+        if not trust_entries(profile):
+            continue
+        said = trust_problems(source, document, merged_trust(config, profile))
+        if said and said != problems:
+            name = profile_path.name.removesuffix(PROFILE_SUFFIX)
+            lines.append(trust_line("codex", source, profile_path, said, profile=name))
     return lines
 
 

@@ -1,0 +1,178 @@
+"""What Codex CLI does with each field of a hook in ``hooks.json`` (H-7, P-3).
+
+Codex CLI 0.171 reads ``hooks.json`` with serde (openai/codex ``codex-rs/config/src/
+hook_config.rs``): each event's list of groups, a group's ``matcher`` a string and ``hooks`` a
+list, each handler tagged by ``type`` (``command``, ``prompt``, ``agent``), a command's
+``command`` a string, ``timeout`` a ``u64``, ``async`` a boolean, ``statusMessage`` a
+string. One handler it cannot read, the user's own too, and it reads no hook of the file
+("failed to parse hooks config": ``hooks/src/engine/discovery.rs``, ``load_hooks_json``):
+:func:`unreadable`. Of a file it reads, it skips a ``prompt`` or ``agent`` hook, a group whose
+``matcher`` is no regular expression it compiles, and runs a group only for the tools (for
+``SessionStart``, the session sources) its matcher matches (``append_matcher_groups``;
+``hooks/src/events/common.rs``, ``matches_matcher``): :func:`skipped` says which hooks of
+ours it so skips, by event and field, never a value (a command may hold a token).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from harness_memory.installers.spec import is_ours
+
+__all__ = ["skipped", "unreadable"]
+
+HARNESS = "codex"
+_EVENTS: tuple[str, ...] = ("PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact")
+_EVENTS += ("PostCompact", "SessionStart", "UserPromptSubmit", "Stop")
+"""The events Codex reads (``HookEventsToml``); any other key is ignored."""
+_TYPES = ("command", "prompt", "agent")
+_TOOLS = {
+    "the patch tool": ("apply_patch", "Edit", "Write"),
+    "the shell": ("Bash",),
+    "input to a running shell": ("write_stdin",),
+    "MCP tools": ("mcp__files__write_file",),
+}
+"""What the guard (and the versions hook) must see, each with the names Codex matches it by
+(a tool's name and its aliases: ``matcher_inputs``)."""
+_NOT_RUST = re.compile(r"\(\?<?[=!]|\\[1-9]")
+"""Lookaround and backreferences: Python compiles them, Codex's ``regex`` crate does not."""
+
+
+def _groups(document: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    """``(event, group)`` of every event Codex reads in the ``hooks.json`` ``document``."""
+    hooks = document.get("hooks")
+    for event in _EVENTS:
+        groups = hooks.get(event) if isinstance(hooks, Mapping) else None
+        for group in groups if isinstance(groups, list) else []:
+            yield event, group
+
+
+def unreadable(document: Mapping[str, Any]) -> list[str]:
+    """Why Codex cannot read the ``hooks.json`` ``document`` (parsed JSON), each named by its
+    event and field and the kind of value, never the value; ``[]`` when it reads it."""
+    hooks = document.get("hooks")
+    if hooks is not None and not isinstance(hooks, Mapping):
+        return [f'"hooks" is {_kind(hooks)}, not an object']
+    found = [
+        f"{event} is {_kind(hooks[event])}, not a list"
+        for event in _EVENTS
+        if isinstance(hooks, Mapping) and event in hooks and not isinstance(hooks[event], list)
+    ]
+    for event, group in _groups(document):
+        if not isinstance(group, Mapping):
+            found.append(f"a {event} group is {_kind(group)}, not an object")
+            continue
+        if group.get("matcher") is not None and not isinstance(group["matcher"], str):
+            found.append(f"a {event} group's matcher is {_kind(group['matcher'])}")
+        handlers = group.get("hooks", [])
+        if not isinstance(handlers, list):
+            found.append(f"a {event} group's hooks is {_kind(handlers)}, not a list")
+            continue
+        found += [f"a {event} {why}" for h in handlers for why in _handler_unreadable(h)]
+    return found
+
+
+def _handler_unreadable(handler: Any) -> list[str]:
+    """Why serde refuses one handler (``hook …``), ``[]`` when it reads it."""
+    if not isinstance(handler, Mapping):
+        return [f"hook is {_kind(handler)}, not an object"]
+    kind = handler.get("type")
+    if kind is None:
+        return ["hook has no type"]
+    if kind not in _TYPES:
+        return [f'hook\'s type is not "command", "prompt" or "agent" (it is {_kind(kind)})']
+    if kind != "command":
+        return []
+    found = []
+    if not isinstance(handler.get("command"), str):
+        found.append(f"hook's command is not a string (it is {_kind(handler.get('command'))})")
+    if "timeout" in handler and not _whole(handler["timeout"]):
+        timeout = _kind(handler["timeout"])
+        found.append(f"hook's timeout is not a whole number of seconds (it is {timeout})")
+    if "async" in handler and not isinstance(handler["async"], bool):
+        found.append(f"hook's async is not true or false (it is {_kind(handler['async'])})")
+    for name in ("statusMessage", "commandWindows"):
+        if handler.get(name) is not None and not isinstance(handler[name], str):
+            found.append(f"hook's {name} is not a string (it is {_kind(handler[name])})")
+    return found
+
+
+def skipped(document: Mapping[str, Any]) -> list[str]:
+    """Each hook of ours in the ``hooks.json`` ``document`` (one Codex reads) that Codex
+    skips, or runs for fewer tools or Sessions than ours need, by its fields."""
+    found: list[str] = []
+    for event, group in _groups(document):
+        handlers = group.get("hooks") if isinstance(group, Mapping) else None
+        ours = [h for h in handlers or [] if isinstance(h, Mapping) and _is_ours(h)]
+        for handler in ours:
+            if handler.get("type") in ("prompt", "agent"):
+                found.append(
+                    f'{event} hook is of type "{handler["type"]}": Codex skips it (it runs '
+                    "command hooks only)"
+                )
+        matcher = group.get("matcher")
+        if ours and event != "Stop" and isinstance(matcher, str):
+            found += [f"{event} hook's matcher {why}" for why in _matcher_misses(event, matcher)]
+    return found
+
+
+def _is_ours(handler: Mapping[str, Any]) -> bool:
+    return is_ours(handler.get("command"), HARNESS)
+
+
+def _matcher_misses(event: str, matcher: str) -> list[str]:
+    """What ``matcher`` (a group's, on ``event``) keeps our hook from seeing."""
+    if not _valid(matcher):
+        return ["is no regular expression Codex reads: Codex skips its group"]
+    if event == "SessionStart":
+        started = _matches(matcher, ("startup",))
+        return [] if started else ["does not match a new Session (startup)"]
+    if event not in ("PreToolUse", "PostToolUse"):
+        return []
+    missed = [what for what, names in _TOOLS.items() if not _matches(matcher, names)]
+    return [f"matches none of {', '.join(missed)}"] if missed else []
+
+
+def _valid(matcher: str) -> bool:
+    """Whether Codex compiles ``matcher`` (``validate_matcher_pattern``)."""
+    if _all(matcher) or _exact(matcher):
+        return True
+    try:
+        re.compile(matcher)
+    except re.error:
+        return False
+    return not _NOT_RUST.search(matcher)
+
+
+def _matches(matcher: str, names: tuple[str, ...]) -> bool:
+    """Codex's ``matches_matcher`` of ``matcher`` for any of ``names``."""
+    if _all(matcher):
+        return True
+    if _exact(matcher):
+        return any(name in matcher.split("|") for name in names)
+    return any(re.search(matcher, name) for name in names)
+
+
+def _all(matcher: str) -> bool:
+    return matcher in ("", "*")
+
+
+def _exact(matcher: str) -> bool:
+    return all(c.isascii() and (c.isalnum() or c in "_|") for c in matcher)
+
+
+def _whole(value: Any) -> bool:
+    """Whether ``value`` (parsed JSON) is what Codex reads as a ``u64``."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**64
+
+
+def _kind(value: Any) -> str:
+    """The kind of ``value`` (parsed JSON) as a phrase, never the value itself."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a negative number" if value < 0 else "too large" if value >= 2**64 else "a number"
+    kinds = {str: "a string", float: "a fraction", list: "an array", type(None): "null"}
+    return next((said for kind, said in kinds.items() if isinstance(value, kind)), "an object")

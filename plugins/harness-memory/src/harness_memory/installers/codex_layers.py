@@ -1,0 +1,155 @@
+"""The Codex CLI settings layers that decide which project folders and which trust apply
+(H-3, H-6, H-7).
+
+Codex CLI 0.171 builds its settings from layers (openai/codex ``codex-rs/config/src/loader/
+mod.rs``, ``load_config_layers_state``): the system ``/etc/codex/config.toml``, the user's
+``$CODEX_HOME/config.toml``, then, for a Session started with ``--profile NAME``, the profile
+file ``$CODEX_HOME/NAME.config.toml`` as a second user layer, then ``-c`` overrides. It reads
+``project_root_markers`` from those layers merged (a later layer's value replaces an
+earlier's) before it walks up to the project's root, and the trust of each hook
+(``[hooks.state]``) from the user layers only, the profile file's over ``config.toml`` field
+by field (``codex-rs/hooks/src/config_rules.rs``, ``hook_states_from_stack``; a system or
+project file's ``[hooks.state]`` is ignored). :func:`views` is what a Session sees without a
+profile and with each profile file; ``-c`` overrides, given per run, are not known to
+``status``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from harness_memory.installers.codex_inline import trust_entries
+from harness_memory.installers.codex_profiles import PROFILE_SUFFIX, profile_documents
+from harness_memory.installers.settings_text import read_toml_as_codex
+
+__all__ = [
+    "DEFAULT_MARKERS",
+    "View",
+    "merged_trust",
+    "profile_said",
+    "requirements_problem",
+    "system_dir",
+    "system_switch",
+    "views",
+]
+
+DEFAULT_MARKERS = (".git",)
+"""codex-rs ``default_project_root_markers``."""
+
+
+class View(NamedTuple):
+    """What a Session reads: ``profile`` (its ``--profile`` name; None: none), the
+    ``markers`` it finds the project's root by, ``trust`` (a ``config.toml``-like document
+    holding the merged ``[hooks.state]``) and ``file``, the user layer that differs from
+    the Session without a profile (the profile file; ``config.toml`` for that one)."""
+
+    profile: str | None
+    markers: tuple[str, ...]
+    trust: dict[str, Any]
+    file: Path
+
+
+def system_dir() -> Path:
+    """Where Codex CLI reads its system ``config.toml`` and ``requirements.toml``:
+    :data:`~harness_memory.installers.codex_managed.DEFAULT_DIR` (``/etc/codex``)."""
+    from harness_memory.installers import codex_managed
+
+    return codex_managed.DEFAULT_DIR
+
+
+def _markers(*layers: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """``project_root_markers`` of the highest of ``layers`` (lowest first) that sets it:
+    ``()`` for ``[]`` (the Workspace alone); not a list of strings, the default (Codex then
+    refuses to start); none setting it, :data:`DEFAULT_MARKERS`."""
+    for layer in reversed(layers):
+        if layer is not None and "project_root_markers" in layer:
+            markers = layer["project_root_markers"]
+            if isinstance(markers, list) and all(isinstance(m, str) for m in markers):
+                return tuple(markers)
+            return DEFAULT_MARKERS
+    return DEFAULT_MARKERS
+
+
+def merged_trust(user: Mapping[str, Any], profile: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"hooks": {"state": …}}``: the trust entries of the user's ``config.toml`` document
+    ``user`` with those of the profile file document ``profile`` laid over them field by
+    field (``enabled``, ``trusted_hash``), as Codex merges them; keys stripped of the spaces
+    around them, as Codex reads them."""
+    state: dict[str, dict[str, Any]] = {}
+    for document in (user, profile):
+        for key, entry in trust_entries(document).items():
+            if not isinstance(entry, Mapping) or not key.strip():
+                continue
+            merged = state.setdefault(key.strip(), {})
+            merged.update({k: entry[k] for k in ("enabled", "trusted_hash") if k in entry})
+    return {"hooks": {"state": state}}
+
+
+def views(codex_home: Path, system: Path | None = None) -> list[View]:
+    """The Session without a profile first, then one per profile file in ``codex_home``
+    whose ``project_root_markers`` or ``[hooks.state]`` make it differ; ``system`` is the
+    folder of the system ``config.toml`` (default :func:`system_dir`)."""
+    system_config = read_toml_as_codex((system or system_dir()) / "config.toml")
+    config_path = codex_home / "config.toml"
+    user = read_toml_as_codex(config_path) or {}
+    base = View(None, _markers(system_config, user), merged_trust(user, {}), config_path)
+    found = [base]
+    for path, profile in profile_documents(codex_home):
+        markers = _markers(system_config, user, profile)
+        if markers == base.markers and not trust_entries(profile):
+            continue
+        name = path.name.removesuffix(PROFILE_SUFFIX)
+        found.append(View(name, markers, merged_trust(user, profile), path))
+    return found
+
+
+def profile_said(view: View) -> str:
+    """`` in Sessions started with `--profile NAME``` for a profile's view; ``""`` else."""
+    return "" if view.profile is None else f" in Sessions started with `--profile {view.profile}`"
+
+
+def requirements_problem() -> str | None:
+    """The sentence when this machine's ``requirements.toml`` (in :func:`system_dir`) keeps
+    the hooks of a user install from running (:func:`~.own_switches.machine_off`: ``[features]
+    hooks = false``, ``[feature_requirements]``, ``allow_managed_hooks_only = true``; keys
+    only, never a value), as ``status`` says it; None when it does not, cannot be read (Codex
+    then refuses to start, and ``status`` names it), or holds hooks of ours (a managed
+    install, which runs them)."""
+    from harness_memory.installers.codex_managed import REQUIREMENTS_NAME
+    from harness_memory.installers.own_switches import machine_off, machine_off_said
+    from harness_memory.installers.spec import our_commands
+
+    path = system_dir() / REQUIREMENTS_NAME
+    requirements = read_toml_as_codex(path)
+    if requirements is None or our_commands(requirements, "codex"):
+        return None
+    why = machine_off("codex", requirements, ())
+    return machine_off_said("codex", path, why) if why else None
+
+
+def system_switch(
+    config: Mapping[str, Any], config_path: Path, system: Path | None = None
+) -> str | None:
+    """The sentence when the system ``config.toml`` (in ``system``, default :func:`system_dir`)
+    switches every hook off with ``[features] hooks = false`` (or ``codex_hooks = false``) and
+    the user's ``config.toml`` (``config``, read from ``config_path``) sets neither over it:
+    Codex merges ``[features]`` key by key, the system layer lowest (openai/codex
+    ``codex-rs/config/src/loader/mod.rs``, ``load_config_layers_state``). None otherwise."""
+    from harness_memory.installers.own_switches import codex_off
+
+    path = (system or system_dir()) / "config.toml"
+    system_config = read_toml_as_codex(path) or {}
+    below, above = system_config.get("features"), config.get("features")
+    below = dict(below) if isinstance(below, Mapping) else {}
+    above = dict(above) if isinstance(above, Mapping) else {}
+    why = codex_off({"features": {**below, **above}})
+    if not why or codex_off(config):
+        return None  # on, or the user's own file says so itself
+    return (
+        f"{path} switches these hooks off ({', '.join(why)}) and {config_path} sets no "
+        "[features] hooks over it: Codex CLI skips them, and its Sessions go without what they "
+        f"do (memory at Session start, the write guard); set hooks = true under [features] in "
+        f"{config_path} to use Agent Memory (`harness-memory status` reports it until then)"
+    )
