@@ -409,7 +409,10 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
     for agent_id, why in unreadable:  # named, never left out unsaid (Q-2b)
         print(f"agent {agent_id} (project unknown): {why}", file=sys.stderr)
     if not agents:
-        print("no agents" + (f" in project {args.project!r}" if args.project else ""))
+        none = "no agents" + (f" in project {args.project!r}" if args.project else "")
+        if place.remote is None and not settings.data_dir_named:
+            none += f" in the default data dir; {_no_service_here(settings)}"
+        print(none)
         return 1 if unreadable else 0
     print(f"{'PROJECT':<20} {'AGENT':<20} {'MEMORY':<6} {'MEMORIES':>8}  NAME")
     uncounted = False
@@ -422,6 +425,21 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
             uncounted = True
         _say_skipped(agent)
     return 1 if unreadable or uncounted else 0
+
+
+def _no_service_here(settings: Settings) -> str:
+    """What ``agent list`` adds to "no agents" read from the default data dir, which nobody
+    named, with no service answering at the default address (Q-1): a newcomer who forgot
+    ``export MEMORY_API_PORT`` read "no agents" and believed their agents gone, while ``agent
+    create`` in the same shell refused naming that address. The CLI's reading commands read
+    the default data dir and say so (``token list``: "if a service uses another"); a refusal
+    is for the commands that write."""
+    url = default_url(settings.host, settings.port)
+    return (
+        f"no memory-api service answers at {url}: to list a service's agents, point --url "
+        "(or MEMORY_API_URL, MEMORY_API_PORT) at it; if a service uses another data dir, "
+        f"{NAME_THE_DATA_DIR} (make run's is .data in the checkout)"
+    )
 
 
 def _say_skipped(agent: AgentSummary) -> None:
