@@ -517,10 +517,14 @@ def _token_create_here(settings: Settings) -> str:
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.open_folders import open_folders_warning
+    from memory_api.store.tokens import NameTaken
 
     store = _token_store(settings, args, writes=True, makes=True)
     projects = tuple(args.project) if args.project else None
-    entry, secret, was_open = store.create_closing(args.name, projects)
+    try:
+        entry, secret, was_open = store.create_closing(args.name, projects)
+    except NameTaken as error:
+        raise NameTaken(f"{error.detail}: {_name_taken_next(args)}") from None
     reach = "every project" if entry.projects is None else ", ".join(entry.projects)
     print(
         f"created token {entry.name!r} for {reach} in the data dir {settings.data_dir}; "
@@ -543,6 +547,20 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
             "and create another"
         )
     return 0
+
+
+def _name_taken_next(args: argparse.Namespace) -> str:
+    """The way on after ``token create`` of a name a token of the data dir holds (A-10): a
+    bare "token 'me2' exists already" left the user guessing whether, and how, to replace it.
+    The revoke names the data dir as the create did (``--data-dir``), quoted for the shell."""
+    import shlex
+
+    revoke = ["token", "revoke", "--name", args.name]
+    revoke += ["--data-dir", args.data_dir] if getattr(args, "data_dir", None) else []
+    return (
+        "pick another --name; or, to replace it (rotate), create the new token first, then "
+        f"`memory-api {shlex.join(revoke)}`"
+    )
 
 
 def _went_nowhere() -> bool:
