@@ -218,11 +218,11 @@ PLACEHOLDERS = {"HARNESS": "claude-code", "EVENT": "session-start", "K": "1"}
 def test_q1_every_command_in_readme_prose_is_one_its_program_takes(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """"`harness-memory uninstall` on such a machine …" named a command a newcomer copies and
-    runs: it stops with "the following arguments are required: harness". Each ``memory-api``
-    or ``harness-memory`` command in README.md's prose parses as its program parses it, its
-    placeholders (``HARNESS``, ``EVENT``, ``K``) given a value; one with ``…`` in it is a
-    synopsis whose rest is elided, not a command to copy."""
+    """README.md said "`harness-memory uninstall` on such a machine …", a command a newcomer
+    copies and runs: it stops with "the following arguments are required: harness". Each
+    ``memory-api`` or ``harness-memory`` command in README.md's prose parses as its program
+    parses it, its placeholders (``HARNESS``, ``EVENT``, ``K``) given a value; one with ``…``
+    in it is a synopsis whose rest is elided, not a command to copy."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
     refused: list[str] = []
     for span in INLINE_COMMAND.findall(text):
