@@ -884,3 +884,22 @@ def test_a10_serve_refusing_a_public_address_names_memory_api_as_started(
     program = shlex.quote(str(bin_dir / "memory-api"))
     named = f"MEMORY_API_DATA_DIR={shlex.quote(str(env))}"
     assert f"`{named} {program} token create --name NAME`" in said, said
+
+
+def test_a10_token_create_of_a_name_taken_says_the_next_step(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``token create --name me2`` when ``me2`` exists said only "token 'me2' exists already"
+    (exit 1): it names the way on now, another name or a rotation (the new token first, then
+    the revoke of the old one, in the data dir the command named)."""
+    assert main(["token", "create", "--name", "me2"]) == 0
+    capsys.readouterr()
+    for extra in ([], ["--data-dir", str(env)]):
+        assert main(["token", "create", "--name", "me2", *extra]) == 1
+        said = capsys.readouterr()
+        assert said.out == ""  # no secret: nothing was made
+        assert "token 'me2' exists already" in said.err
+        assert "pick another --name" in said.err
+        revoke = shlex.join(["token", "revoke", "--name", "me2", *extra])
+        assert f"create the new token first, then `memory-api {revoke}`" in said.err
+    assert sorted(path.name for path in (env / "tokens").iterdir()) == ["me2.json"]

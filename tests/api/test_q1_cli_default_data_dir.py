@@ -4,11 +4,13 @@ and the reading commands say that they read the default data dir and what to nam
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import unused_port
 from memory_api.cli import main
+from memory_api.command_place import NAME_THE_DATA_DIR
 
 from tests.api.conftest import CORPUS
 from tests.support.redirecting import redirecting_service
@@ -64,6 +66,26 @@ def test_q1_the_reading_commands_leave_no_data_dir_behind(
     assert "no agent 'coder' in project 'acme'" in capsys.readouterr().err
     assert not default.exists()
     assert not (home / "out.tar.gz").exists()
+
+
+def test_q1_agent_list_that_finds_none_in_the_default_data_dir_says_what_to_name(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A newcomer who forgot ``export MEMORY_API_PORT`` ran ``agent list``: no service answered
+    at the default address, it read the default data dir and said only "no agents" (exit 0),
+    so their agents looked gone; ``agent create`` in the same shell refused, naming the address
+    and the data dir, and ``token list`` named the data dir to name. It says both now."""
+    default = home / ".local" / "share" / "agent-memory"
+    url = f"http://127.0.0.1:{os.environ['MEMORY_API_PORT']}"
+    for extra, none in (([], "no agents"), (["--project", "acme"], "no agents in project 'acme'")):
+        assert main(["agent", "list", *extra]) == 0
+        said = capsys.readouterr()
+        assert f"agents in the data dir {default} (the default: none is named)" in said.err
+        assert said.out.startswith(f"{none} in the default data dir; ")
+        assert f"no memory-api service answers at {url}" in said.out
+        assert "--url" in said.out and "MEMORY_API_PORT" in said.out
+        assert NAME_THE_DATA_DIR in said.out
+    assert not default.exists()
 
 
 def test_q1_an_export_beside_a_running_service_points_at_its_data_dir_not_at_agent_create(

@@ -37,16 +37,28 @@ SETTINGS = {
 """The settings files each harness's install writes into a new home."""
 
 TURNED_OFF = {
-    "claude-code": ["Claude Code's own auto memory: turned off"],
-    "codex": ["Codex CLI's own memories: turned off"],
-    "gemini": ["Gemini CLI's background auto memory: turned off", "own memory stays on"],
+    "claude-code": [
+        "Claude Code's own auto memory: turned off",
+        "Claude Code's own auto memory, by the variable that wins over autoMemoryEnabled: "
+        "turned off",
+    ],
+    "codex": [
+        "Codex CLI's own memories: turned off",
+        "Codex CLI's interactive terminals (exec_command with tty): turned off",
+    ],
+    "gemini": [
+        "Gemini CLI's background auto memory: turned off",
+        "Gemini CLI's directory tree in the model's first request: turned off",
+        "own memory stays on",
+    ],
 }
 """What each harness's summary says of the harness's own memory (H-6)."""
 
-SUMMARY_LINES = 7
+SUMMARY_LINES = 8
 """The most lines the summary of an install into a new home has, its warnings aside: which
-``harness-memory`` the hooks run, what it wrote (Codex CLI: three files), its harness's own
-memory, the settings it widened for the memory root (round 56), what stays on (Gemini CLI),
+``harness-memory`` the hooks run, what it wrote (Codex CLI: three files), each setting it
+turned off (its harness's own memory; Codex CLI's terminals, Gemini CLI's directory tree:
+round 62), the settings it widened for the memory root (round 56), what stays on (Gemini CLI),
 the next step."""
 WARNINGS = ("an editable install of the checkout", "on PATH here")
 """The warnings such an install says here: the hooks run this checkout's editable install, and

@@ -208,3 +208,30 @@ def test_h3_the_readme_wires_claude_code_by_hand_as_the_install_does(tmp_path: P
     for harness, events in (("codex", codex.groups()), ("gemini", gemini.groups())):
         for event in events:
             harness_memory_parser().parse_args(["hook", harness, event, "--flags-only"])
+
+
+INLINE_COMMAND = re.compile(r"`((?:\.venv/bin/)?(?:harness-memory|memory-api) [^`]*)`")
+PLACEHOLDERS = {"HARNESS": "claude-code", "EVENT": "session-start", "K": "1"}
+"""The placeholders README.md's prose commands use, each with a value its program takes."""
+
+
+def test_q1_every_command_in_readme_prose_is_one_its_program_takes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """README.md said "`harness-memory uninstall` on such a machine …", a command a newcomer
+    copies and runs: it stops with "the following arguments are required: harness". Each
+    ``memory-api`` or ``harness-memory`` command in README.md's prose parses as its program
+    parses it, its placeholders (``HARNESS``, ``EVENT``, ``K``) given a value; one with ``…``
+    in it is a synopsis whose rest is elided, not a command to copy."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    refused: list[str] = []
+    for span in INLINE_COMMAND.findall(text):
+        if "…" in span or "..." in span:
+            continue
+        for program, arguments in program_calls(span):
+            typed = [PLACEHOLDERS.get(argument, argument) for argument in arguments]
+            try:
+                PROGRAMS[program]().parse_args(typed)
+            except SystemExit:
+                refused.append(f"`{span}`: {capsys.readouterr().err.splitlines()[-1]}")
+    assert refused == []

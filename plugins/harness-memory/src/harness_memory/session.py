@@ -176,6 +176,7 @@ def start_session_sync(
     local_copy: RemoteCopy | None = None,
     sync_since: float | None = None,
     token_source: str | None = None,
+    say: bool = True,
 ) -> SessionStart:
     """:func:`start_session` without an event loop, for a shell, a hook or a blocking embedder.
 
@@ -190,13 +191,16 @@ def start_session_sync(
     scope's sync did; ``sync_since`` is :meth:`~harness_memory.remote.RemoteCopy.sync`'s
     ``fresh_since`` (a scope synced since then, by another hook entry of this Session, is
     read as that sync left it). ``token_source`` says where ``token`` came from (``--token``,
-    ``--token-file PATH`` …): a refusal of it names that place.
+    ``--token-file PATH`` …): a refusal of it names that place. ``say`` False: a failure is
+    not logged (one of a Session's several hook entries says it: P-2, H-1).
     """
     started_at, clock = utc_timestamp(time.time()), time.perf_counter()
     fetched = _Fetched(str(Path(workspace).absolute()))
     service = (service_url, token, timeout_s, token_source)
     ids = (project, agent, session_id, draft_id)
     synced = _gather(fetched, service, ids, memory_root, local_copy, sync_since)
+    if say:
+        _say_error(fetched, project, agent)
     answer = fetched.answer
     memory = answer.memory if answer is not None and answer.injected else ""
     sections = _render(template, answer, memory, agent)
@@ -278,15 +282,21 @@ def _gather(
         _fetch(fetched, service, ids)
         if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
             _read_files(fetched, memory_root, project, agent)
-    _say_error(fetched, project, agent)
     return synced
 
 
 def _say_error(fetched: _Fetched, project: str, agent: str) -> None:
-    """Log a failed fetch once, after the files on this machine had their chance (H-4)."""
+    """Log a failed fetch once, after the files on this machine had their chance (H-4); its
+    commands name the program as the user can run it (the hook's ``systemMessage`` does so:
+    :func:`~harness_memory.as_typed.as_typed`; the bare name for an embedder)."""
     if fetched.error is not None:
+        import os
+
+        from harness_memory.as_typed import as_typed, program_as_typed
+
         outcome = "read from the files on this machine" if fetched.offline else "failed open"
-        _logger().warning("memory %s for %s/%s: %s", outcome, project, agent, fetched.error)
+        said = as_typed(fetched.error, program_as_typed(os.environ))
+        _logger().warning("memory %s for %s/%s: %s", outcome, project, agent, said)
 
 
 def _render(
@@ -314,6 +324,7 @@ def start_from_settings(
     session_id: str | None = None,
     draft_id: str | None = None,
     template_fallback: bool = False,
+    say: bool = True,
 ) -> SessionStart:
     """Start a Session's memory with what the harness's ``settings`` configure (P-1, P-2a).
 
@@ -322,7 +333,8 @@ def start_from_settings(
     file cannot be read, before any request. A template file that cannot be read raises
     :class:`~harness_memory.settings.TemplateUnreadableError`, or with ``template_fallback`` is
     logged and replaced by the built-in template (a hook must start the Session regardless).
-    Service problems never raise (P-2).
+    Service problems never raise (P-2). ``say`` False: nothing is logged (one of a Session's
+    several hook entries says it, P-2, H-1: Claude Code's four said the same line four times).
     """
     url, project, agent = settings.required()
     token = settings.bearer_token()
@@ -340,10 +352,11 @@ def start_from_settings(
     except TemplateUnreadableError as error:
         if not template_fallback:
             raise
-        _logger().warning("%s; using the default template", error)
+        if say:
+            _logger().warning("%s; using the default template", error)
         template = DEFAULT_TEMPLATE
     else:
-        if settings.template_file is not None and (said := template_problem(template)):
+        if say and settings.template_file is not None and (said := template_problem(template)):
             _logger().warning("the template file %s: %s", settings.template_file, said)
     return start_session_sync(
         service_url=url,
@@ -359,6 +372,7 @@ def start_from_settings(
         local_copy=local_copy,
         sync_since=sync_since,
         token_source=settings.token_source,
+        say=say,
     )
 
 

@@ -409,7 +409,10 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
     for agent_id, why in unreadable:  # named, never left out unsaid (Q-2b)
         print(f"agent {agent_id} (project unknown): {why}", file=sys.stderr)
     if not agents:
-        print("no agents" + (f" in project {args.project!r}" if args.project else ""))
+        none = "no agents" + (f" in project {args.project!r}" if args.project else "")
+        if place.remote is None and not settings.data_dir_named:
+            none += f" in the default data dir; {_no_service_here(settings)}"
+        print(none)
         return 1 if unreadable else 0
     print(f"{'PROJECT':<20} {'AGENT':<20} {'MEMORY':<6} {'MEMORIES':>8}  NAME")
     uncounted = False
@@ -422,6 +425,21 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
             uncounted = True
         _say_skipped(agent)
     return 1 if unreadable or uncounted else 0
+
+
+def _no_service_here(settings: Settings) -> str:
+    """What ``agent list`` adds to "no agents" read from the default data dir, which nobody
+    named, with no service answering at the default address (Q-1): a newcomer who forgot
+    ``export MEMORY_API_PORT`` read "no agents" and believed their agents gone, while ``agent
+    create`` in the same shell refused naming that address. The CLI's reading commands read
+    the default data dir and say so (``token list``: "if a service uses another"); a refusal
+    is for the commands that write."""
+    url = default_url(settings.host, settings.port)
+    return (
+        f"no memory-api service answers at {url}: to list a service's agents, point --url "
+        "(or MEMORY_API_URL, MEMORY_API_PORT) at it; if a service uses another data dir, "
+        f"{NAME_THE_DATA_DIR} (make run's is .data in the checkout)"
+    )
 
 
 def _say_skipped(agent: AgentSummary) -> None:
@@ -499,10 +517,14 @@ def _token_create_here(settings: Settings) -> str:
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.open_folders import open_folders_warning
+    from memory_api.store.tokens import NameTaken
 
     store = _token_store(settings, args, writes=True, makes=True)
     projects = tuple(args.project) if args.project else None
-    entry, secret, was_open = store.create_closing(args.name, projects)
+    try:
+        entry, secret, was_open = store.create_closing(args.name, projects)
+    except NameTaken as error:
+        raise NameTaken(f"{error.detail}: {_name_taken_next(args)}") from None
     reach = "every project" if entry.projects is None else ", ".join(entry.projects)
     print(
         f"created token {entry.name!r} for {reach} in the data dir {settings.data_dir}; "
@@ -525,6 +547,20 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
             "and create another"
         )
     return 0
+
+
+def _name_taken_next(args: argparse.Namespace) -> str:
+    """The way on after ``token create`` of a name a token of the data dir holds (A-10): a
+    bare "token 'me2' exists already" left the user guessing whether, and how, to replace it.
+    The revoke names the data dir as the create did (``--data-dir``), quoted for the shell."""
+    import shlex
+
+    revoke = ["token", "revoke", "--name", args.name]
+    revoke += ["--data-dir", args.data_dir] if getattr(args, "data_dir", None) else []
+    return (
+        "pick another --name; or, to replace it (rotate), create the new token first, then "
+        f"`memory-api {shlex.join(revoke)}`"
+    )
 
 
 def _went_nowhere() -> bool:

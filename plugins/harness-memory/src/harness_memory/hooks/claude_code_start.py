@@ -59,14 +59,15 @@ def session_start(
     ``SessionMeta``) to the state dir under ``session_id`` for the PreToolUse adapter, and
     carries the ``systemMessage`` for the user when memory failed open or had to be cut (H-1), or
     when variables of the environment were ignored (P-2a);
-    the other entries answer only their piece, or nothing when the prompt needs fewer pieces.
+    the other entries answer only their piece, or nothing when the prompt needs fewer pieces,
+    and say nothing on stderr (entry 1 says a failure once per Session: P-2).
     Raises ``ValueError`` unless ``1 <= part <= parts``; never raises for anything else.
     """
     if not 1 <= part <= parts:
         raise ValueError(f"part must be 1…{parts}, got {part}")
     try:
         result = start_for_hook(
-            settings, cwd=hook.cwd, session_id=hook.session_id, save_record=part == 1
+            settings, cwd=hook.cwd, session_id=hook.session_id, save_record=part == 1, say=part == 1
         )
     except MissingSettingsError as error:
         return {"systemMessage": error.notice()} if part == 1 else None

@@ -52,19 +52,29 @@ __all__ = [
 
 
 def start_for_hook(
-    settings: HarnessSettings, *, cwd: str | None, session_id: str | None, save_record: bool = True
+    settings: HarnessSettings,
+    *,
+    cwd: str | None,
+    session_id: str | None,
+    save_record: bool = True,
+    say: bool = True,
 ) -> SessionStart:
     """A Session-start hook's start (P-4): the Workspace is the hook's ``cwd`` (else the process's).
 
     An unreadable template is replaced by the built-in one; with a ``session_id`` and
     ``save_record`` (one of several parallel hook entries of a Session writes it) the Session's
     record is written to the state dir for the write guard (a failure to write it is logged, and
-    the guard then falls back to the configured memory root). Raises
+    the guard then falls back to the configured memory root). ``say`` False: what went wrong
+    is not logged on stderr (another entry of the Session says it, P-2). Raises
     :class:`~harness_memory.settings.MissingSettingsError` (its ``notice()`` is the hook's
     answer); never raises otherwise.
     """
     result = start_from_settings(
-        settings, workspace=cwd or str(Path.cwd()), session_id=session_id, template_fallback=True
+        settings,
+        workspace=cwd or str(Path.cwd()),
+        session_id=session_id,
+        template_fallback=True,
+        say=say,
     )
     if session_id and save_record and settings.state_dir is not None:
         try:

@@ -60,6 +60,7 @@ __all__ = [
     "AUTO_MEMORY_VARIABLE",
     "EACH_USERS_OWN_FILE",
     "SESSION_START_PARTS",
+    "SWITCHES",
     "managed_dir",
     "plan",
     "settings_path",
@@ -108,13 +109,15 @@ AUTO_MEMORY_VARIABLE = Switch(
     what="Claude Code's own auto memory, by the variable that wins over autoMemoryEnabled",
     default_on=False,
     when_absent="not set before, which leaves it to autoMemoryEnabled",
-    detail=True,
 )
 """Claude Code reads ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` before ``autoMemoryEnabled``: a true
 value (``1``, ``true``, ``yes``, ``on``) turns its auto memory off, a false one (``0``,
 ``false``, ``no``, ``off``) turns it on whatever ``autoMemoryEnabled`` says (measured on
 2.1.332). The settings' ``env`` sets it for every Session, so the install sets it to ``"1"``
 there too (H-6); in managed settings it wins over a repository's ``env``."""
+SWITCHES = (AUTO_MEMORY, AUTO_MEMORY_VARIABLE)
+"""Every Claude Code setting the install turns off in its settings; its summary says each
+(H-3)."""
 
 
 MANAGED = (
@@ -176,7 +179,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     _drop_env_token(merged)  # the hooks read no token from env (P-2a): the file holds it
     notes: list[str] = [place_warning] if place_warning else []
     if install:
-        for switch in (AUTO_MEMORY, AUTO_MEMORY_VARIABLE):
+        for switch in SWITCHES:
             notes.append(switch_off(merged, switch, record.previous, found=found))
         config = settings_path(options.home, environ).parent
         notes += _own_memory_folders(config, options.home, document)
@@ -205,8 +208,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             for keys in ROOT_LISTS:  # a "permissions": null stays null (H-3)
                 give_back_made(merged, keys, record.previous, before=document)
 
-        switches = (AUTO_MEMORY, AUTO_MEMORY_VARIABLE)
-        notes += switches_back(merged, switches, record.previous, first=first, then=give_back)
+        notes += switches_back(merged, SWITCHES, record.previous, first=first, then=give_back)
     changes: list[FileChange] = []
     removals: list[Path] = []
     if install and managed is None:

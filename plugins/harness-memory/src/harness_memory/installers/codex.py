@@ -84,6 +84,7 @@ __all__ = [
     "EDITED_TABLES",
     "GUARD_MATCHER",
     "MEMORIES",
+    "SWITCHES",
     "TERMINALS",
     "check_tables",
     "codex_home",
@@ -165,13 +166,16 @@ TERMINALS = Switch(
     off=False,
     what="Codex CLI's interactive terminals (exec_command with tty)",
     default_on=True,
-    detail=True,
+    why="the write guard never sees what is typed into a running terminal",
 )
 """What the model types into a running terminal (``write_stdin``) never reaches Codex's
 PreToolUse hook (measured on 0.171: a file typed into ``bash`` landed in another Workspace's
 scope). Without a terminal, ``write_stdin`` cannot feed a running command ("stdin is closed"),
 so every command goes through ``exec_command``, which the guard sees (P-3). Codex 0.171 ignores
 ``features.unified_exec = false``, so this is the fence that holds."""
+SWITCHES = (MEMORIES, TERMINALS)
+"""Every Codex CLI feature the install turns off in ``config.toml`` (and in profile files that
+turn one back on); its summary says each (H-3)."""
 
 
 def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
@@ -210,7 +214,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     notes += taken_out_note(config_path, inline)
     notes += install_notes(working_folder(), home, install=install)  # H-3
     # H-6, P-3: a profile file's memories or unified_exec_tty = true too
-    switches = (MEMORIES, TERMINALS)
+    switches = SWITCHES
     profiles, profile_notes = profile_plan(home, switches, record, install=install)
     if install:
         for switch in switches:

@@ -3,9 +3,10 @@
 An install said everything it knew, about 17 lines and 4,500 characters per harness: the
 files it wrote and what it turned off drowned in what the write guard does not cover, how the
 hooks' Python is isolated and that bytecode was compiled. A newcomer reads a short summary:
-what it wrote, what it turned off of the harness's own memory or what stays
-on, the settings it widened for the memory root, every warning and, last, the one next step
-with where the rest is (``--verbose``: a command, as a wheel user has no checkout to read a
+what it wrote, every setting of the harness it turned off (round 62: Codex CLI's terminals
+and Gemini CLI's directory tree were said only with ``--verbose``) or what stays on, the
+settings it widened for the memory root, every warning and, last, the one next step with
+where the rest is (``--verbose``: a command, as a wheel user has no checkout to read a
 README path in); what the write guard does not cover and what a repository can switch off are
 in that rest (round 59: the summary was still 11 lines). A sentence made a
 :class:`Detail` where it is written is one of the rest; every other sentence is always printed.

@@ -61,6 +61,7 @@ __all__ = [
     "GUARD_MATCHER",
     "HOOK_TIMEOUT_MS",
     "STAYS_ON",
+    "SWITCHES",
     "TREE_WHY",
     "directories_note",
     "include_directory",
@@ -123,13 +124,15 @@ DIRECTORY_TREE = Switch(
     off=False,
     what="Gemini CLI's directory tree in the model's first request",
     default_on=True,
-    detail=True,
+    why="with the memory root included, it would list every Workspace's folder and file names",
 )
 """Gemini CLI lists the files of every Workspace directory, include directories too, in the
 first request: with the memory root included, every scope's folder and file names (other
 Workspaces' among them). Gemini CLI 0.61 can neither list one include directory and not another
 nor take a Workspace-dependent include directory (a missing one stops it from starting), so the
 listing goes off; the model still lists folders with its tools when it needs to."""
+SWITCHES = (AUTO_MEMORY, DIRECTORY_TREE)
+"""Every Gemini CLI setting the install turns off in its settings; its summary says each (H-3)."""
 TREE_WHY = (
     "Gemini CLI would list every scope of the memory root (other Workspaces' names and file "
     "names) in the first request; it cannot list your Workspace without the memory root, so "
@@ -170,7 +173,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             wanted["SessionEnd"] = [{"hooks": [handler("session-end")]}]
     found = without_our_roots(document, document, HARNESS, _taken_out)  # as the user had it
     first = record.first_found(path, partial(json_object, comments=True))
-    switches = (AUTO_MEMORY, DIRECTORY_TREE)  # context.includeDirectoryTree: ours too
+    switches = SWITCHES  # context.includeDirectoryTree: ours too
     switches_back(found, switches, record.previous, first=first)
     if install:
         note_made(found, ROOT_LIST, record.previous)

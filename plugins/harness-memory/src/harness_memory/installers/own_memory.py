@@ -25,8 +25,6 @@ from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from harness_memory.installers.detail import Detail
-
 __all__ = [
     "Switch",
     "give_back_made",
@@ -63,12 +61,11 @@ class Switch:
     when_absent: str | None = None
     """What the harness does while the key is absent, as the install says it, where
     ``default_on`` does not tell (a variable that, unset, leaves the choice to another key)."""
-    detail: bool = False
-    """Whether the install's sentence for it, when the key was absent, is a
-    :class:`~harness_memory.installers.detail.Detail` (said by ``install --verbose`` only): a
-    second key of a switch already said, or a setting beside the harness's own memory (H-3:
-    the summary says what was written and the one next step). A value the user had there,
-    changed by the install, is always said."""
+    why: str = ""
+    """Why the install sets it, one clause said after the setting (``""``: ``what`` says it).
+    The install's sentence for a switch is always said, ``--verbose`` or not (H-3: the summary
+    says everything the install turned off; a setting said only with ``--verbose`` was one a
+    newcomer never heard of until ``uninstall`` named it)."""
 
     @property
     def dotted(self) -> str:
@@ -249,14 +246,13 @@ def switch_off(
     else:
         before = f"{switch.dotted} was {_shown(was['value'])}"
     setting = f"{switch.dotted} = {_shown(switch.off)}"
+    why = f": {switch.why}" if switch.why else ""
     if again:
-        said = (
+        return (
             f"{switch.what}: still {switch.done} ({setting}, as the install before left it; "
-            f"before that install: {_was(switch, was)})."
+            f"before that install: {_was(switch, was)}){why}."
         )
-    else:
-        said = f"{switch.what}: {switch.done} ({setting}; {before})."
-    return Detail(said) if switch.detail and "absent" in was else said  # a value of yours: said
+    return f"{switch.what}: {switch.done} ({setting}; {before}){why}."
 
 
 def _was(switch: Switch, was: dict[str, Any]) -> str:

@@ -69,7 +69,7 @@ from memory_api.world_writable import (
     writable_by_everyone,
 )
 
-__all__ = ["TOKENS_DIR", "KnownTokens", "TokenStore"]
+__all__ = ["TOKENS_DIR", "KnownTokens", "NameTaken", "TokenStore"]
 
 logger = logging.getLogger(__name__)
 
@@ -143,6 +143,11 @@ def _gone(path: str) -> _Read:
     except OSError as error:
         return _Read(None, _reason(error))
     return _Read(None, "a symlink to a missing file")
+
+
+class NameTaken(Conflict):
+    """A token file of the data dir holds a token of the name to create (409): the command
+    line says the way on (another name, or a rotation: the new token, then the revoke)."""
 
 
 def _refused(distrust: str) -> Conflict:
@@ -496,7 +501,7 @@ class TokenStore:
         if any(entry.name == name for entry in self._env):
             raise Conflict(f"token {name!r} is already defined in MEMORY_API_TOKENS")
         if held := [path for path in self._files_of(name) if Path(path).name != f"{name}.json"]:
-            raise Conflict(  # two secrets of one name: a revoke by it would remove both
+            raise NameTaken(  # two secrets of one name: a revoke by it would remove both
                 f"a token named {name!r} exists already, in {TOKENS_DIR}/{Path(held[0]).name}"
             )
         secret = new_secret()
@@ -513,7 +518,7 @@ class TokenStore:
         except (FileExistsError, NotADirectoryError):  # a file where the folder should be
             raise self._not_a_folder() from None
         if not created:
-            raise Conflict(f"token {name!r} exists already")
+            raise NameTaken(f"token {name!r} exists already")
         return entry, secret
 
     def _make_folder(self) -> list[Path]:
