@@ -54,7 +54,13 @@ from memory_core.scope_files import INDEX_CAP
 
 from memory_api.errors import Conflict, NotFound, Unavailable, write_fix
 from memory_api.store.containment import FolderSwapped, held_folder, is_within, real_path
-from memory_api.store.scopes import index_refusal, no_topic_file, topic_entry, walk_sub_folders
+from memory_api.store.scopes import (
+    index_refusal,
+    moved_scope,
+    no_topic_file,
+    topic_entry,
+    walk_sub_folders,
+)
 from memory_api.store.wiki_notes import index_notes
 
 __all__ = ["PRUNE_READ_CAP", "Pruned", "delete_topic", "prune_index_file", "twin_names"]
@@ -123,8 +129,8 @@ def delete_topic(root: Path, scope: Path, file_name: str) -> Pruned:
             f"no topic file {file_name!r} in this scope: the scope's folder was replaced while "
             "it was deleted (by a symlink or a file); nothing was deleted"
         ) from None
-    except FileNotFoundError:
-        raise missing from None
+    except FileNotFoundError:  # the scope's folder moved meanwhile: said, never "no file"
+        raise moved_scope(scope, "this scope") or missing from None
 
 
 def _delete_in(root: Path, scope: Path, held: Path, file_name: str, missing: NotFound) -> Pruned:
