@@ -619,8 +619,8 @@ def prune_index_keeping(
     drops its lines whole). Returns ``(new_text, removed_lines, kept_lines)``, lines without
     their ends.
 
-    >>> prune_index_keeping("- [A](a.md), see [B](b.md)\n- [A](a.md)\n", "a.md")
-    ('- [A](a.md), see [B](b.md)\n', ['- [A](a.md)'], ['- [A](a.md), see [B](b.md)'])
+    >>> prune_index_keeping("- [A](a.md), see [B](b.md)\\n- [A](a.md)\\n", "a.md")
+    ('- [A](a.md), see [B](b.md)\\n', ['- [A](a.md)'], ['- [A](a.md), see [B](b.md)'])
     """
     twins = () if exact else _case_twins(text, file_name, files or ())
     own = {file_name, *twins} if keep_shared else set()
