@@ -93,3 +93,18 @@ def test_q2b_a_demo_seed_over_a_vanished_root_skips_the_demo_agent_and_says_so(
     said = capsys.readouterr()
     assert f"demo agent 'demo' not seeded: the service {VANISHED}" in said.err, said
     assert not root.exists()
+
+
+def test_q2b_an_agent_create_over_a_vanished_root_refuses_and_makes_nothing(
+    moved_away: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (moved_away.parents[1] / "agent.json").unlink()  # the agent gone too, its history kept
+    capsys.readouterr()
+
+    argv = ["agent", "create", "--project", PROJECT, "--id", "coder", "--name", "coder"]
+    assert main(argv) == 1
+
+    said = capsys.readouterr().err
+    assert f"agent 'coder' could not be created: the service {VANISHED}" in said, said
+    assert not moved_away.exists()
+    assert not (moved_away.parents[1] / "agent.json").exists()

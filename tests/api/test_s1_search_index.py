@@ -345,3 +345,12 @@ def test_s1_a_far_snippet_matches_the_body_only_up_to_its_first_match(
     assert _shown_hits(run(MemorySearch(agent.data_dir), agent, "kafka")) == ["kafka"]
     assert max(matched) <= search_module.SCORED_CHARS
     assert sum(matched) <= 3 * search_module.SCORED_CHARS + 100  # the body's first 3 of 5 parts
+
+
+def test_s1_a_name_holding_every_term_still_shows_a_far_body_match(agent: AgentHome) -> None:
+    """A hit whose name holds every term and whose body matches only past its first
+    SCORED_CHARS characters shows that body passage, marked, as any other hit does."""
+    topic(agent.user, "kafka.md", "kafka", "large", _body_with(_LATIN, 70_000, 69_500, " kafka "))
+    hit = run(MemorySearch(agent.data_dir), agent, "kafka").hits[0]
+    assert [part.text for part in hit.snippet if part.hit] == ["kafka"]
+    assert hit.snippet[0].text == "…"

@@ -55,6 +55,10 @@ line where one applies:
                                        a Cyrillic ``р``; full-width letters): they look the
                                        same, and a case- or normalization-insensitive disk
                                        (macOS, Windows) keeps one of the first kind (T-5b)
+``windows-name``              warning  a topic file named as a Windows device (``aux.md``,
+                                       ``CON.md``, ``com1.notes.md``: any case, whatever
+                                       follows its first dot): a Windows machine's copy of the
+                                       scope cannot hold it (R-1); rename it
 ``empty-name``                warning  ``name:`` with no text; the file name stands in (T-1a)
 ``name-mismatch``             warning  frontmatter ``name`` says other words than the file name
                                        (``Always run the linter`` is the same name as a title)
@@ -129,6 +133,7 @@ __all__ = [
     "mask_secret_lines",
     "mask_secrets",
     "naming_convention",
+    "windows_device",
 ]
 
 SEVERITIES: dict[str, Severity] = {
@@ -150,6 +155,7 @@ SEVERITIES: dict[str, Severity] = {
     "index-wrong-case": "warning",
     "dangling-wiki-link": "warning",
     "look-alike-names": "warning",
+    "windows-name": "warning",
     "empty-name": "warning",
     "name-mismatch": "warning",
     "name-not-kebab": "info",
@@ -248,11 +254,46 @@ _TOPIC_RULES = (
         lambda _: "no description in the frontmatter; recall relies on it",
     ),
     _TopicRule(
+        "windows-name",
+        lambda topic: windows_device(topic.file) is not None,
+        lambda topic: _windows_name(topic),
+    ),
+    _TopicRule(
         "description-multiline",
         lambda topic: "\n" in (topic.description or ""),
         lambda _: "the description spans several lines; keep it to one",
     ),
 )
+
+
+_WINDOWS_DEVICES = frozenset(
+    {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
+    | {f"{port}{digit}" for port in ("COM", "LPT") for digit in "123456789\u00b9\u00b2\u00b3"}
+)
+"""The names Windows keeps for its devices (as Git for Windows refuses them in a path)."""
+
+
+def windows_device(file: str) -> str | None:
+    """The Windows device a file name names (``"AUX"`` for ``aux.md``, ``"CON"`` for
+    ``Con.notes.md`` or ``con .md``: its part before the first dot, trailing blanks dropped,
+    in any case), or None: Windows opens the device for such a name, and Git for Windows
+    refuses to check it out, so a Windows machine's copy of a scope cannot hold it (R-1).
+
+    >>> windows_device("aux.md"), windows_device("console.md")
+    ('AUX', None)
+    """
+    device = file.split(".", 1)[0].rstrip(" ").upper()
+    return device if device in _WINDOWS_DEVICES else None
+
+
+def _windows_name(topic: ParsedTopic) -> str:
+    device = windows_device(topic.file) or ""
+    return (
+        f"{topic.file!r} is the name of a Windows device ({device}): a Windows machine's copy "
+        "of this scope cannot hold it (Git for Windows refuses to check it out, so that "
+        f"machine's sync of the scope stops, R-1); rename it (say {device.lower()}-notes.md) "
+        "and its index line"
+    )
 
 
 def lint_topic(topic: ParsedTopic) -> list[Finding]:

@@ -21,6 +21,8 @@ import builtins
 import hashlib
 import logging
 import os
+import shutil
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +36,7 @@ from memory_core.errors import InvalidId
 from memory_core.file_edit import edit_file
 from memory_core.json_members import UncheckedMembers, repeated_member, twice_named
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
-from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
+from memory_core.layout import AGENTS_DIR, agent_dir, memory_root, scope_dir, workspaces_dir
 from memory_core.placeholder_sight import placeholder_out_of_sight
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.rules import (
@@ -58,11 +60,14 @@ from memory_api.errors import (
     NotFound,
     ProjectFull,
     ServiceError,
+    Unavailable,
     Unprocessable,
+    write_fix,
 )
 from memory_api.store.containment import NotRegularFileError, cannot_read, read_regular
 from memory_api.store.entity_tags import NO_PRECONDITIONS, Preconditions, if_match_holds
 from memory_api.store.locks import Locks, lock_name
+from memory_api.store.scopes import vanished_root
 from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
 
 __all__ = [
@@ -191,6 +196,9 @@ def _etag(raw: bytes) -> str:
     return '"' + hashlib.sha256(raw).hexdigest()[:32] + '"'
 
 
+_WRITE_ACCESS = f"write access to the data dir's {AGENTS_DIR}/ folder (its owner and mode)"
+"""What the account needs to create an agent, as a failed create's ``detail`` says it."""
+
 _READ_AT = "GET …/config"
 """Where a client reads the config's ETag, as a failed ``If-Match`` says it."""
 
@@ -313,6 +321,34 @@ class AgentStore:
     def _file(self, agent_id: str) -> Path:
         return agent_dir(self.data_dir, agent_id) / AGENT_FILE
 
+    def _folders_plain(self, agent_id: str) -> bool:
+        """Whether ``agents/`` and ``agents/<id>/`` are plain folders (False: one is missing or
+        a file, so there is no agent). A symlink in either place is never followed (A-7, as a
+        memory root's is not: it may lead out of the data dir): :class:`UnreadableAgent` (503)
+        naming the entry by its place in the data dir. Two ``lstat`` calls; another error is
+        left to the read, which names it. Blocking."""
+        current = os.fspath(self.data_dir)
+        for depth, part in enumerate((AGENTS_DIR, agent_id), start=1):
+            current = f"{current}{os.sep}{part}"
+            try:
+                mode = os.lstat(current).st_mode
+            except FileNotFoundError:
+                return False
+            except OSError:
+                return True  # the read names the reason
+            if stat.S_ISLNK(mode):
+                place = "/".join((AGENTS_DIR, agent_id)[:depth])
+                logger.warning("agent folder %s is a symlink: never followed", current)
+                raise UnreadableAgent(
+                    f"the folder of agent {agent_id!r} is not a plain folder: {place} in the "
+                    "data dir is a symlink, which the service never follows (A-7: it may lead "
+                    "out of the data dir): an operator must move it away and put the agent's "
+                    "folder there (from a backup), then try again"
+                )
+            if not stat.S_ISDIR(mode):
+                return False
+        return True
+
     def _load(self, agent_id: str, *, cached_only: bool = False) -> AgentRecord | None:
         """Read ``agent.json`` of a checked id; None when there is none. Blocking, unless
         ``cached_only``: then a file that must be read raises :class:`NeedsBlockingIO`.
@@ -323,6 +359,8 @@ class AgentStore:
         """
         # the path as agent_dir() spells it, without a Path per call
         where = f"{self._agents_dir}{os.sep}{check_agent_id(agent_id)}{os.sep}{AGENT_FILE}"
+        if not self._folders_plain(agent_id):
+            return None
         try:
             known = os.stat(where)  # noqa: PTH116 - follows a symlink, as the read does
         except (FileNotFoundError, NotADirectoryError):
@@ -474,13 +512,32 @@ class AgentStore:
 
     def _create_new(self, record: AgentRecord) -> AgentRecord:
         """Write agent ``record`` (its id checked free) with its user scope and
-        ``workspaces/``."""
-        # K-6: the user scope comes with the agent; workspaces/ holds temporary Workspaces (K-4).
-        # owner-only whatever the umask: the agent's notes below are its own (A-10, I-8)
-        mode = data_folder_mode()
-        make_dirs(scope_dir(self.data_dir, record.id, USER_SCOPE), mode)
-        make_dirs(workspaces_dir(self.data_dir, record.id), mode)
-        return self._write(record)
+        ``workspaces/``. Raises :class:`Unavailable` (503) when its memory root is gone while
+        its history holds scopes (:func:`~memory_api.store.scopes.vanished_root`: nothing is
+        made, as no other command makes it again, Q-2b) and when the disk refuses a write
+        halfway (ENOSPC…): the agent folder this call made is removed, never left without its
+        ``agent.json``."""
+        folder = agent_dir(self.data_dir, record.id)
+        made = not os.path.lexists(folder)
+        if not made and (vanished := vanished_root(memory_root(self.data_dir, record.id))):
+            # its history holds scopes: a root made again empty records every note removed
+            raise Unavailable(f"agent {record.id!r} could not be created: the service {vanished}")
+        try:
+            # K-6: the user scope comes with the agent; workspaces/ holds temporary Workspaces
+            # (K-4). Owner-only whatever the umask: the agent's notes are its own (A-10, I-8)
+            mode = data_folder_mode()
+            make_dirs(scope_dir(self.data_dir, record.id, USER_SCOPE), mode)
+            make_dirs(workspaces_dir(self.data_dir, record.id), mode)
+            return self._write(record)
+        except OSError as error:  # a full disk halfway: no agent folder without its agent.json
+            if made:
+                shutil.rmtree(folder, ignore_errors=True)
+            logger.warning("agent %s could not be created in %s: %s", record.id, folder, error)
+            reason = error.strerror or type(error).__name__
+            raise Unavailable(
+                f"agent {record.id!r} could not be created ({reason}): "
+                f"{write_fix(error, _WRITE_ACCESS)}, then try again; nothing of it was kept"
+            ) from None
 
     def _create_within(self, record: AgentRecord, cap: int) -> AgentRecord:
         """:meth:`_create` when ``record``'s project holds fewer than ``cap`` agents (those
@@ -506,7 +563,10 @@ class AgentStore:
         A-10); 0: no cap (the operator's CLI on the data dir). Raises ``InvalidId`` (400),
         :class:`BadRequest` for an empty or overlong name or a template holding hidden
         characters (I-9), :class:`Conflict` (409) when the id is taken in any project,
-        :class:`ProjectFull` (409, ``…/cap-reached``) when the project holds ``cap`` agents.
+        :class:`ProjectFull` (409, ``…/cap-reached``) when the project holds ``cap`` agents,
+        :class:`UnreadableAgent` (503) when ``agents/<id>`` is a symlink (never followed, A-7),
+        :class:`Unavailable` (503) when the agent's memory root vanished or the disk refused
+        the create halfway (nothing of it kept, :meth:`_create_new`).
         """
         check_project_id(project)
         check_agent_id(body.id)

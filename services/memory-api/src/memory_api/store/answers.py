@@ -80,6 +80,7 @@ from memory_api.store.scopes import (
     ScopeListing,
     TopicEntry,
     judged_topics,
+    moved_scope,
     no_topic_file,
     scan_scope,
     scope_real_dir,
@@ -737,6 +738,8 @@ class ScopeAnswers:
         """
         entry = topic_entry(root, scope, file_name)
         read = self._load([entry], light_ok=False) if entry is not None else _Read([], [])
+        if not read.loaded and (moved := moved_scope(scope, f"scope {key!r}")) is not None:
+            raise moved  # its folder moved or removed meanwhile: said, never "no file" (Q-2b)
         if read.unreadable:
             raise CannotRead(
                 f"topic file {file_name!r} in scope {key!r} is there, but the service "

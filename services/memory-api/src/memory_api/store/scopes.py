@@ -77,6 +77,7 @@ __all__ = [
     "list_scopes",
     "made_scope_dir",
     "memory_root_unread",
+    "moved_scope",
     "no_topic_file",
     "read_index_text",
     "read_marker",
@@ -1087,6 +1088,26 @@ def sub_folder_files_ending(
         if any(fold_name(f"/{path}").endswith(end) for end in endings.get(fold_name(name), ())):
             found.append(path)
     return sub_folder_files(scope, found)
+
+
+def moved_scope(scope: Path, where: str) -> NotFound | None:
+    """The :class:`NotFound` (404) of a request whose real ``scope`` folder, checked at its
+    start, is no longer there (renamed or moved away, removed: its ``lstat`` finds nothing),
+    saying so (Q-2b: never "no topic file" of a scope still there, nor "cannot read it" sending
+    an operator to a file's mode); ``where`` names the scope (``"scope 'user'"``). None when
+    something is at its place (a symlink swapped in is judged by the caller, A-7) or it cannot
+    be looked at. One ``lstat``."""
+    try:
+        os.lstat(scope)
+    except FileNotFoundError:
+        return NotFound(
+            f"{where} is not there now: its folder was moved or removed while this request was "
+            "served, so nothing of it was read or changed; if it was moved on purpose, use the "
+            "scope where it is now"
+        )
+    except OSError:
+        return None
+    return None
 
 
 def no_topic_file(root: Path, scope: Path, file_name: str, where: str) -> NotFound | CannotRead:

@@ -103,8 +103,8 @@ again), however large the topic files (1 MiB each: 100 of them were 100 MB match
 word). A term FTS5 found in a candidate (every candidate holds every term) that none of those
 parts holds is in the rest of a longer field: it counts once there. When that field is the body
 of a hit shown with no match in this part, its snippet is the first later part holding one
-(:func:`_far_passage`): at most the file's size (:data:`READ_CAP_BYTES`) more matched, for that
-hit alone."""
+(:func:`_far_passage`), also when the name holds every term: at most the file's size
+(:data:`READ_CAP_BYTES`) more matched, for that hit alone (a hit shown)."""
 _OVERLAP = 1_024
 """How far each later part of a body matched for its snippet reaches back into the part before,
 so that a match the cut split (a term of up to :data:`MAX_QUERY_CHARS`, with markup between its
@@ -533,9 +533,8 @@ def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int)
     if stats is None:
         return []
     terms = range(len(query.terms))
-    scored: list[tuple[int, int, float, Row, list[Shown], bool]] = []
+    scored: list[tuple[int, int, float, Row, list[Shown]]] = []
     for row in rows:
-        rest = False  # a term found in no part read: it is in the rest of a field
         shown = [shown_matches(text[:SCORED_CHARS], query) for text in row.fields]
         found = [field.found for field in shown]
         frequencies = [
@@ -545,27 +544,30 @@ def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int)
         for term in terms if cut else ():  # one matched in no part read is in the rest
             if not any(field[term] for field in frequencies):
                 frequencies[cut[-1]][term] = 1
-                rest = True
         exact = len({m.term for field in found for m in field if m.exact})
         matched = {m.term for field in found for m in field}
         loose = len(matched - {m.term for field in found for m in field if not m.loose})
-        scored.append((loose, exact, score(stats, row.lengths, frequencies), row, shown, rest))
+        scored.append((loose, exact, score(stats, row.lengths, frequencies), row, shown))
     scored.sort(key=lambda item: (item[0], -item[1], -item[2]))  # stable: ties keep FTS5's
-    return [
-        _hit(query, row, value, shown, rest) for _, _, value, row, shown, rest in scored[:limit]
-    ]
+    return [_hit(query, row, value, shown) for _, _, value, row, shown in scored[:limit]]
 
 
-def _hit(query: Query, row: Row, value: float, shown: list[Shown], rest: bool) -> SearchHit:
+def _hit(query: Query, row: Row, value: float, shown: list[Shown]) -> SearchHit:
     """One hit: its name and description marked, a passage of its body; each field as
     :func:`~.search_text.shown_matches` shows it (``shown``: its first :data:`SCORED_CHARS`
-    characters; an ellipsis for the rest). A body with no match there while a term is in the
-    rest of a field (``rest``) shows the passage of its first later part with one
-    (:func:`_far_passage`). A name or description is given up to
-    :data:`~.listed_text.LISTED_CHARS` characters, as a listing gives it."""
+    characters; an ellipsis for the rest). A longer body with no match there shows the passage
+    of its first later part with one (:func:`_far_passage`), whether a term is only in the
+    rest of a field or the name or description holds every term. A name or description is
+    given up to :data:`~.listed_text.LISTED_CHARS` characters, as a listing gives it."""
     name = shown_matches(row.name[:SCORED_CHARS], query)
     description, body = shown[1:]
-    far = _far_passage(row.fields[2], query) if rest and not body.found else []
+    # a body matched only past its first part: shown from there, whether a term was found
+    # nowhere else or the name holds them all (S-1)
+    far = (
+        _far_passage(row.fields[2], query)
+        if not body.found and len(row.fields[2]) > SCORED_CHARS
+        else []
+    )
     passage = far or snippet(body.text, body.found, body.marks)
     if len(row.fields[2]) > SCORED_CHARS and passage and passage[-1].text != "…" and not far:
         passage.append(SnippetPart(text="…", hit=False))

@@ -27,6 +27,7 @@ const CODE_NAMES = {
   "index-wrong-case": ["index in the wrong case", "indexes in the wrong case"],
   "dangling-wiki-link": ["dangling [[link]]", "dangling [[links]]"],
   "look-alike-names": ["look-alike file name", "look-alike file names"],
+  "windows-name": ["name Windows keeps for a device", "names Windows keeps for devices"],
   "look-alike-link": ["look-alike link", "look-alike links"],
   "naming-convention": ["other naming convention", "other naming conventions"],
   "no-frontmatter": ["folder of notes without frontmatter", "folders of notes without frontmatter"],

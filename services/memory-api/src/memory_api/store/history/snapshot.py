@@ -194,6 +194,7 @@ def take_snapshot(
         if name not in seen:
             snapshot.changes.append(Change(name, None))
     snapshot.changes.sort(key=lambda change: change.name)
+    _said(scope, snapshot.kept)
     return snapshot
 
 
@@ -220,7 +221,33 @@ def linked_index(scope: Path) -> str | None:
 def _keep(snapshot: Snapshot, seen: set[str], kept: KeptFile) -> None:
     seen.add(kept.name)
     snapshot.kept.append(kept)
-    logger.debug("history: %s keeps its last recorded content: %s", kept.name, kept.why)
+
+
+_SAID_KEPT = 4096
+"""How many ``(scope, file, why)`` a process remembers having warned of (:func:`_said`)."""
+_said_kept: dict[tuple[str, str, str], None] = {}
+
+
+def _said(scope: Path, kept: list[KeptFile]) -> None:
+    """Log each file of the real ``scope`` whose content the history could not take as a
+    WARNING (V-1, Q-2b: the user's history of it is not being kept, which an operator must
+    hear without a debug log level), once per process for each file and reason; later records
+    finding the same say it at DEBUG (a Session start records the scope again)."""
+    for file in kept:
+        said = (os.fspath(scope), file.name, file.why)
+        if said in _said_kept:
+            logger.debug("history: %s keeps its last recorded content: %s", file.name, file.why)
+            continue
+        if len(_said_kept) >= _SAID_KEPT:
+            _said_kept.pop(next(iter(_said_kept)))
+        _said_kept[said] = None
+        logger.warning(
+            "history of scope %s: %s keeps its last recorded content, its changes are not "
+            "recorded: %s",
+            scope,
+            file.name,
+            file.why,
+        )
 
 
 def _over_cap(name: str) -> KeptFile:
