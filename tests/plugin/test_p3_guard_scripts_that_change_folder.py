@@ -226,3 +226,42 @@ def test_p3_a_command_runs_its_script_where_a_file_it_sourced_may_have_cd_ed(
 
     assert_refused_by_every_harness_and_bash_writes(where, "cd sub; . ../up.sh; bash k.sh")
     assert let_through(where, ["cd sub && source ../up.sh && . ./k.sh"]) == {}
+
+
+LOST_CD_SCRIPTS = {
+    "bash r.sh": 'cd "$(echo sub)"; echo x >> ../notes/r.md\n',
+    "bash p.sh sub": 'cd "$1"; echo x >> ../notes/p.md\n',
+    "bash v.sh sub": 'cd "${BASH_ARGV[0]}"; echo x >> ../notes/v.md\n',
+    "bash s.sh": "case $x in *) d=sub;; esac\ncd $d; echo x >> ../notes/s.md\n",
+    "bash f.sh": 'g() { local d=sub; cd "$d"; }\nd=.; g; cp /etc/hostname ../notes/f.md\n',
+}
+"""Scripts (by the command running them) writing a relative path after a ``cd`` into a folder
+the guard cannot work out (review guard61 finding 1): it followed no folder there and judged
+``../notes/…`` from the folders it knew, while bash, in ``sub``, wrote through the Workspace's
+link ``notes`` into another Workspace's scope."""
+LOST_CD_HARMLESS = {
+    "bash t.sh": 'cd "$(mktemp -d)" && echo x > /tmp/guard61-t.txt && tar --version\n',
+    "bash u.sh": 'cd "$(dirname "$0")" && echo x > built.txt\n',
+    "bash w.sh sub": 'cd "$1" && ls -la && git status\n',
+}
+"""Scripts whose writes after such a ``cd`` are absolute or none, and one whose ``cd`` is its
+own folder's (followed): judged as before."""
+
+
+def test_p3_a_script_writing_a_relative_path_after_a_cd_it_cannot_follow_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    for command, text in {**LOST_CD_SCRIPTS, **LOST_CD_HARMLESS}.items():
+        (where.workspace / command.split()[1]).write_text(text, encoding="utf-8")
+
+    found = {c: refusals_by_every_harness(where, c) for c in LOST_CD_SCRIPTS}
+    passing = {c: refusals_by_every_harness(where, c) for c in LOST_CD_HARMLESS}
+
+    assert all(
+        "a relative path after a cd into a folder known only when it runs" in (reason or "")
+        for each in found.values()
+        for reason in each.values()
+    ), found
+    assert passing == {c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in passing}
+    assert_refused_by_every_harness_and_bash_writes(where, "bash r.sh")

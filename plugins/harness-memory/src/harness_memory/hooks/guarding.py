@@ -64,6 +64,7 @@ from harness_memory.hooks.named_scripts import (
     SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
     linked_words,
+    lost_writes,
     nested_scripts,
     non_interactive_part,
     read_script,
@@ -653,6 +654,13 @@ def _script_text_refusal(
         return (
             f"it enters more than {FOLDERS_CAP} folders (cd, pushd, popd), more than the "
             "guard follows to tell where its relative paths land"
+        )
+    for word in lost_writes(text, base, judge.environ, (file, kind)) if shell else []:
+        return (
+            f"it writes {shown_path(word)}, a relative path after a cd into a folder known "
+            'only when it runs ($(…), "$1", a variable set in a branch or a function): where '
+            "it lands cannot be known before the command runs, and it could be another "
+            "Workspace's memory scope"
         )
     for word, folder in linked_words(text, folders):  # resolved as the kernel will there
         if (reason := _path_refusal(word, folder, judge, roots)) is not None:

@@ -38,6 +38,7 @@ __all__ = [
     "SCRIPT_SHELLS",
     "NestedScript",
     "linked_words",
+    "lost_writes",
     "nested_scripts",
     "non_interactive_part",
     "read_script",
@@ -313,6 +314,48 @@ def script_folders(
     return scan.folders
 
 
+def lost_writes(
+    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str] | None = None
+) -> list[str]:
+    """The relative places a shell script's ``text`` run in ``base`` writes after a ``cd``
+    into a folder named at run time (``cd "$(echo sub)"``, ``cd "$1"``, a variable set in a
+    branch or a function), as spelled (P-3, review guard61 finding 1): a redirection's target
+    or an operand of a file writer (:data:`_LOST_WRITERS`), not starting with ``/``, ``~``
+    or an expansion. Where they land cannot be known, as a command's own after such a ``cd``
+    (``ShellPaths.written_at_run_time``). Empty for a script longer than
+    :data:`SCRIPT_FOLLOW_CAP` (its commands not scanned)."""
+    if len(text) > SCRIPT_FOLLOW_CAP or not re.search(r"\b(?:cd|pushd|popd|source)\b|\.\s", text):
+        return []
+    return _scanned(text, base, environ, script).lost_writes
+
+
+_LOST_WRITERS = frozenset({"tee", "touch", "cp", "mv", "ln", "install", "dd", "mkdir"})
+"""Programs whose operands :func:`lost_writes` takes as written (``cp``, ``mv``, ``ln`` and
+``install`` their last, ``dd`` its ``of=``, the others every one)."""
+
+
+def _relative_writes(words: list[str]) -> list[str]:
+    """The relative places a simple command's ``words`` (quotes removed) write: redirection
+    targets (``>> x``, ``>x``, ``2>x``) and :data:`_LOST_WRITERS` operands (for
+    :func:`lost_writes`)."""
+    written: list[str] = []
+    for at, word in enumerate(words):
+        arrow = re.match(r"^[0-9]*(?:>>?|&>>?|>\|)(?P<rest>.*)$", word)
+        if arrow is not None:
+            rest = arrow.group("rest")
+            written.append(rest or (words[at + 1] if at + 1 < len(words) else ""))
+    name = words[0].rsplit("/", 1)[-1] if words else ""
+    operands = [word for word in words[1:] if word[:1] not in ("-", ">", "<", "&")]
+    operands = [w for w in operands if not re.match(r"^[0-9]*[<>]", w)]
+    if name == "dd":
+        written += [word[3:] for word in operands if word.startswith("of=")]
+    elif name in ("cp", "mv", "ln", "install") and len(operands) > 1:
+        written.append(operands[-1])
+    elif name in _LOST_WRITERS - {"dd", "cp", "mv", "ln", "install"}:
+        written += operands
+    return [word for word in written if word and word[0] not in "/~$&"]
+
+
 _FOLDER_COMMANDS_CAP = 4096
 """The most distinct ``cd``, ``pushd`` and ``popd`` commands of a long script followed (each a
 few microseconds: H-5); past it :func:`script_folders` cannot tell its folders."""
@@ -444,6 +487,7 @@ class _NestedScan:
         self.own: tuple[str, str] | None = None  # the script's folder, and its real one
         self.found: list[NestedScript] = []
         self.unanchored: list[NestedScript] = []  # relative, run in a folder unknown here
+        self.lost_writes: list[str] = []  # relative places written in a folder unknown here
         self.globs = 0
         self.depth = 0  # the ``if``, loops, ``case`` and ``{`` groups open
 
@@ -451,6 +495,8 @@ class _NestedScan:
         """Read one simple command's words ``said`` (as split at white space); ``maybe``:
         it stands after ``&&`` or ``||`` (it may not run)."""
         words = [word.replace('"', "").replace("'", "") for word in said]
+        if self.base is None:
+            self.lost_writes.extend(_relative_writes(words))
         if words and words[0] in _CLOSING:
             self.depth = max(0, self.depth - 1)
         while words and (
