@@ -265,3 +265,35 @@ def test_p3_a_script_writing_a_relative_path_after_a_cd_it_cannot_follow_is_refu
     ), found
     assert passing == {c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in passing}
     assert_refused_by_every_harness_and_bash_writes(where, "bash r.sh")
+
+
+GIVEN_AFTER_CD = {
+    "bash q1.sh x y ../notes/q1.md": 'cd sub; echo x >> "${@:3}"\n',
+    "bash q2.sh x ../notes/q2.md y": 'cd sub; echo x >> "${@:2:1}"\n',
+    "bash q3.sh x y ../notes/q3.md": "cd sub; echo x >> ${*:3}\n",
+    "bash q4.sh ../notes/q4.md": 'cd sub && cp /etc/hostname "$1"\n',
+}
+"""Scripts writing words given to them (a slice of them, or one) after a ``cd`` (review guard61
+finding 2): the guard judged ``../notes/…`` from the Workspace, where it names no memory, while
+bash, in ``sub``, wrote through the link ``notes`` into another Workspace's scope."""
+
+
+def test_p3_a_script_writing_words_given_to_it_after_a_cd_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    for command, text in GIVEN_AFTER_CD.items():
+        (where.workspace / command.split()[1]).write_text(text, encoding="utf-8")
+    (where.workspace / "o.sh").write_text('echo x >> "$1"\n', encoding="utf-8")
+
+    found = {c: refusals_by_every_harness(where, c) for c in GIVEN_AFTER_CD}
+
+    assert all(
+        "built from words given to it" in (reason or "")
+        for each in found.values()
+        for reason in each.values()
+    ), found
+    assert refusals_by_every_harness(where, "bash o.sh out.txt") == dict.fromkeys(
+        ("claude-code", "codex", "gemini")
+    )
+    assert_refused_by_every_harness_and_bash_writes(where, "bash q1.sh x y ../notes/q1.md")

@@ -658,9 +658,10 @@ def _script_text_refusal(
     for word in lost_writes(text, base, judge.environ, (file, kind)) if shell else []:
         return (
             f"it writes {shown_path(word)}, a relative path after a cd into a folder known "
-            'only when it runs ($(…), "$1", a variable set in a branch or a function): where '
-            "it lands cannot be known before the command runs, and it could be another "
-            "Workspace's memory scope"
+            'only when it runs ($(…), "$1", a variable set in a branch or a function) or '
+            'built from words given to it ("$1", "${@:3}") after a cd, which the guard judges '
+            "only from the folder the command runs in: where it lands cannot be known before "
+            "the command runs, and it could be another Workspace's memory scope"
         )
     for word, folder in linked_words(text, folders):  # resolved as the kernel will there
         if (reason := _path_refusal(word, folder, judge, roots)) is not None:

@@ -317,12 +317,14 @@ def script_folders(
 def lost_writes(
     text: str, base: str, environ: Mapping[str, str], script: tuple[str, str] | None = None
 ) -> list[str]:
-    """The relative places a shell script's ``text`` run in ``base`` writes after a ``cd``
+    """The places a shell script's ``text`` run in ``base`` writes, as spelled, where they
+    land cannot be known (P-3): a redirection's target or an operand of a file writer
+    (:data:`_LOST_WRITERS`) not starting with ``/``, ``~`` or an expansion after a ``cd``
     into a folder named at run time (``cd "$(echo sub)"``, ``cd "$1"``, a variable set in a
-    branch or a function), as spelled (P-3, review guard61 finding 1): a redirection's target
-    or an operand of a file writer (:data:`_LOST_WRITERS`), not starting with ``/``, ``~``
-    or an expansion. Where they land cannot be known, as a command's own after such a ``cd``
-    (``ShellPaths.written_at_run_time``). Empty for a script longer than
+    branch or a function: review guard61 finding 1), as a command's own after such a ``cd``
+    (``ShellPaths.written_at_run_time``); or one built from the words given to the script
+    (:data:`_GIVEN_RE`: ``"$1"``, ``"${@:3}"``) after any ``cd`` (finding 2): the guard judges
+    those words from the folder the command runs in alone. Empty for a script longer than
     :data:`SCRIPT_FOLLOW_CAP` (its commands not scanned)."""
     if len(text) > SCRIPT_FOLLOW_CAP or not re.search(r"\b(?:cd|pushd|popd|source)\b|\.\s", text):
         return []
@@ -334,10 +336,14 @@ _LOST_WRITERS = frozenset({"tee", "touch", "cp", "mv", "ln", "install", "dd", "m
 ``install`` their last, ``dd`` its ``of=``, the others every one)."""
 
 
-def _relative_writes(words: list[str]) -> list[str]:
-    """The relative places a simple command's ``words`` (quotes removed) write: redirection
-    targets (``>> x``, ``>x``, ``2>x``) and :data:`_LOST_WRITERS` operands (for
-    :func:`lost_writes`)."""
+_GIVEN_RE = r"\$(?:[0-9@*]|\{(?:[0-9@*]|!#))"
+"""A word built from the words given to the script: ``$1``, ``"$@"``, ``"${@:3}"``,
+``${*:3}``, ``"${!#}"`` (review guard61 finding 2)."""
+
+
+def _written_words(words: list[str]) -> list[str]:
+    """The places a simple command's ``words`` (quotes removed) write: redirection targets
+    (``>> x``, ``>x``, ``2>x``) and :data:`_LOST_WRITERS` operands (for :func:`lost_writes`)."""
     written: list[str] = []
     for at, word in enumerate(words):
         arrow = re.match(r"^[0-9]*(?:>>?|&>>?|>\|)(?P<rest>.*)$", word)
@@ -353,7 +359,7 @@ def _relative_writes(words: list[str]) -> list[str]:
         written.append(operands[-1])
     elif name in _LOST_WRITERS - {"dd", "cp", "mv", "ln", "install"}:
         written += operands
-    return [word for word in written if word and word[0] not in "/~$&"]
+    return [word for word in written if word]
 
 
 _FOLDER_COMMANDS_CAP = 4096
@@ -495,8 +501,10 @@ class _NestedScan:
         """Read one simple command's words ``said`` (as split at white space); ``maybe``:
         it stands after ``&&`` or ``||`` (it may not run)."""
         words = [word.replace('"', "").replace("'", "") for word in said]
-        if self.base is None:
-            self.lost_writes.extend(_relative_writes(words))
+        if self.base != self.folders[0]:  # after a ``cd``: given words land elsewhere
+            written = _written_words(words)
+            self.lost_writes.extend(w for w in written if self.base is None and w[0] not in "/~$&")
+            self.lost_writes.extend(w for w in written if re.search(_GIVEN_RE, w))
         if words and words[0] in _CLOSING:
             self.depth = max(0, self.depth - 1)
         while words and (
