@@ -23,6 +23,7 @@ import pytest
 from tests.support.guard_cases import (
     Layout,
     assert_allowed_by_every_harness_and_bash_writes_there,
+    assert_each_refused_by_every_harness,
     assert_refused_by_every_harness_and_bash_writes,
     guarded_layout,
     let_through,
@@ -255,14 +256,11 @@ def test_p3_a_script_writing_a_relative_path_after_a_cd_it_cannot_follow_is_refu
     for command, text in {**LOST_CD_SCRIPTS, **LOST_CD_HARMLESS}.items():
         (where.workspace / command.split()[1]).write_text(text, encoding="utf-8")
 
-    found = {c: refusals_by_every_harness(where, c) for c in LOST_CD_SCRIPTS}
     passing = {c: refusals_by_every_harness(where, c) for c in LOST_CD_HARMLESS}
 
-    assert all(
-        "a relative path after a cd into a folder known only when it runs" in (reason or "")
-        for each in found.values()
-        for reason in each.values()
-    ), found
+    assert_each_refused_by_every_harness(
+        where, list(LOST_CD_SCRIPTS), "a relative path after a cd into a folder known only"
+    )
     assert passing == {c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in passing}
     assert_refused_by_every_harness_and_bash_writes(where, "bash r.sh")
 
@@ -286,13 +284,9 @@ def test_p3_a_script_writing_words_given_to_it_after_a_cd_is_refused(
         (where.workspace / command.split()[1]).write_text(text, encoding="utf-8")
     (where.workspace / "o.sh").write_text('echo x >> "$1"\n', encoding="utf-8")
 
-    found = {c: refusals_by_every_harness(where, c) for c in GIVEN_AFTER_CD}
-
-    assert all(
-        "built from words given to it" in (reason or "")
-        for each in found.values()
-        for reason in each.values()
-    ), found
+    assert_each_refused_by_every_harness(
+        where, list(GIVEN_AFTER_CD), "built from words given to it"
+    )
     assert refusals_by_every_harness(where, "bash o.sh out.txt") == dict.fromkeys(
         ("claude-code", "codex", "gemini")
     )
