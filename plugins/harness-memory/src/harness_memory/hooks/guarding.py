@@ -1186,6 +1186,14 @@ def _run_time_refusal(
             "guard reads within the hook's time limit; name the files, or narrow the pattern "
             "(a folder before the first *, fewer * levels)"
         )
+    for word in _process_links_at_run_time(found):
+        return (
+            f"{REFUSAL_PREFIX}the command writes through a process link whose name is known "
+            f"only at run time ({shown_path(word)}: a variable or a glob after /proc/ or "
+            "/dev/, which may name the shell's own folder, /proc/self/cwd, after a cd): where "
+            "it lands cannot be known before the command runs, and it could be another "
+            "Workspace's memory scope. Spell the link literally, or write to a literal path"
+        )
     for word in found.written_at_run_time:
         return _written_at_run_time(word, found)
     for word in found.unanchored:
@@ -1201,6 +1209,19 @@ def _run_time_refusal(
     for word in found.split:
         return _split_refusal(word)
     return None
+
+
+def _process_links_at_run_time(found: ShellPaths) -> list[str]:
+    """The places the command surely writes (``ShellPaths.written`` but its guesses: a
+    program the guard does not read may only read them, ``python3 x.py /proc/$$/status``)
+    through ``/proc/`` or ``/dev/`` with a glob or an expansion after it
+    (``/proc/$D/../other/a.md``, ``/proc/self/c[w]d/../other/``): which process link they
+    pass through, and so where they land, is known only at run time (P-3, review guard61
+    finding 3). Reads (``ls /proc/$$/fd``) are no writes."""
+    sure = Counter(found.written) - Counter(found.guessed)
+    return [
+        word for word in sure if re.match(r"^/+(?:\.?/+)*(?:proc|dev)/.*[$`*?\[]", word) is not None
+    ]
 
 
 def _split_refusal(word: str) -> str:
