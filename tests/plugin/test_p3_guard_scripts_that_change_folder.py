@@ -244,9 +244,12 @@ LOST_CD_HARMLESS = {
     "bash t.sh": 'cd "$(mktemp -d)" && echo x > /tmp/guard61-t.txt && tar --version\n',
     "bash u.sh": 'cd "$(dirname "$0")" && echo x > built.txt\n',
     "bash w.sh sub": 'cd "$1" && ls -la && git status\n',
+    "bash m.sh": 'tmp="$(mktemp -d)"; cd "$tmp" && echo x > a.txt && touch b.txt\n',
+    "bash n.sh": 'cd "$(mktemp -d)" && echo x > a.txt\n',
 }
-"""Scripts whose writes after such a ``cd`` are absolute or none, and one whose ``cd`` is its
-own folder's (followed): judged as before."""
+"""Scripts whose writes after such a ``cd`` are absolute or none, or in a new temporary folder
+(``$(mktemp -d)``, as the command's own ``cd`` there is read), and one whose ``cd`` is its own
+folder's (followed): judged as before."""
 
 
 def test_p3_a_script_writing_a_relative_path_after_a_cd_it_cannot_follow_is_refused(

@@ -416,6 +416,8 @@ def _scan(
         if words and ending in ("$(", "`") and not pieces[at][-1:].isspace():
             words[-1] += "$"  # ``source "$(…)"``: a word built at run time
         maybe = at > 0 and pieces[at - 1] in ("&&", "||")  # ``a && d=x``: may not run
+        following = pieces[at + 2].split()[:1] if at + 2 < len(pieces) else []
+        scan.mktemp = ending == "$(" and following == ["mktemp"]  # ``d=$(mktemp -d)``
         scan.command(words, top=top, maybe=maybe)
         top = (top and ending not in ("$(", "`")) or ending == "\n"
     return scan
@@ -494,6 +496,9 @@ class _NestedScan:
         self.found: list[NestedScript] = []
         self.unanchored: list[NestedScript] = []  # relative, run in a folder unknown here
         self.lost_writes: list[str] = []  # relative places written in a folder unknown here
+        self.mktemp = False  # the command's last word is ``$(mktemp …)``'s output
+        self.temps: set[str] = set()  # variables holding a new temporary folder's name
+        self.in_temp = False  # the unknown folder is a new temporary one (``cd "$(mktemp -d)"``)
         self.globs = 0
         self.depth = 0  # the ``if``, loops, ``case`` and ``{`` groups open
 
@@ -503,7 +508,8 @@ class _NestedScan:
         words = [word.replace('"', "").replace("'", "") for word in said]
         if self.base != self.folders[0]:  # after a ``cd``: given words land elsewhere
             written = _written_words(words)
-            self.lost_writes.extend(w for w in written if self.base is None and w[0] not in "/~$&")
+            lost = self.base is None and not self.in_temp
+            self.lost_writes.extend(w for w in written if lost and w[0] not in "/~$&")
             self.lost_writes.extend(w for w in written if re.search(_GIVEN_RE, w))
         if words and words[0] in _CLOSING:
             self.depth = max(0, self.depth - 1)
@@ -547,6 +553,10 @@ class _NestedScan:
         if assigned is None:
             return
         name, value = assigned.group("name"), assigned.group("value")
+        if self.mktemp and value == "$":
+            self.temps.add(name)
+        else:
+            self.temps.discard(name)
         values = self._values(value, matched=False)  # bash matches no pattern there
         if maybe and values is not None:
             before = self.known[name] if name in self.known else [self.environ.get(name, "")]
@@ -586,6 +596,8 @@ class _NestedScan:
             target = joined
             if name == "pushd":
                 self.stack.append(here)
+        spelt = re.sub(r"^\$\{?(\w+)\}?$", r"\1", named[0]) if named else ""
+        self.in_temp = target is None and (self.mktemp or spelt in self.temps)
         self.previous, self.base = here, target
         self.known["PWD"] = None if target is None else [target]
         if target is not None and target not in self.folders:
