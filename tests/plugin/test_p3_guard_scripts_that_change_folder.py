@@ -246,10 +246,11 @@ LOST_CD_HARMLESS = {
     "bash w.sh sub": 'cd "$1" && ls -la && git status\n',
     "bash m.sh": 'tmp="$(mktemp -d)"; cd "$tmp" && echo x > a.txt && touch b.txt\n',
     "bash n.sh": 'cd "$(mktemp -d)" && echo x > a.txt\n',
+    "bash e.sh sub": '(cd "$1" && ls); echo ok > out.txt\n',
 }
 """Scripts whose writes after such a ``cd`` are absolute or none, or in a new temporary folder
-(``$(mktemp -d)``, as the command's own ``cd`` there is read), and one whose ``cd`` is its own
-folder's (followed): judged as before."""
+(``$(mktemp -d)``, as the command's own ``cd`` there is read), or back from a subshell that
+cds, and one whose ``cd`` is its own folder's (followed): judged as before."""
 
 
 def test_p3_a_script_writing_a_relative_path_after_a_cd_it_cannot_follow_is_refused(

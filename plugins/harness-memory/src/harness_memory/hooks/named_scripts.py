@@ -419,6 +419,7 @@ def _scan(
         following = pieces[at + 2].split()[:1] if at + 2 < len(pieces) else []
         scan.mktemp = ending == "$(" and following == ["mktemp"]  # ``d=$(mktemp -d)``
         scan.command(words, top=top, maybe=maybe)
+        scan.subshell(ending)
         top = (top and ending not in ("$(", "`")) or ending == "\n"
     return scan
 
@@ -499,6 +500,7 @@ class _NestedScan:
         self.mktemp = False  # the command's last word is ``$(mktemp …)``'s output
         self.temps: set[str] = set()  # variables holding a new temporary folder's name
         self.in_temp = False  # the unknown folder is a new temporary one (``cd "$(mktemp -d)"``)
+        self.opened: list[tuple[str | None, str | None, bool]] = []  # at each open subshell
         self.globs = 0
         self.depth = 0  # the ``if``, loops, ``case`` and ``{`` groups open
 
@@ -542,6 +544,17 @@ class _NestedScan:
             self._note("shell", script_operand(words[1:]), top=top)
         elif "/" in words[0]:
             self._note("run", words[0], top=top)
+
+    def subshell(self, ending: str) -> None:
+        """Keep the folder at a subshell's ``(`` or ``$(`` (``ending``: what ended the last
+        command) and go back to it at its ``)``: a ``cd`` inside one leaves the script's
+        folder as it was (``(cd "$d" && make); echo ok > out.txt``); a ``)`` with none open
+        (a ``case`` pattern's) changes nothing."""
+        if ending in ("(", "$("):
+            self.opened.append((self.base, self.previous, self.in_temp))
+        elif ending == ")" and self.opened:
+            self.base, self.previous, self.in_temp = self.opened.pop()
+            self.known["PWD"] = None if self.base is None else [self.base]
 
     def _assign(self, word: str, *, top: bool, maybe: bool = False) -> None:
         """Keep an assignment's literal value; one of ``BASH_ENV``/``ENV`` is a script. One
