@@ -272,3 +272,76 @@ def test_s1_matching_work_is_bounded_however_large_the_candidates(
     assert sum(matched) <= 5 * 3 * search_module.SCORED_CHARS + 5 * 100  # and each name again
     big = next(hit for hit in results.hits if hit.file == "big0.md")
     assert [part.text for part in big.snippet if part.hit] == ["kafka"]
+
+
+_LATIN = "lorem ipsum dolor sit amet "
+_CJK = "天气很好我们去公园散步。"
+
+
+def _body_with(filler: str, size: int, at: int, match: str) -> str:
+    """A body of about ``size`` characters of ``filler`` with ``match`` at character ``at``."""
+    text = (filler * (size // len(filler) + 1))[:size]
+    return text[:at] + match + text[at:]
+
+
+def _shown_hits(results: SearchResults) -> list[str]:
+    (hit,) = results.hits
+    return [part.text for part in hit.snippet if part.hit]
+
+
+@pytest.mark.parametrize("size", [70_000, 300_000])
+@pytest.mark.parametrize(
+    ("filler", "written", "query", "marked"),
+    [
+        (_LATIN, " kafka ", "kafka", ["kafka"]),
+        (_CJK, "[成语](https://x)接龙", "成语接龙", ["成语", "接龙"]),
+    ],
+)
+def test_s1_a_match_only_past_the_part_scored_is_shown_in_the_snippet(
+    agent: AgentHome, size: int, filler: str, written: str, query: str, marked: list[str]
+) -> None:
+    """A topic whose only match lies past the first SCORED_CHARS characters of its body is
+    found, and its snippet is the passage holding that match, marked, after an ellipsis."""
+    topic(agent.user, "far.md", "far", "large", _body_with(filler, size, size - 500, written))
+    hit = run(MemorySearch(agent.data_dir), agent, query).hits[0]
+    assert hit.file == "far.md"
+    assert [part.text for part in hit.snippet if part.hit] == marked
+    assert hit.snippet[0].text == "…" and hit.snippet[-1].text == "…"
+
+
+def test_s1_a_match_across_the_edge_of_the_part_scored_is_shown_whole(
+    agent: AgentHome,
+) -> None:
+    """A match that the first part read cuts in two is shown whole from the next part."""
+    edge = search_module.SCORED_CHARS - 3  # " kafka " from there: "ka" before, "fka" after
+    topic(agent.user, "edge.md", "edge", "large", _body_with(_LATIN, 70_000, edge, " kafka "))
+    assert _shown_hits(run(MemorySearch(agent.data_dir), agent, "kafka")) == ["kafka"]
+
+
+def test_s1_a_match_in_the_part_scored_keeps_its_snippet(agent: AgentHome) -> None:
+    """A long body matched near its start shows that passage, from the body's start."""
+    body = _body_with(_LATIN, 300_000, 12, " kafka ") + " kafka"
+    topic(agent.user, "near.md", "near", "large", body)
+    hit = run(MemorySearch(agent.data_dir), agent, "kafka").hits[0]
+    assert [part.text for part in hit.snippet if part.hit] == ["kafka"]
+    assert hit.snippet[0].text.startswith("lorem ipsum") and hit.snippet[-1].text == "…"
+
+
+def test_s1_a_far_snippet_matches_the_body_only_up_to_its_first_match(
+    agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parts after the first are matched one at a time, each of SCORED_CHARS characters,
+    up to the first one holding a match: not the rest of the body."""
+    body = _body_with(_LATIN, 300_000, 140_000, " kafka ")  # in the third part of five
+    topic(agent.user, "mid.md", "mid", "large", body)
+    matched: list[int] = []
+    real = matches
+
+    def counting(text: str, query: Query) -> list[Match]:
+        matched.append(len(text))
+        return real(text, query)
+
+    monkeypatch.setattr(search_text, "matches", counting)
+    assert _shown_hits(run(MemorySearch(agent.data_dir), agent, "kafka")) == ["kafka"]
+    assert max(matched) <= search_module.SCORED_CHARS
+    assert sum(matched) <= 3 * search_module.SCORED_CHARS + 100  # the body's first 3 of 5 parts

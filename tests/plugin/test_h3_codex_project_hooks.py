@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -246,3 +247,122 @@ def test_the_named_uninstall_names_the_program_as_the_user_started_it(
     told = f"`CODEX_HOME={project / '.codex'} .venv/bin/harness-memory uninstall codex`"
     assert told in said, said
     assert " harness-memory uninstall" not in said, said
+
+
+def test_status_names_our_hooks_in_a_project_under_a_dotfiles_repository_at_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``~`` itself a repository (dotfiles: ``~/.git``): Codex CLI walks from the Workspace
+    ``~/projects/foo`` up to ``~``, the first folder with a ``.git``, and reads
+    ``~/projects/.codex`` (not ``~/.codex``, the user's layer): status names ours there."""
+    home = tmp_path / "home"
+    (home / ".git").mkdir(parents=True)
+    folder = home / "projects" / ".codex"
+    folder.mkdir(parents=True)
+    root = memory_root(tmp_path)
+    assert run(home, "install", "--memory-root", str(root), codex_home=folder)[0] == 0
+    assert run(home, "install", "--memory-root", str(root))[0] == 0  # the user install
+    (home / "projects" / "foo").mkdir()
+    monkeypatch.chdir(home / "projects" / "foo")
+
+    said = run(home, "status")[1]
+
+    named = [line for line in said.splitlines() if f"{folder / 'hooks.json'} holds" in line]
+    assert named and named[0].startswith("codex: WARNING:"), said
+    assert f"CODEX_HOME={folder} harness-memory uninstall codex" in named[0]
+    assert f"{home / '.codex'}" + "/hooks.json holds" not in said, said
+
+
+def project_markers_in_the_users_config(home: Path, markers: list[str]) -> None:
+    """The user's ``project_root_markers`` (codex-rs default ``[".git"]``) atop their own
+    ``config.toml``, a top-level key before its tables."""
+    config = home / ".codex" / "config.toml"
+    setting = f"project_root_markers = {json.dumps(markers)}\n"
+    config.write_text(setting + config.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def test_the_users_project_root_markers_set_how_far_up_codex_reads_project_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``project_root_markers = [".hg"]`` in the user's ``config.toml``, Codex CLI takes
+    the first folder up from the Workspace holding a ``.hg`` as the project's root and reads
+    its ``.codex/``: status in a subfolder names ours there."""
+    home = tmp_path / "home"
+    project = tmp_path / "src" / "app"
+    (project / ".hg").mkdir(parents=True)
+    folder = project / ".codex"
+    root = memory_root(tmp_path)
+    assert run(home, "install", "--memory-root", str(root), codex_home=folder)[0] == 0
+    assert run(home, "install", "--memory-root", str(root))[0] == 0  # the user install
+    project_markers_in_the_users_config(home, [".hg"])
+    (project / "lib").mkdir()
+    monkeypatch.chdir(project / "lib")
+
+    said = run(home, "status")[1]
+
+    named = [line for line in said.splitlines() if f"{folder / 'hooks.json'} holds" in line]
+    assert named and named[0].startswith("codex: WARNING:"), said
+
+
+def test_no_project_root_markers_means_codex_reads_the_workspaces_folder_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``project_root_markers = []``: Codex CLI reads only the Workspace's own ``.codex/``;
+    ours at the repository's root, seen from a subfolder, is not run there and not named."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    trust_in_the_users_config(home, project / ".codex" / "hooks.json")
+    project_markers_in_the_users_config(home, [])
+    (project / "lib").mkdir()
+    monkeypatch.chdir(project / "lib")
+
+    status, said = run(home, "status")
+
+    assert "holds hooks of Agent Memory" not in said, said
+    assert status == 0, said
+
+
+def test_the_named_uninstall_takes_the_users_trust_of_our_project_hooks_out_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user trusted the project's SessionStart of ours (an entry in ``~/.codex/config.toml``
+    keyed by the project's ``hooks.json``): the named uninstall takes that entry out (its
+    hash that of the hook it removes), else an identical install there later would run
+    trusted without Codex asking; the user's trust of their own Stop hook there stays."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    hooks_json = project / ".codex" / "hooks.json"
+    trust_in_the_users_config(home, hooks_json)
+    config = home / ".codex" / "config.toml"
+    mine = f'\n[hooks.state."{hooks_json}:stop:0:0"]\ntrusted_hash = "sha256:mine"\n'
+    config.write_text(config.read_text(encoding="utf-8") + mine, encoding="utf-8")
+    monkeypatch.chdir(project)
+
+    status, said = run(home, "uninstall", codex_home=project / ".codex")
+
+    assert status == 0, said
+    left = config.read_text(encoding="utf-8")
+    assert f"{hooks_json}:session_start" not in left, left
+    assert f'[hooks.state."{hooks_json}:stop:0:0"]\ntrusted_hash = "sha256:mine"' in left, left
+    assert f"{home / '.codex' / 'hooks.json'}:session_start:0:0" in left, left
+    assert f"{config}" in said, said
+
+
+def test_status_warns_of_the_users_trust_left_for_a_project_hook_no_longer_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project's ``.codex/`` gone (an uninstall before it took the user's trust out) and
+    the user's ``config.toml`` still trusts its SessionStart: an identical hook put there
+    again runs without Codex asking. Status in the project names the table to delete."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    hooks_json = project / ".codex" / "hooks.json"
+    trust_in_the_users_config(home, hooks_json)
+    shutil.rmtree(project / ".codex")
+    monkeypatch.chdir(project)
+
+    said = run(home, "status")[1]
+
+    named = [line for line in said.splitlines() if f"{hooks_json}:session_start:0:0" in line]
+    assert named and named[0].startswith("codex: WARNING:"), said
+    assert str(home / ".codex" / "config.toml") in named[0], named[0]

@@ -279,7 +279,12 @@ FOLDERS_CAP = 64
 
 
 def script_folders(
-    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str] | None = None
+    text: str,
+    base: str,
+    environ: Mapping[str, str],
+    script: tuple[str, str] | None = None,
+    *,
+    sourced: bool = False,
 ) -> list[str] | None:
     """Every folder a shell script's ``text`` run in ``base`` may be in (P-3): ``base`` and
     each folder a ``cd``/``pushd``/``popd`` of it enters, followed as the command's own are
@@ -291,11 +296,12 @@ def script_folders(
     time adds none (a place built at run time, fenced as the script's other ones are); None
     past :data:`FOLDERS_CAP` folders or :data:`_FOLDER_COMMANDS_CAP` commands of a script
     longer than :data:`SCRIPT_FOLLOW_CAP` (whose ``cd``s alone are read, its variables the
-    environment's: :data:`_FOLDER_COMMAND_RE`). Linear in the text."""
+    environment's: :data:`_FOLDER_COMMAND_RE`). Linear in the text. ``sourced``: ``text`` is a
+    file the script sources, whose own sourced files are not followed (one level deep)."""
     if not re.search(r"\b(?:cd|pushd|popd|source)\b|(?:^|[\s;&|(){}])\.\s", text):
         return [base]  # no folder change, nor a sourced file that may hold one
     if len(text) <= SCRIPT_FOLLOW_CAP:
-        folders = _scanned(text, base, environ, script).folders
+        folders = _scanned(text, base, environ, script, sourced=sourced).folders
         return None if len(folders) > FOLDERS_CAP else folders
     scan = _NestedScan(base, environ)  # a longer one: its ``cd``s alone, in one regex pass
     text = _own_read(scan, without_comments(text), script)
@@ -383,28 +389,37 @@ def _own_read(scan: _NestedScan, text: str, script: tuple[str, str] | None) -> s
 
 
 def _scanned(
-    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str] | None
+    text: str,
+    base: str,
+    environ: Mapping[str, str],
+    script: tuple[str, str] | None,
+    *,
+    sourced: bool = False,
 ) -> _NestedScan:
     """The scan of :func:`nested_scripts` and :func:`script_folders` over ``text``; the last
     one kept, as the guard asks both of one script in turn (one scan of it, H-5)."""
     if _LAST and _LAST[0][0] is text and _LAST[0][1:4] == (base, environ, script):
         return _LAST[0][4]
-    scan = _scan(text, base, environ, script)
-    _LAST[:] = [(text, base, environ, script, scan)]
+    scan = _scan(text, base, environ, script, sourced=sourced)
+    if not sourced:
+        _LAST[:] = [(text, base, environ, script, scan)]
     return scan
 
 
-_SOURCING = [0]
-"""How deep :meth:`_NestedScan._sourced_folders` is reading sourced files (one level)."""
 _LAST: list[tuple[str, str, Mapping[str, str], tuple[str, str] | None, _NestedScan]] = []
 """The last script :func:`_scanned` scanned: its text, folder, environment, file and scan."""
 
 
 def _scan(
-    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str] | None
+    text: str,
+    base: str,
+    environ: Mapping[str, str],
+    script: tuple[str, str] | None,
+    *,
+    sourced: bool = False,
 ) -> _NestedScan:
     """:func:`_scanned`'s scan, one linear pass over ``text``'s simple commands."""
-    scan = _NestedScan(base, environ)
+    scan = _NestedScan(base, environ, sourced=sourced)
     text = _own_read(scan, without_comments(text), script)
     pieces = re.split(_SEGMENT_RE, text)
     top = True
@@ -486,9 +501,10 @@ class _NestedScan:
     groups the scan is in, the scripts found and every folder the script may be in (with
     the stack ``pushd`` keeps, the folder before the last ``cd`` and the script's own)."""
 
-    def __init__(self, base: str, environ: Mapping[str, str]) -> None:
+    def __init__(self, base: str, environ: Mapping[str, str], *, sourced: bool = False) -> None:
         self.base: str | None = base
         self.environ = environ
+        self.sourced = sourced  # a sourced file's scan: the files it sources are not followed
         self.known: dict[str, list[str] | None] = {"PWD": [base]}
         self.folders = [base]
         self.stack: list[str | None] = []
@@ -650,16 +666,12 @@ class _NestedScan:
         """Add the folders a sourced ``file``'s ``cd``s may leave this shell in
         (:func:`script_folders`, one sourcing deep): ``. ./b.sh`` where ``b.sh`` is ``cd
         sub`` leaves the script in ``sub``; one it cannot follow makes the folder unknown."""
-        if _SOURCING[0] or self.base is None:
+        if self.sourced or self.base is None:
             return
-        _SOURCING[0] += 1
-        try:
-            language, text = read_script(file, run=False)
-            if language != "shell" or not re.search(r"\b(?:cd|pushd|popd)\b", text):
-                return
-            folders = script_folders(text, self.base, self.environ, (file, "source"))
-        finally:
-            _SOURCING[0] -= 1
+        language, text = read_script(file, run=False)
+        if language != "shell" or not re.search(r"\b(?:cd|pushd|popd)\b", text):
+            return
+        folders = script_folders(text, self.base, self.environ, (file, "source"), sourced=True)
         if folders is None:
             self.previous, self.base = self.base, None
             return

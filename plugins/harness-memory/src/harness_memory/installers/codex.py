@@ -41,7 +41,11 @@ from harness_memory.installers.codex_inline import (
     trust_entries,
 )
 from harness_memory.installers.codex_profiles import profile_plan, profiles_off_notes
-from harness_memory.installers.codex_projects import install_notes, working_folder
+from harness_memory.installers.codex_projects import (
+    install_notes,
+    users_trust_taken_out,
+    working_folder,
+)
 from harness_memory.installers.codex_trust import kept_off_notes, switched_off_entry, trust_source
 from harness_memory.installers.files import (
     FileChange,
@@ -203,7 +207,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         writable_root(config, root, install=False)
     notes: list[str] = [place_warning] if place_warning else []
     notes += taken_out_note(config_path, inline)
-    notes += install_notes(working_folder(), options.home, home, install=install)  # H-3
+    notes += install_notes(working_folder(), home, install=install)  # H-3
     # H-6, P-3: a profile file's memories or unified_exec_tty = true too
     switches = (MEMORIES, TERMINALS)
     profiles, profile_notes = profile_plan(home, switches, record, install=install)
@@ -231,7 +235,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes, removals = token_plan(record, options.token, token_file) if install else ([], [])
     removals, kept = still_read(removals, options.home, environ, besides=hooks_path)
     notes += kept
-    changes += profiles
+    changes += profiles + _trust_gone(options, config_path, document, key_sources, install)
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old_hooks)
@@ -249,6 +253,22 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             FileChange(config_path, old_config, new_config, secrets, harness_settings=True)
         )
     return with_state(changes, notes, record, install=install, removals=removals)
+
+
+def _trust_gone(
+    options: InstallOptions,
+    config_path: Path,
+    document: dict[str, Any],
+    key_sources: tuple[str, ...],
+    install: bool,
+) -> list[FileChange]:
+    """For an uninstall of a project's ``.codex/`` (``CODEX_HOME=<repo>/.codex``): the user's
+    own ``~/.codex/config.toml`` without its trust of the hooks of ours it takes out
+    (:func:`~.codex_projects.users_trust_taken_out`); nothing for an install."""
+    if install:
+        return []
+    user_config = options.home / ".codex" / "config.toml"
+    return users_trust_taken_out(user_config, config_path, document, key_sources)
 
 
 def _key_sources(home: Path, environ: Mapping[str, str], hooks_path: Path) -> tuple[str, ...]:

@@ -2,29 +2,37 @@
 
 Codex CLI (codex-rs ``config_loader::load_project_layers``, ``hooks::engine::discovery``)
 reads every ``.codex/`` folder from the Workspace up to the project's root (the first folder
-with a ``.git``) as a config layer once the user trusts the project (``[projects."<dir>"]
-trust_level = "trusted"``), skipping the folder that is ``$CODEX_HOME`` itself, and runs the
-hooks of each layer from both its ``hooks.json`` and the inline ``[hooks]`` of its
-``config.toml`` (in a linked worktree, those of the main checkout's folder at the same place).
-A project's hook runs only when the user's own ``[hooks.state]`` trusts it (``"<file>:<event
-label>:<group>:<handler>"`` with the hook's ``trusted_hash``; a project's own ``[hooks.state]``
-is ignored). An install made for one project (``CODEX_HOME=<repo>/.codex
-harness-memory install codex``) leaves its hooks there; run beside the user install they
-inject memory twice per Session and guard twice. ``status`` and the install name them; the
-uninstall of that folder (:func:`fix`) takes them out.
+holding one of the user's ``project_root_markers``, by default a ``.git``) as a config layer
+once the user trusts the project (``[projects."<dir>"] trust_level = "trusted"``), skipping
+the folder that is ``$CODEX_HOME`` itself, and runs the hooks of each layer from both its
+``hooks.json`` and the inline ``[hooks]`` of its ``config.toml`` (in a linked worktree,
+those of the main checkout's folder at the same place). A project's hook runs only when the
+user's own ``[hooks.state]`` trusts it (``"<file>:<event label>:<group>:<handler>"`` with
+the hook's ``trusted_hash``; a project's own ``[hooks.state]`` is ignored). An install made
+for one project (``CODEX_HOME=<repo>/.codex harness-memory install codex``) leaves its hooks
+there; run beside the user install they inject memory twice per Session and guard twice.
+``status`` and the install name them; the uninstall of that folder (:func:`fix`) takes them
+out.
 """
 
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from memory_core import json_text
+from tomlkit.exceptions import TOMLKitError
 
-from harness_memory.installers.codex_inline import event_label, inline_commands, trust_entries
-from harness_memory.installers.settings_text import read_toml_as_codex
+from harness_memory.installers.codex_inline import (
+    event_label,
+    inline_commands,
+    keep_comments,
+    trust_entries,
+)
+from harness_memory.installers.files import FileChange, read_text
+from harness_memory.installers.settings_text import dump_toml, parse_toml, read_toml_as_codex
 from harness_memory.installers.spec import is_ours
 
 __all__ = [
@@ -33,11 +41,15 @@ __all__ = [
     "install_notes",
     "ours_in",
     "project_folders",
+    "root_markers",
+    "stale_trust_lines",
     "status_lines",
+    "users_trust_taken_out",
     "working_folder",
 ]
 
 HARNESS = "codex"
+DEFAULT_MARKERS = (".git",)
 
 
 class OursThere(NamedTuple):
@@ -49,29 +61,52 @@ class OursThere(NamedTuple):
     hooks: dict[str, list[tuple[str, bool]]]
 
 
-def project_folders(workspace: Path, home: Path, codex_home: Path) -> list[Path]:
+def project_folders(
+    workspace: Path, codex_home: Path, markers: Sequence[str] = DEFAULT_MARKERS
+) -> list[Path]:
     """The ``.codex/`` folders whose hooks Codex CLI runs as project layers in ``workspace``,
-    outermost first: one in each folder from the Workspace up to its repository's root (the
-    first with a ``.git``; outside a repository the Workspace's alone), never ``codex_home``
-    (the user's layer), nor ``home`` or above it. In a linked worktree (``git worktree
+    outermost first: one in each folder from the Workspace up to its project's root (codex-rs
+    ``find_project_root``: the first folder holding one of ``markers``, ``$HOME`` or above it
+    too; none found, or no ``markers``, the Workspace's alone), never ``codex_home`` (the
+    user's layer). In a linked worktree (``git worktree
     add``) Codex takes each such layer's hooks from the main checkout's folder at the same
     place instead (codex-rs ``root_checkout_hooks_folder_for_dir``): that folder is named, the
     worktree's own ``hooks.json`` and inline hooks are never run."""
-    found: list[Path] = []
     user_layer = _real(codex_home)
+    places = _walked(workspace, markers)
+    found = [
+        place / ".codex"
+        for place in reversed(places)
+        if (place / ".codex").is_dir() and _real(place / ".codex") != user_layer
+    ]
+    main = _main_checkout(places[-1])
+    if main is None:
+        return found
+    return [main / folder.parent.relative_to(places[-1]) / ".codex" for folder in found]
+
+
+def _walked(workspace: Path, markers: Sequence[str]) -> list[Path]:
+    """The folders Codex CLI reads a ``.codex/`` in, the Workspace first, up to the project's
+    root (codex-rs ``find_project_root``: the first holding one of ``markers``, ``$HOME`` or
+    above it too); none found, or no ``markers``, the Workspace alone."""
+    places: list[Path] = []
     for place in [workspace, *workspace.parents]:
-        if place == home or place in home.parents:
-            break
-        folder = place / ".codex"
-        if folder.is_dir() and _real(folder) != user_layer:
-            found.append(folder)
-        if (place / ".git").exists():
-            main = _main_checkout(place)
-            return [
-                folder if main is None else main / folder.parent.relative_to(place) / ".codex"
-                for folder in reversed(found)
-            ]
-    return [folder for folder in found if folder.parent == workspace]
+        places.append(place)
+        if any((place / marker).exists() for marker in markers):
+            return places
+    return [workspace]
+
+
+def root_markers(user_config: Mapping[str, Any]) -> tuple[str, ...]:
+    """The user's ``project_root_markers`` (file or folder names) from their ``config.toml``
+    document ``user_config`` (``$CODEX_HOME/config.toml``; ``/etc/codex/config.toml``, a
+    profile's and ``-c`` overrides are not read): ``[".git"]`` when not set (codex-rs
+    ``default_project_root_markers``), ``()`` for ``[]`` (the Workspace only); not a list of
+    strings, the default too (Codex then refuses to start)."""
+    markers = user_config.get("project_root_markers")
+    if isinstance(markers, list) and all(isinstance(marker, str) for marker in markers):
+        return tuple(markers)
+    return DEFAULT_MARKERS
 
 
 def _main_checkout(checkout: Path) -> Path | None:
@@ -178,17 +213,16 @@ def _held(path: Path) -> str:
     return f"{path} holds hooks of Agent Memory{inline}"
 
 
-def status_lines(
-    workspace: Path, home: Path, codex_home: Path, installed: Mapping[str, Any]
-) -> list[str]:
+def status_lines(workspace: Path, codex_home: Path, installed: Mapping[str, Any]) -> list[str]:
     """``status``'s lines, run in ``workspace`` beside the user install (whose ``hooks.json``
     document is ``installed``), for each project file holding hooks of ours: a PROBLEM when
     the user's ``[hooks.state]`` trusts one of them (Codex runs it beside the installed ones
     in this project once the project is trusted: two injections, two guards), else a WARNING
-    (Codex asks whether to trust them; trusted, they run twice)."""
+    (Codex asks whether to trust them; trusted, they run twice). The project's root is found
+    with the ``project_root_markers`` of ``codex_home``'s ``config.toml`` (:func:`root_markers`)."""
     user_config = read_toml_as_codex(codex_home / "config.toml") or {}
     lines: list[str] = []
-    for folder in project_folders(workspace, home, codex_home):
+    for folder in project_folders(workspace, codex_home, root_markers(user_config)):
         for there in ours_in(folder, user_config):
             runs = any(trusted for hooks in there.hooks.values() for _, trusted in hooks)
             kind, when = (
@@ -202,12 +236,10 @@ def status_lines(
                 f"is trusted (memory injected twice per Session, two guards): {fix(folder)} "
                 "takes them out"
             )
-    return lines
+    return lines + stale_trust_lines(workspace, codex_home, user_config)
 
 
-def install_notes(
-    workspace: Path | None, home: Path, codex_home: Path, *, install: bool
-) -> list[str]:
+def install_notes(workspace: Path | None, codex_home: Path, *, install: bool) -> list[str]:
     """The install's (or uninstall's) WARNING for each project file, seen from ``workspace``
     (the folder it runs in; None: not known), holding hooks of ours: the install of
     ``codex_home`` does not edit a project's files, it names them and the command that takes
@@ -216,7 +248,7 @@ def install_notes(
         return []
     user_config = read_toml_as_codex(codex_home / "config.toml") or {}
     lines: list[str] = []
-    for folder in project_folders(workspace, home, codex_home):
+    for folder in project_folders(workspace, codex_home, root_markers(user_config)):
         for there in ours_in(folder, user_config):
             runs = (
                 "runs them beside these (memory injected twice per Session, two guards)"
@@ -230,6 +262,119 @@ def install_notes(
                 f"{fix(folder)} takes them out"
             )
     return lines
+
+
+def users_trust_taken_out(
+    user_config: Path, config_path: Path, document: Mapping[str, Any], key_sources: Sequence[str]
+) -> list[FileChange]:
+    """The uninstall of a project's ``.codex/`` (``config_path`` its ``config.toml``, whose
+    ``hooks.json`` document as read is ``document``, keyed ``key_sources`` in trust keys): the
+    change to the user's own ``config.toml`` (``user_config``, ``~/.codex/config.toml``) taking
+    out the ``[hooks.state]`` entries that trust our hooks there, only those whose
+    ``trusted_hash`` is the hash of the hook of ours at that key (Codex reads a project's trust
+    there alone: kept, an identical install later would run trusted without Codex asking).
+    No change when ``user_config`` is ``config_path``, cannot be read, or holds none (H-3)."""
+    from harness_memory.installers.codex import trust_hash
+
+    old = read_text(user_config)
+    if old is None or _real(user_config) == _real(config_path):
+        return []
+    try:
+        config = parse_toml(old)
+    except TOMLKitError:  # the user's file as it is: status names it
+        return []
+    hooks = config.get("hooks")
+    state = hooks.get("state") if isinstance(hooks, MutableMapping) else None
+    if not isinstance(hooks, MutableMapping) or not isinstance(state, MutableMapping):
+        return []
+    stale = [
+        key
+        for key, hashed in _our_hashes(document, key_sources, trust_hash).items()
+        if isinstance(entry := state.get(key), Mapping) and entry.get("trusted_hash") == hashed
+    ]
+    for key in stale:
+        del state[key]
+    if not stale:
+        return []
+    if not state:
+        keep_comments(config, [state])
+        del hooks["state"]
+    if not hooks:
+        keep_comments(config, [hooks])
+        del config["hooks"]
+    return [FileChange(user_config, old, dump_toml(config, old), harness_settings=True)]
+
+
+def _our_hashes(
+    document: Mapping[str, Any], key_sources: Sequence[str], hashed: Any
+) -> dict[str, str]:
+    """Trust key → ``trusted_hash`` of each hook of ours in the ``hooks.json`` ``document``,
+    keyed by each of ``key_sources``."""
+    found: dict[str, str] = {}
+    events = document.get("hooks")
+    for event, groups in events.items() if isinstance(events, Mapping) else []:
+        for g, group in enumerate(groups if isinstance(groups, list) else []):
+            handlers = group.get("hooks") if isinstance(group, Mapping) else None
+            for h, handler in enumerate(handlers if isinstance(handlers, list) else []):
+                if not isinstance(handler, Mapping) or not is_ours(handler.get("command"), HARNESS):
+                    continue
+                try:
+                    value = str(hashed(event, group, handler))
+                except (KeyError, TypeError, ValueError):
+                    continue
+                for source in key_sources:
+                    found[f"{source}:{event_label(event)}:{g}:{h}"] = value
+    return found
+
+
+def stale_trust_lines(
+    workspace: Path, codex_home: Path, user_config: Mapping[str, Any]
+) -> list[str]:
+    """``status``'s WARNING for each trust entry in the user's ``config.toml`` document
+    ``user_config`` (``codex_home``'s) keyed by a ``hooks.json`` or ``config.toml`` of a
+    project's ``.codex/`` Codex reads in ``workspace`` that holds no hook at that place any
+    more (its folder gone with an uninstall that left the entry): an identical hook put there
+    again (another install for that project) runs trusted without Codex asking (H-3)."""
+    user_layer = _real(codex_home)
+    folders = {
+        str(place / ".codex")
+        for place in _walked(workspace, root_markers(user_config))
+        if _real(place / ".codex") != user_layer
+    }
+    config_path = codex_home / "config.toml"
+    lines: list[str] = []
+    for key, entry in trust_entries(user_config).items():
+        file, *position = key.rsplit(":", 3)
+        path = Path(file)
+        if len(position) != 3 or str(path.parent) not in folders or _holds_at(path, position):
+            continue
+        if not isinstance(entry, Mapping) or "trusted_hash" not in entry:
+            continue
+        table = f'[hooks.state."{key}"]'
+        lines.append(
+            f"codex: WARNING: {config_path} still trusts a hook no longer in {path} ({table}): "
+            "Codex CLI runs an identical hook put there again (another install for that "
+            f"project) without asking you: delete that table ({table} and its trusted_hash line)"
+        )
+    return lines
+
+
+def _holds_at(path: Path, position: list[str]) -> bool:
+    """Whether the ``hooks.json`` or ``config.toml`` at ``path`` holds a hook at ``position``
+    (``[event label, group index, handler index]``, as a trust key names it)."""
+    if path.name not in ("hooks.json", "config.toml"):
+        return True  # not a file Codex keys project hooks by: not ours to judge
+    label, group, handler = position
+    document = _read(path)
+    events = document.get("hooks") if isinstance(document, dict) else None
+    for event, groups in events.items() if isinstance(events, dict) else []:
+        if event_label(event) != label or not isinstance(groups, list):
+            continue
+        try:
+            return isinstance(groups[int(group)]["hooks"][int(handler)], dict)
+        except (IndexError, KeyError, TypeError, ValueError):
+            return False
+    return False
 
 
 def working_folder() -> Path | None:

@@ -433,7 +433,7 @@ def _workspace_lines(
     if "codex" in labels and "codex (managed)" not in labels:
         lines += codex_lines(workspace, home, codex_home / "config.toml")
     if "codex" in labels:  # H-3: memory injected twice, two guards
-        lines += status_lines(workspace, home, codex_home, documents.get("codex", {}))
+        lines += status_lines(workspace, codex_home, documents.get("codex", {}))
     if workspace == home:  # its .gemini/settings.json is the user's own, no Workspace's
         return lines
     pinned = any(_pins_hooks_on(d) for label, d in geminis if label != "gemini")

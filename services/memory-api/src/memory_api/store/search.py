@@ -101,7 +101,14 @@ are counted for the score, marked and shown in its snippet. Matching is linear i
 one search matches at most :data:`CANDIDATES` times three times this (and each shown name
 again), however large the topic files (1 MiB each: 100 of them were 100 MB matched per query
 word). A term FTS5 found in a candidate (every candidate holds every term) that none of those
-parts holds is in the rest of a longer field: it counts once there."""
+parts holds is in the rest of a longer field: it counts once there. When that field is the body
+of a hit shown with no match in this part, its snippet is the first later part holding one
+(:func:`_far_passage`): at most the file's size (:data:`READ_CAP_BYTES`) more matched, for that
+hit alone."""
+_OVERLAP = 1_024
+"""How far each later part of a body matched for its snippet reaches back into the part before,
+so that a match the cut split (a term of up to :data:`MAX_QUERY_CHARS`, with markup between its
+words) is whole in the next."""
 MAX_AGENTS = 16
 """How many agents' indexes one process keeps open (least recently searched closed first)."""
 
@@ -526,8 +533,9 @@ def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int)
     if stats is None:
         return []
     terms = range(len(query.terms))
-    scored: list[tuple[int, int, float, Row, list[Shown]]] = []
+    scored: list[tuple[int, int, float, Row, list[Shown], bool]] = []
     for row in rows:
+        rest = False  # a term found in no part read: it is in the rest of a field
         shown = [shown_matches(text[:SCORED_CHARS], query) for text in row.fields]
         found = [field.found for field in shown]
         frequencies = [
@@ -537,23 +545,29 @@ def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int)
         for term in terms if cut else ():  # one matched in no part read is in the rest
             if not any(field[term] for field in frequencies):
                 frequencies[cut[-1]][term] = 1
+                rest = True
         exact = len({m.term for field in found for m in field if m.exact})
         matched = {m.term for field in found for m in field}
         loose = len(matched - {m.term for field in found for m in field if not m.loose})
-        scored.append((loose, exact, score(stats, row.lengths, frequencies), row, shown))
+        scored.append((loose, exact, score(stats, row.lengths, frequencies), row, shown, rest))
     scored.sort(key=lambda item: (item[0], -item[1], -item[2]))  # stable: ties keep FTS5's
-    return [_hit(query, row, value, shown) for _, _, value, row, shown in scored[:limit]]
+    return [
+        _hit(query, row, value, shown, rest) for _, _, value, row, shown, rest in scored[:limit]
+    ]
 
 
-def _hit(query: Query, row: Row, value: float, shown: list[Shown]) -> SearchHit:
+def _hit(query: Query, row: Row, value: float, shown: list[Shown], rest: bool) -> SearchHit:
     """One hit: its name and description marked, a passage of its body; each field as
     :func:`~.search_text.shown_matches` shows it (``shown``: its first :data:`SCORED_CHARS`
-    characters; an ellipsis for the rest). A name or description is given up to
+    characters; an ellipsis for the rest). A body with no match there while a term is in the
+    rest of a field (``rest``) shows the passage of its first later part with one
+    (:func:`_far_passage`). A name or description is given up to
     :data:`~.listed_text.LISTED_CHARS` characters, as a listing gives it."""
     name = shown_matches(row.name[:SCORED_CHARS], query)
     description, body = shown[1:]
-    passage = snippet(body.text, body.found, body.marks)
-    if len(row.fields[2]) > SCORED_CHARS and passage and passage[-1].text != "…":
+    far = _far_passage(row.fields[2], query) if rest and not body.found else []
+    passage = far or snippet(body.text, body.found, body.marks)
+    if len(row.fields[2]) > SCORED_CHARS and passage and passage[-1].text != "…" and not far:
         passage.append(SnippetPart(text="…", hit=False))
     return SearchHit(
         scope=row.scope,
@@ -567,6 +581,27 @@ def _hit(query: Query, row: Row, value: float, shown: list[Shown]) -> SearchHit:
         ),
         snippet=passage,
     )
+
+
+def _far_passage(body: str, query: Query) -> list[SnippetPart]:
+    """The snippet (:func:`~.search_text.snippet`) of the first part of ``body`` after its
+    first :data:`SCORED_CHARS` characters that holds a match of ``query``, an ellipsis before it
+    (and after it when more follows); empty when no part does. The parts are
+    :data:`SCORED_CHARS` characters each, each overlapping the one before by :data:`_OVERLAP`;
+    the body of a file of :data:`READ_CAP_BYTES` has at most 17 of them (S-1)."""
+    start = SCORED_CHARS - _OVERLAP
+    while start + _OVERLAP < len(body):
+        end = start + SCORED_CHARS
+        part = shown_matches(body[start:end], query)
+        if part.found:
+            passage = snippet(part.text, part.found, part.marks)
+            if passage and passage[0].text != "…":
+                passage.insert(0, SnippetPart(text="…", hit=False))
+            if passage and end < len(body) and passage[-1].text != "…":
+                passage.append(SnippetPart(text="…", hit=False))
+            return passage
+        start = end - _OVERLAP
+    return []
 
 
 def _cut(parts: list[SnippetPart], text: str) -> list[SnippetPart]:
