@@ -231,6 +231,8 @@ def test_p3_a_command_runs_its_script_where_a_file_it_sourced_may_have_cd_ed(
 
 LOST_CD_SCRIPTS = {
     "bash r.sh": 'cd "$(echo sub)"; echo x >> ../notes/r.md\n',
+    "bash r2.sh": "cd $(echo sub); echo x >> ../notes/r2.md\n",
+    "bash r3.sh": "pushd `echo sub`; echo x >> ../notes/r3.md\n",
     "bash p.sh sub": 'cd "$1"; echo x >> ../notes/p.md\n',
     "bash v.sh sub": 'cd "${BASH_ARGV[0]}"; echo x >> ../notes/v.md\n',
     "bash s.sh": "case $x in *) d=sub;; esac\ncd $d; echo x >> ../notes/s.md\n",
@@ -267,6 +269,7 @@ def test_p3_a_script_writing_a_relative_path_after_a_cd_it_cannot_follow_is_refu
     )
     assert passing == {c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in passing}
     assert_refused_by_every_harness_and_bash_writes(where, "bash r.sh")
+    assert_refused_by_every_harness_and_bash_writes(where, "bash r2.sh")
 
 
 GIVEN_AFTER_CD = {
