@@ -185,6 +185,31 @@ def test_p3_a_process_link_is_found_however_its_prefix_is_spelt(
     assert_refused_by_every_harness_and_bash_writes(where, command)
 
 
+PROCESS_LINKS_KNOWN_AT_RUN_TIME = [
+    "cd {root}/{own} && D=self/cwd; echo x > /proc/$D/../{other}/l.md",
+    "cd {root}/{own} && cp /etc/hostname /proc/self/c[w]d/../{other}/",
+    "cd {root}/{own} && if true; then D=self/cwd; fi; echo x > /dev/../proc/$D/../{other}/m.md",
+]
+"""A process link whose name the shell makes at run time when written (review guard61 finding
+3): a variable set after ``&&`` or in a branch (``D=self/cwd``, not surely set), a glob
+(``c[w]d``): each was allowed and bash, in the own scope, wrote into the other through
+``/proc/self/cwd/..``."""
+
+
+@pytest.mark.parametrize("command", PROCESS_LINKS_KNOWN_AT_RUN_TIME)
+def test_p3_a_written_process_link_named_at_run_time_is_refused(
+    where: Layout, command: str
+) -> None:
+    assert_refused_by_every_harness_and_bash_writes(where, command)
+
+
+def test_p3_reading_a_process_link_named_at_run_time_passes(where: Layout) -> None:
+    reads = ["ls /proc/$$/fd", "cat /proc/$PPID/status", "python3 -c pass /proc/$$/status"]
+    assert {c: refusals_by_every_harness(where, c) for c in reads} == {
+        c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in reads
+    }
+
+
 @pytest.mark.parametrize(
     "command",
     [

@@ -18,7 +18,15 @@ from pathlib import Path
 import pytest
 from harness_memory.hooks import git_toplevel
 
-from tests.support.guard_cases import Layout, answer, fill, refusal
+from tests.support.guard_cases import (
+    Layout,
+    answer,
+    assert_each_refused_by_every_harness,
+    assert_refused_by_every_harness_and_bash_writes,
+    fill,
+    refusal,
+    refusals_by_every_harness,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -232,3 +240,99 @@ def test_p3_a_top_folder_after_an_assignment_or_another_expansion_stays_unknown(
     _git(where, "init", "-q")
     reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
     assert reason is not None and "builds at run time" in reason
+
+
+TOP_SCRIPTS = {
+    "t1.sh": 'cd "$(git rev-parse --show-toplevel)"; echo x > out1.txt\n',
+    "t4.sh": 'ROOT=$(git rev-parse --show-toplevel); cd "$ROOT"; echo x > out4.txt\n',
+    "t8.sh": "cd `git rev-parse --show-toplevel`/src; echo x > out8.txt\n",
+}
+"""Scripts going to the top of their repository before writing there, as build and release
+scripts do (more spellings: ``test_p3_everyday_scripts.py``): a relative write after that
+``cd`` was refused as after a ``cd`` the guard cannot follow, though the same ``cd`` typed is
+followed (git asked)."""
+
+
+def test_p3_a_script_writing_at_the_top_its_git_names_passes(where: Layout) -> None:
+    """Run from a folder below the top too, where git is asked as bash will ask it; bash
+    writes at the top."""
+    _git(where, "init", "-q")
+    (where.workspace / "src").mkdir()
+    for name, text in TOP_SCRIPTS.items():
+        (where.workspace / name).write_text(text, encoding="utf-8")
+    commands = ["cd src && bash ../t1.sh", "cd src && bash ../t4.sh", "bash t8.sh"]
+
+    refused = {c: refusals_by_every_harness(where, c) for c in commands}
+
+    assert {c: seen for c, seen in refused.items() if any(seen.values())} == {}
+    _bash(where, "(cd src && bash ../t1.sh) && bash t8.sh")
+    assert (where.workspace / "out1.txt").exists() and (where.workspace / "src/out8.txt").exists()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'cd "$(git rev-parse --show-toplevel)"; echo x >> notes/a.md\n',
+        'ROOT="$(git rev-parse --show-toplevel)"\ncd "$ROOT"\ncp /etc/hostname notes/a.md\n',
+    ],
+)
+def test_p3_a_script_at_its_git_top_is_judged_there(where: Layout, text: str) -> None:
+    """Followed to the top, the script's relative writes are judged from there: through the
+    Workspace's link ``notes`` into another Workspace's scope is refused (bash writes there)."""
+    _git(where, "init", "-q")
+    (where.workspace / "src").mkdir()
+    (where.workspace / "src/w.sh").write_text(text, encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, "cd src && bash w.sh")
+
+
+_TOP_CD = 'cd "$(git rev-parse --show-toplevel)"; echo x > '
+_SET_TOP = 'git config core.worktree "$(cat target)"'
+GIT_TOP_MAY_CHANGE = {
+    "bash s1.sh": f"{_SET_TOP}\n{_TOP_CD}s1.md\n",
+    "bash s2.sh": f'export GIT_WORK_TREE="$(cat target)"\n{_TOP_CD}s2.md\n',
+    "bash s3.sh": f". ./env.sh\n{_TOP_CD}s3.md\n",
+    "bash w.sh; bash s4.sh": f"{_TOP_CD}s4.md\n",
+    "for i in 1 2; do bash s5.sh; done": f"{_TOP_CD}s5.md; {_SET_TOP}\n",
+    "bash s6.sh": f"for i in 1 2; do {_TOP_CD}s6.md; {_SET_TOP}; done\n",
+    "bash -l s7.sh": f"{_TOP_CD}s7.md\n",
+    'GIT_WORK_TREE="$(cat target)" bash s8.sh': f"{_TOP_CD}s8.md\n",
+    "bash s9.sh > cfg": f"{_TOP_CD}s9.md\n",
+    "bash s10.sh | tee .git/description": f"{_TOP_CD}s10.md\n",
+}
+"""A script's ``cd "$(git rev-parse --show-toplevel)"`` after a command that could change git's
+answer (a setting, git's variables, a sourced file, another script the call runs first, a
+loop running it again, a login shell's startup files): the top is known only at run time, and
+a relative write after it stays refused, as typed after another command. So does a call
+writing git's own files (``cfg`` a link to ``.git/config``) as it runs the script."""
+
+
+def test_p3_a_script_whose_git_top_may_change_before_its_cd_stays_unknown(
+    where: Layout,
+) -> None:
+    _git(where, "init", "-q")
+    (where.workspace / "target").write_text(str(where.root / where.other), encoding="utf-8")
+    (where.workspace / "env.sh").write_text("true\n", encoding="utf-8")
+    (where.workspace / "w.sh").write_text(f"{_SET_TOP}\n", encoding="utf-8")
+    (where.workspace / "cfg").symlink_to(".git/config")
+    for command, text in GIT_TOP_MAY_CHANGE.items():
+        name = next(w for w in command.replace(";", " ").split() if w[:1] == "s" and "." in w)
+        (where.workspace / name).write_text(text, encoding="utf-8")
+
+    assert_each_refused_by_every_harness(
+        where, list(GIT_TOP_MAY_CHANGE), "a cd into a folder known only"
+    )
+    for command, written in (("bash w.sh; bash s4.sh", "s4.md"), ("bash s6.sh", "s6.md")):
+        _bash(where, command)
+        assert (where.root / where.other / written).exists(), "bash wrote nothing there"
+        _git(where, "config", "--unset", "core.worktree")
+
+
+def test_p3_a_script_at_a_git_top_in_another_scope_is_refused_where_git_points(
+    where: Layout,
+) -> None:
+    _git(where, "init", "-q")
+    _git(where, "config", "core.worktree", str(where.root / where.other))
+    (where.workspace / "s.sh").write_text(TOP_SCRIPTS["t4.sh"], encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, "bash s.sh")

@@ -23,6 +23,7 @@ import pytest
 from tests.support.guard_cases import (
     Layout,
     assert_allowed_by_every_harness_and_bash_writes_there,
+    assert_each_refused_by_every_harness,
     assert_refused_by_every_harness_and_bash_writes,
     guarded_layout,
     let_through,
@@ -226,3 +227,74 @@ def test_p3_a_command_runs_its_script_where_a_file_it_sourced_may_have_cd_ed(
 
     assert_refused_by_every_harness_and_bash_writes(where, "cd sub; . ../up.sh; bash k.sh")
     assert let_through(where, ["cd sub && source ../up.sh && . ./k.sh"]) == {}
+
+
+LOST_CD_SCRIPTS = {
+    "bash r.sh": 'cd "$(echo sub)"; echo x >> ../notes/r.md\n',
+    "bash r2.sh": "cd $(echo sub); echo x >> ../notes/r2.md\n",
+    "bash r3.sh": "pushd `echo sub`; echo x >> ../notes/r3.md\n",
+    "bash p.sh sub": 'cd "$1"; echo x >> ../notes/p.md\n',
+    "bash v.sh sub": 'cd "${BASH_ARGV[0]}"; echo x >> ../notes/v.md\n',
+    "bash s.sh": "case $x in *) d=sub;; esac\ncd $d; echo x >> ../notes/s.md\n",
+    "bash f.sh": 'g() { local d=sub; cd "$d"; }\nd=.; g; cp /etc/hostname ../notes/f.md\n',
+}
+"""Scripts (by the command running them) writing a relative path after a ``cd`` into a folder
+the guard cannot work out (review guard61 finding 1): it followed no folder there and judged
+``../notes/…`` from the folders it knew, while bash, in ``sub``, wrote through the Workspace's
+link ``notes`` into another Workspace's scope."""
+LOST_CD_HARMLESS = {
+    "bash t.sh": 'cd "$(mktemp -d)" && echo x > /tmp/guard61-t.txt && tar --version\n',
+    "bash u.sh": 'cd "$(dirname "$0")" && echo x > built.txt\n',
+    "bash w.sh sub": 'cd "$1" && ls -la && git status\n',
+    "bash m.sh": 'tmp="$(mktemp -d)"; cd "$tmp" && echo x > a.txt && touch b.txt\n',
+    "bash n.sh": 'cd "$(mktemp -d)" && echo x > a.txt\n',
+    "bash e.sh sub": '(cd "$1" && ls); echo ok > out.txt\n',
+}
+"""Scripts whose writes after such a ``cd`` are absolute or none, or in a new temporary folder
+(``$(mktemp -d)``, as the command's own ``cd`` there is read), or back from a subshell that
+cds, and one whose ``cd`` is its own folder's (followed): judged as before."""
+
+
+def test_p3_a_script_writing_a_relative_path_after_a_cd_it_cannot_follow_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    for command, text in {**LOST_CD_SCRIPTS, **LOST_CD_HARMLESS}.items():
+        (where.workspace / command.split()[1]).write_text(text, encoding="utf-8")
+
+    passing = {c: refusals_by_every_harness(where, c) for c in LOST_CD_HARMLESS}
+
+    assert_each_refused_by_every_harness(
+        where, list(LOST_CD_SCRIPTS), "a relative path after a cd into a folder known only"
+    )
+    assert passing == {c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in passing}
+    assert_refused_by_every_harness_and_bash_writes(where, "bash r.sh")
+    assert_refused_by_every_harness_and_bash_writes(where, "bash r2.sh")
+
+
+GIVEN_AFTER_CD = {
+    "bash q1.sh x y ../notes/q1.md": 'cd sub; echo x >> "${@:3}"\n',
+    "bash q2.sh x ../notes/q2.md y": 'cd sub; echo x >> "${@:2:1}"\n',
+    "bash q3.sh x y ../notes/q3.md": "cd sub; echo x >> ${*:3}\n",
+    "bash q4.sh ../notes/q4.md": 'cd sub && cp /etc/hostname "$1"\n',
+}
+"""Scripts writing words given to them (a slice of them, or one) after a ``cd`` (review guard61
+finding 2): the guard judged ``../notes/…`` from the Workspace, where it names no memory, while
+bash, in ``sub``, wrote through the link ``notes`` into another Workspace's scope."""
+
+
+def test_p3_a_script_writing_words_given_to_it_after_a_cd_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = _scripts(tmp_path, monkeypatch)
+    for command, text in GIVEN_AFTER_CD.items():
+        (where.workspace / command.split()[1]).write_text(text, encoding="utf-8")
+    (where.workspace / "o.sh").write_text('echo x >> "$1"\n', encoding="utf-8")
+
+    assert_each_refused_by_every_harness(
+        where, list(GIVEN_AFTER_CD), "built from words given to it"
+    )
+    assert refusals_by_every_harness(where, "bash o.sh out.txt") == dict.fromkeys(
+        ("claude-code", "codex", "gemini")
+    )
+    assert_refused_by_every_harness_and_bash_writes(where, "bash q1.sh x y ../notes/q1.md")

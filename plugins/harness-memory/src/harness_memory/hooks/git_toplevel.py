@@ -19,6 +19,10 @@ and so is a relative write from it). Git runs at most :data:`GIT_TIMEOUT` second
 fails, is slow or prints no single absolute folder, the ``cd`` stays unknown and relative
 writes after it stay refused. Measured on a loaded 2-CPU machine (load 6.5): 2.8 ms median, 13
 ms at most over 30 runs, and 3 ms to import ``subprocess``, only for such a command.
+
+A script the command runs asks the same of git (:func:`toplevel`, from ``named_scripts``, which
+may import this module: it sits a layer below it) for its own ``cd "$(git rev-parse
+--show-toplevel)"`` when nothing before it could change the answer.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from collections.abc import Mapping
 
 from harness_memory.hooks.shell_words import split_words
 
-__all__ = ["GIT_TIMEOUT", "with_toplevel"]
+__all__ = ["GIT_TIMEOUT", "toplevel", "with_toplevel"]
 
 GIT_TIMEOUT = 2.0
 """Seconds git may take to say the repository's top folder; past them the folder is taken as
@@ -79,7 +83,7 @@ def with_toplevel(command: str, folder: str, environ: Mapping[str, str]) -> str:
         if not entered[0].startswith("/") and environ.get("CDPATH"):
             return command  # a relative folder bash may look for along CDPATH
         folder = os.path.join(folder, entered[0])  # noqa: PTH118 (an absolute one wins)
-    top = _toplevel(folder, environ)
+    top = toplevel(folder, environ)
     if top is None or (not found.group("q") and re.search(_SPLIT_RE, top)):
         return command
     import shlex  # only here: its import compiles a pattern every shell guard paid for (H-5)
@@ -98,10 +102,11 @@ _SPLIT_RE = r"[\s*?\[]"
 """What bash splits an unquoted substitution's output at, or expands it by."""
 
 
-def _toplevel(folder: str, environ: Mapping[str, str]) -> str | None:
+def toplevel(folder: str, environ: Mapping[str, str]) -> str | None:
     """What ``git rev-parse --show-toplevel`` prints run in ``folder`` with ``environ``: one
     absolute folder; None when git fails, takes longer than :data:`GIT_TIMEOUT` or prints
-    anything else."""
+    anything else (for :func:`with_toplevel`, and for a script's ``cd`` there:
+    ``named_scripts``). Never raises."""
     import subprocess  # only for such a command (H-5)
 
     if "\x00" in folder or not folder.startswith("/"):

@@ -63,7 +63,10 @@ from harness_memory.hooks.named_scripts import (
     SCRIPT_DEPTH,
     SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
+    git_answer_kept_by,
+    git_tops,
     linked_words,
+    lost_writes,
     nested_scripts,
     non_interactive_part,
     read_script,
@@ -188,6 +191,7 @@ class _Judge:
 
     __slots__ = (
         "environ",
+        "git_kept",
         "interactive",
         "key",
         "memory_root",
@@ -212,6 +216,7 @@ class _Judge:
         self.scripts: set[tuple[str, str, bool]] = set()  # read: (file, folder, cut)
         self.interactive: bool | None = None  # the shell whose startup files are read
         self.shell: tuple[str, ...] = ()  # the harness's shell for the call's own texts
+        self.git_kept = False  # the call's own command keeps git's answer (a script may ask)
 
     def texts(
         self, texts: list[str], known: str | None, depth: int = 0, *, own_code: bool = False
@@ -238,6 +243,7 @@ def _judged(
     read = [shell_paths(text, cwd, environ, harness_shell=shell) for text in texts]
     if depth == 0:
         judge.outer = read
+        judge.git_kept = all(git_answer_kept_by(text, known, environ) for text in texts)
     if known is None and any(_from_unknown_folder(found) for found in read):
         return UNKNOWN_FOLDER
     root = os.path.normpath(Path(memory_root).absolute())
@@ -636,7 +642,10 @@ def _script_text_refusal(
     (:func:`~harness_memory.hooks.unread_programs.memory_named`, linear in its length), or a
     word leading through a link there from a folder a shell script may be in (its ``cd``,
     ``pushd`` and ``popd`` followed: :func:`~harness_memory.hooks.named_scripts.
-    script_folders`; more folders than it follows refuse it); for a shell script
+    script_folders`; more folders than it follows refuse it), or a folder it enters lying in
+    memory it may not write at or below the top git names (``cd "$(git rev-parse
+    --show-toplevel)"`` where git's ``core.worktree`` points into another scope); for a shell
+    script
     (``language`` ``"shell"``) of at most
     :data:`~harness_memory.hooks.named_scripts.SCRIPT_FOLLOW_CAP` bytes, the scripts it runs in
     turn (:func:`_script_refusal`, one level deeper than ``depth``: in the shell that runs its
@@ -648,11 +657,23 @@ def _script_text_refusal(
         return f"it names other memory ({shown_path(named)})"
     roots = {root, real_or_none(root) or root}
     shell = language == "shell"
-    folders = script_folders(text, base, judge.environ, (file, kind)) if shell else [base]
+    asks = {"asks_git": depth == 0 and judge.git_kept}  # git asked for a top as it will be
+    folders = script_folders(text, base, judge.environ, (file, kind), **asks) if shell else [base]
     if folders is None:
         return (
             f"it enters more than {FOLDERS_CAP} folders (cd, pushd, popd), more than the "
             "guard follows to tell where its relative paths land"
+        )
+    for folder in git_tops(text, base, judge.environ, (file, kind), **asks) if shell else []:
+        if (reason := _path_refusal(folder, base, judge, roots)) is not None:
+            return f"it cds into {shown_path(folder)}: {reason.removeprefix(REFUSAL_PREFIX)}"
+    for word in lost_writes(text, base, judge.environ, (file, kind), **asks) if shell else []:
+        return (
+            f"it writes {shown_path(word)}, a relative path after a cd into a folder known "
+            'only when it runs ($(…), "$1", a variable set in a branch or a function) or '
+            'built from words given to it ("$1", "${@:3}") after a cd, which the guard judges '
+            "only from the folder the command runs in: where it lands cannot be known before "
+            "the command runs, and it could be another Workspace's memory scope"
         )
     for word, folder in linked_words(text, folders):  # resolved as the kernel will there
         if (reason := _path_refusal(word, folder, judge, roots)) is not None:
@@ -664,7 +685,7 @@ def _script_text_refusal(
     interactive, judge.interactive = judge.interactive, judge.interactive if same_shell else None
     try:
         found = ShellPaths()
-        found.scripts = nested_scripts(text, base, judge.environ, (file, kind))
+        found.scripts = nested_scripts(text, base, judge.environ, (file, kind), **asks)
         return _script_refusal(found, judge, root, depth + 1, followed=True)
     finally:
         judge.interactive = interactive
@@ -1177,6 +1198,14 @@ def _run_time_refusal(
             "guard reads within the hook's time limit; name the files, or narrow the pattern "
             "(a folder before the first *, fewer * levels)"
         )
+    for word in _process_links_at_run_time(found):
+        return (
+            f"{REFUSAL_PREFIX}the command writes through a process link whose name is known "
+            f"only at run time ({shown_path(word)}: a variable or a glob after /proc/ or "
+            "/dev/, which may name the shell's own folder, /proc/self/cwd, after a cd): where "
+            "it lands cannot be known before the command runs, and it could be another "
+            "Workspace's memory scope. Spell the link literally, or write to a literal path"
+        )
     for word in found.written_at_run_time:
         return _written_at_run_time(word, found)
     for word in found.unanchored:
@@ -1192,6 +1221,19 @@ def _run_time_refusal(
     for word in found.split:
         return _split_refusal(word)
     return None
+
+
+def _process_links_at_run_time(found: ShellPaths) -> list[str]:
+    """The places the command surely writes (``ShellPaths.written`` but its guesses: a
+    program the guard does not read may only read them, ``python3 x.py /proc/$$/status``)
+    through ``/proc/`` or ``/dev/`` with a glob or an expansion after it
+    (``/proc/$D/../other/a.md``, ``/proc/self/c[w]d/../other/``): which process link they
+    pass through, and so where they land, is known only at run time (P-3, review guard61
+    finding 3). Reads (``ls /proc/$$/fd``) are no writes."""
+    sure = Counter(found.written) - Counter(found.guessed)
+    return [
+        word for word in sure if re.match(r"^/+(?:\.?/+)*(?:proc|dev)/.*[$`*?\[]", word) is not None
+    ]
 
 
 def _split_refusal(word: str) -> str:

@@ -26,6 +26,7 @@ import stat
 from collections.abc import Callable, Mapping
 from pathlib import PurePath
 
+from harness_memory.hooks.git_toplevel import toplevel
 from harness_memory.hooks.shell_comments import without_comments
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
 
@@ -37,7 +38,10 @@ __all__ = [
     "SCRIPT_FOLLOW_CAP",
     "SCRIPT_SHELLS",
     "NestedScript",
+    "git_answer_kept_by",
+    "git_tops",
     "linked_words",
+    "lost_writes",
     "nested_scripts",
     "non_interactive_part",
     "read_script",
@@ -247,7 +251,12 @@ _PLAIN_VARIABLE_RE = (
 
 
 def nested_scripts(
-    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str] | None = None
+    text: str,
+    base: str,
+    environ: Mapping[str, str],
+    script: tuple[str, str] | None = None,
+    *,
+    asks_git: bool = False,
 ) -> list[NestedScript]:
     """The scripts a followed shell script's ``text`` run in ``base`` with ``environ`` runs
     in turn: ``source x.sh``, ``. x.sh``, ``bash x.sh`` (a shell's script operand, read by
@@ -260,8 +269,9 @@ def nested_scripts(
     how it runs (``shell``, ``run``, ``source``, ``fed``), for ``cd "$(dirname "$0")"``. One
     linear scan of simple commands split at ``;``, ``&&``, ``|``, newlines, ``$(`` and
     backquotes, no path judged (H-5: a 64 KiB startup file in a few milliseconds); a name it
-    cannot read is one named at run time."""
-    scan = _scanned(text, base, environ, script)
+    cannot read is one named at run time. ``asks_git``: git may be asked for the top folder a
+    ``cd "$(git rev-parse --show-toplevel)"`` enters (:meth:`_NestedScan._top`)."""
+    scan = _scanned(text, base, environ, script, asks_git=asks_git)
     found = list(scan.found)
     for kind, folder, word, path, top in (*scan.found, *scan.unanchored):
         if path is None or PurePath(path).is_absolute():
@@ -284,6 +294,7 @@ def script_folders(
     script: tuple[str, str] | None = None,
     *,
     sourced: bool = False,
+    asks_git: bool = False,
 ) -> list[str] | None:
     """Every folder a shell script's ``text`` run in ``base`` may be in (P-3): ``base`` and
     each folder a ``cd``/``pushd``/``popd`` of it enters, followed as the command's own are
@@ -296,11 +307,12 @@ def script_folders(
     past :data:`FOLDERS_CAP` folders or :data:`_FOLDER_COMMANDS_CAP` commands of a script
     longer than :data:`SCRIPT_FOLLOW_CAP` (whose ``cd``s alone are read, its variables the
     environment's: :data:`_FOLDER_COMMAND_RE`). Linear in the text. ``sourced``: ``text`` is a
-    file the script sources, whose own sourced files are not followed (one level deep)."""
+    file the script sources, whose own sourced files are not followed (one level deep);
+    ``asks_git``: as :func:`nested_scripts`'."""
     if not re.search(r"\b(?:cd|pushd|popd|source)\b|(?:^|[\s;&|(){}])\.\s", text):
         return [base]  # no folder change, nor a sourced file that may hold one
     if len(text) <= SCRIPT_FOLLOW_CAP:
-        folders = _scanned(text, base, environ, script, sourced=sourced).folders
+        folders = _scanned(text, base, environ, script, sourced=sourced, asks_git=asks_git).folders
         return None if len(folders) > FOLDERS_CAP else folders
     scan = _NestedScan(base, environ)  # a longer one: its ``cd``s alone, in one regex pass
     text = _own_read(scan, without_comments(text), script)
@@ -317,6 +329,70 @@ def script_folders(
         if len(scan.folders) > FOLDERS_CAP or len(entered) > _FOLDER_COMMANDS_CAP:
             return None
     return scan.folders
+
+
+def lost_writes(
+    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str], asks_git: bool
+) -> list[str]:
+    """The places a shell script's ``text`` run in ``base`` writes, as spelled, where they
+    land cannot be known (P-3): a redirection's target or an operand of a file writer
+    (:data:`_LOST_WRITERS`) not starting with ``/``, ``~`` or an expansion after a ``cd``
+    into a folder named at run time (``cd "$(echo sub)"``, ``cd "$1"``, a variable set in a
+    branch or a function: review guard61 finding 1), as a command's own after such a ``cd``
+    (``ShellPaths.written_at_run_time``); or one built from the words given to the script
+    (:data:`_GIVEN_RE`: ``"$1"``, ``"${@:3}"``) after any ``cd`` (finding 2): the guard judges
+    those words from the folder the command runs in alone. Empty for a script longer than
+    :data:`SCRIPT_FOLLOW_CAP` (its commands not scanned). ``asks_git``: as
+    :func:`nested_scripts`' (a write after a ``cd`` to a top git did not name is lost)."""
+    if len(text) > SCRIPT_FOLLOW_CAP or not re.search(r"\b(?:cd|pushd|popd|source)\b|\.\s", text):
+        return []
+    return _scanned(text, base, environ, script, asks_git=asks_git).lost_writes
+
+
+def git_tops(
+    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str], asks_git: bool
+) -> list[str]:
+    """The folders of :func:`script_folders` a shell script's ``text`` run in ``base`` enters
+    at or below a top folder git named for its ``cd "$(git rev-parse --show-toplevel)"`` (P-3):
+    a relative write there lands where git points (``core.worktree`` may point into another
+    Workspace's scope), so each is judged as a place written. Empty for a script longer than
+    :data:`SCRIPT_FOLLOW_CAP` (whose tops are not asked) or without ``asks_git``."""
+    if len(text) > SCRIPT_FOLLOW_CAP or "--show-toplevel" not in text or not asks_git:
+        return []
+    scan = _scanned(text, base, environ, script, asks_git=True)
+    tops = [top for top in scan.tops.values() if top is not None]
+    return [f for f in scan.folders if any(f == t or f.startswith(t + "/") for t in tops)]
+
+
+_LOST_WRITERS = frozenset({"tee", "touch", "cp", "mv", "ln", "install", "dd", "mkdir"})
+"""Programs whose operands :func:`lost_writes` takes as written (``cp``, ``mv``, ``ln`` and
+``install`` their last, ``dd`` its ``of=``, the others every one)."""
+
+
+_GIVEN_RE = r"\$(?:[0-9@*]|\{(?:[0-9@*]|!#))"
+"""A word built from the words given to the script: ``$1``, ``"$@"``, ``"${@:3}"``,
+``${*:3}``, ``"${!#}"`` (review guard61 finding 2)."""
+
+
+def _written_words(words: list[str]) -> list[str]:
+    """The places a simple command's ``words`` (quotes removed) write: redirection targets
+    (``>> x``, ``>x``, ``2>x``) and :data:`_LOST_WRITERS` operands (for :func:`lost_writes`)."""
+    written: list[str] = []
+    for at, word in enumerate(words):
+        arrow = re.match(r"^[0-9]*(?:>>?|&>>?|>\|)(?P<rest>.*)$", word)
+        if arrow is not None:
+            rest = arrow.group("rest")
+            written.append(rest or (words[at + 1] if at + 1 < len(words) else ""))
+    name = words[0].rsplit("/", 1)[-1] if words else ""
+    operands = [word for word in words[1:] if word[:1] not in ("-", ">", "<", "&")]
+    operands = [w for w in operands if not re.match(r"^[0-9]*[<>]", w)]
+    if name == "dd":
+        written += [word[3:] for word in operands if word.startswith("of=")]
+    elif name in ("cp", "mv", "ln", "install") and len(operands) > 1:
+        written.append(operands[-1])
+    elif name in _LOST_WRITERS - {"dd", "cp", "mv", "ln", "install"}:
+        written += operands
+    return [word for word in written if word]
 
 
 _FOLDER_COMMANDS_CAP = 4096
@@ -346,19 +422,21 @@ def _scanned(
     script: tuple[str, str] | None,
     *,
     sourced: bool = False,
+    asks_git: bool = False,
 ) -> _NestedScan:
     """The scan of :func:`nested_scripts` and :func:`script_folders` over ``text``; the last
     one kept, as the guard asks both of one script in turn (one scan of it, H-5)."""
-    if _LAST and _LAST[0][0] is text and _LAST[0][1:4] == (base, environ, script):
-        return _LAST[0][4]
-    scan = _scan(text, base, environ, script, sourced=sourced)
+    if _LAST and _LAST[0][0] is text and _LAST[0][1:5] == (base, environ, script, asks_git):
+        return _LAST[0][5]
+    scan = _scan(text, base, environ, script, sourced=sourced, asks_git=asks_git)
     if not sourced:
-        _LAST[:] = [(text, base, environ, script, scan)]
+        _LAST[:] = [(text, base, environ, script, asks_git, scan)]
     return scan
 
 
-_LAST: list[tuple[str, str, Mapping[str, str], tuple[str, str] | None, _NestedScan]] = []
-"""The last script :func:`_scanned` scanned: its text, folder, environment, file and scan."""
+_LAST: list[tuple[str, str, Mapping[str, str], tuple[str, str] | None, bool, _NestedScan]] = []
+"""The last script :func:`_scanned` scanned: its text, folder, environment, file, whether git
+may be asked, and scan."""
 
 
 def _scan(
@@ -368,10 +446,14 @@ def _scan(
     script: tuple[str, str] | None,
     *,
     sourced: bool = False,
+    asks_git: bool = False,
 ) -> _NestedScan:
     """:func:`_scanned`'s scan, one linear pass over ``text``'s simple commands."""
     scan = _NestedScan(base, environ, sourced=sourced)
+    scan.git_sure = asks_git and not sourced
     text = _own_read(scan, without_comments(text), script)
+    if "--show-toplevel" in text:
+        text = re.sub(_TOPLEVEL_RE, _TOP, text)
     pieces = re.split(_SEGMENT_RE, text)
     top = True
     for at in range(0, len(pieces), 2):  # a command's text, then what ends it
@@ -381,10 +463,116 @@ def _scan(
         ending = pieces[at + 1] if at + 1 < len(pieces) else "\n"
         if words and ending in ("$(", "`") and not pieces[at][-1:].isspace():
             words[-1] += "$"  # ``source "$(…)"``: a word built at run time
+        elif ending in ("$(", "`") and [w for w in words if w[:1] != "-"][-1:] in _ENTERING:
+            words.append("$")  # ``cd $(echo sub)``: its folder, not a bare ``cd`` (home)
         maybe = at > 0 and pieces[at - 1] in ("&&", "||")  # ``a && d=x``: may not run
+        following = pieces[at + 2].split()[:1] if at + 2 < len(pieces) else []
+        scan.mktemp = ending == "$(" and following == ["mktemp"]  # ``d=$(mktemp -d)``
         scan.command(words, top=top, maybe=maybe)
+        if scan.git_sure:  # ``f() {`` defines a function: runs nothing yet
+            defining = ending == "(" and pieces[at + 2 : at + 4] in (["", ")"], [" ", ")"])
+            scan.git_sure = defining or _git_answer_kept(words, scan.base)
+        scan.subshell(ending)
         top = (top and ending not in ("$(", "`")) or ending == "\n"
     return scan
+
+
+_ENTERING = (["cd"], ["pushd"])
+"""A ``cd`` or ``pushd`` whose folder a substitution after white space names."""
+_TOP = "\0t"
+"""What stands for the folder ``$(git rev-parse --show-toplevel)`` prints, in a script's text
+once read: asked of git where the script is then (:meth:`_NestedScan._top`)."""
+_TOPLEVEL_RE = (
+    r"\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`"
+)
+"""``$(git rev-parse --show-toplevel)`` and its backquoted spelling."""
+_TOPS_CAP = 4
+"""The most folders one scan asks git for its top (each a git run of ~3 ms: H-5)."""
+_GIT_KEEPING = frozenset(
+    {"set", "shopt", "cd", "pushd", "popd", "echo", "printf", ":", "true", "false", "test", "["}
+    | {"[[", "]]", "if", "then", "else", "elif", "fi", "while", "until", "do", "done", "esac"}
+    | {"{", "}", "!", "case", "for", "local", "export", "readonly", "declare", "typeset"}
+    | {"unset", "umask", "shift", "exit", "return", "pwd", "dirname", "basename", "realpath"}
+    | {"readlink", "cat", "head", "tail", "wc", "ls", "date", "uname", "nproc", "id", "whoami"}
+    | {"type", "hash", "which", "trap", "break", "continue", "wait", "sleep"}
+)
+"""Commands that cannot change what ``git rev-parse --show-toplevel`` answers (they write no
+file but through a redirection, change no variable git or the shell's search for it reads,
+run no code the script does not show): after only these, a script's ``cd`` to its top is asked
+of git before it runs, as the command's opening one is (``git_toplevel``)."""
+_GIT_READ_RE = r"^(?:GIT_\w*|HOME|XDG_CONFIG_HOME|PATH|BASH_ENV|ENV)(?:\+?=|$)"
+"""A variable git, or the shell finding and starting it, reads (set, exported or unset)."""
+
+
+def _git_answer_kept(said: list[str], folder: str | None) -> bool:
+    """Whether the simple command ``said`` (split at white space) run in ``folder`` (None:
+    unknown) surely leaves git's answer to ``--show-toplevel`` as it was
+    (:data:`_GIT_KEEPING`): an assignment of no variable git reads (:data:`_GIT_READ_RE`),
+    ``git rev-parse``/``describe``/``status``, no ``trap`` on ``DEBUG``/``RETURN`` (code run
+    before each command), and what it writes (a redirection's target, ``tee``'s operands)
+    none of git's files (:func:`_git_file_kept`). Empty: kept."""
+    words = [word.replace('"', "").replace("'", "") for word in said]
+    if any(re.match(_GIT_READ_RE, word) for word in words):
+        return False
+    for at, word in enumerate(words):
+        arrow = re.match(r"^[0-9]*(?:>>?|&>>?|>\|)(?P<rest>.*)$", word)
+        target = (arrow.group("rest") or "".join(words[at + 1 : at + 2])) if arrow else ""
+        if arrow and not re.match(r"^&[0-9-]$", target) and not _git_file_kept(target, folder):
+            return False
+    named = [word for word in words if not re.match(r"^[A-Za-z_]\w*\+?=", word)]
+    if not named:
+        return True
+    if named[0] == "git":
+        return named[1:2] in (["rev-parse"], ["describe"], ["status"])
+    if named[0] == "trap":
+        return not {"DEBUG", "RETURN"} & set(named)
+    if named[0] in ("command", "builtin"):
+        return named[1:2] in (["-v"], ["-V"])
+    if named[0] == "tee":
+        return all(_git_file_kept(w, folder) for w in named[1:] if w[:1] not in "-<>&")
+    return named[0] in _GIT_KEEPING
+
+
+def _git_file_kept(target: str, folder: str | None) -> bool:
+    """Whether writing ``target`` from ``folder`` surely changes none of the files git reads
+    to find the top (``.git``, its ``config``, ``~/.gitconfig``, ``~/.config/git/``): it
+    is ``/dev/null``, or a literal path whose real place (links followed, as the kernel
+    will) has no part starting with ``.git`` or named ``git``."""
+    if target == "/dev/null":
+        return True
+    if not target or folder is None or any(char in target for char in "$`~*?["):
+        return False
+    try:
+        real = os.path.realpath(os.path.join(folder, target))  # noqa: PTH118
+    except (OSError, ValueError):  # a folder this account cannot search, a NUL
+        return False
+    return not any(part.startswith(".git") or part == "git" for part in PurePath(real).parts)
+
+
+def git_answer_kept_by(text: str, folder: str | None, environ: Mapping[str, str]) -> bool:
+    """Whether the call's own command ``text`` surely leaves git's ``--show-toplevel``
+    answer as the guard finds it until the one script it runs asks (P-3): each simple command
+    keeps it (:func:`_git_answer_kept`) but one running a script (``bash``/``sh`` with no
+    option reading startup files, ``source``, ``.``, a path), no loop that could run the
+    script again after it changed it, and no ``BASH_ENV``/``ENV`` the shell sources first.
+    Only then may a script's ``cd "$(git rev-parse --show-toplevel)"`` be asked of git
+    (``asks_git`` of :func:`script_folders` and the others). ``folder``: where it runs (None:
+    unknown; what it writes is then taken as maybe git's files)."""
+    if environ.get("BASH_ENV") or environ.get("ENV"):
+        return False
+    runners = 0
+    for piece in re.split(_SEGMENT_RE, without_comments(text))[::2]:
+        words = piece.split()
+        if _git_answer_kept(words, folder) and not {"for", "while", "until", "select"} & set(words):
+            continue
+        named = [word for word in words if not re.match(r"^[A-Za-z_]\w*\+?=", word)]
+        runner = named[:1] in (["bash"], ["sh"], ["source"], ["."]) or "/" in "".join(named[:1])
+        startup = any(re.match(r"^-[A-Za-z]*[il]|^--(?!$)", word) for word in named[1:])
+        rest = words[: len(words) - len(named)] + named[1:]  # its assignments, then operands
+        if not runner or startup or not _git_answer_kept(["true", *rest], folder):
+            return False
+        runners += 1
+    return runners <= 1
 
 
 _OWN = "\0h"
@@ -453,6 +641,8 @@ class _NestedScan:
         self.base: str | None = base
         self.environ = environ
         self.sourced = sourced  # a sourced file's scan: the files it sources are not followed
+        self.git_sure = False  # git may be asked: nothing before may have changed its answer
+        self.tops: dict[str, str | None] = {}  # each folder's top, as git says it
         self.known: dict[str, list[str] | None] = {"PWD": [base]}
         self.folders = [base]
         self.stack: list[str | None] = []
@@ -460,6 +650,11 @@ class _NestedScan:
         self.own: tuple[str, str] | None = None  # the script's folder, and its real one
         self.found: list[NestedScript] = []
         self.unanchored: list[NestedScript] = []  # relative, run in a folder unknown here
+        self.lost_writes: list[str] = []  # relative places written in a folder unknown here
+        self.mktemp = False  # the command's last word is ``$(mktemp …)``'s output
+        self.temps: set[str] = set()  # variables holding a new temporary folder's name
+        self.in_temp = False  # the unknown folder is a new temporary one (``cd "$(mktemp -d)"``)
+        self.opened: list[tuple[str | None, str | None, bool]] = []  # at each open subshell
         self.globs = 0
         self.depth = 0  # the ``if``, loops, ``case`` and ``{`` groups open
 
@@ -467,6 +662,11 @@ class _NestedScan:
         """Read one simple command's words ``said`` (as split at white space); ``maybe``:
         it stands after ``&&`` or ``||`` (it may not run)."""
         words = [word.replace('"', "").replace("'", "") for word in said]
+        if self.base != self.folders[0]:  # after a ``cd``: given words land elsewhere
+            written = _written_words(words)
+            lost = self.base is None and not self.in_temp
+            self.lost_writes.extend(w for w in written if lost and w[0] not in "/~$&")
+            self.lost_writes.extend(w for w in written if re.search(_GIVEN_RE, w))
         if words and words[0] in _CLOSING:
             self.depth = max(0, self.depth - 1)
         while words and (
@@ -499,6 +699,17 @@ class _NestedScan:
         elif "/" in words[0]:
             self._note("run", words[0], top=top)
 
+    def subshell(self, ending: str) -> None:
+        """Keep the folder at a subshell's ``(`` or ``$(`` (``ending``: what ended the last
+        command) and go back to it at its ``)``: a ``cd`` inside one leaves the script's
+        folder as it was (``(cd "$d" && make); echo ok > out.txt``); a ``)`` with none open
+        (a ``case`` pattern's) changes nothing."""
+        if ending in ("(", "$("):
+            self.opened.append((self.base, self.previous, self.in_temp))
+        elif ending == ")" and self.opened:
+            self.base, self.previous, self.in_temp = self.opened.pop()
+            self.known["PWD"] = None if self.base is None else [self.base]
+
     def _assign(self, word: str, *, top: bool, maybe: bool = False) -> None:
         """Keep an assignment's literal value; one of ``BASH_ENV``/``ENV`` is a script. One
         that may not run (``maybe``: in a branch, a loop or a group, after ``&&``/``||``)
@@ -509,6 +720,10 @@ class _NestedScan:
         if assigned is None:
             return
         name, value = assigned.group("name"), assigned.group("value")
+        if self.mktemp and value == "$":
+            self.temps.add(name)
+        else:
+            self.temps.discard(name)
         values = self._values(value, matched=False)  # bash matches no pattern there
         if maybe and values is not None:
             before = self.known[name] if name in self.known else [self.environ.get(name, "")]
@@ -548,6 +763,8 @@ class _NestedScan:
             target = joined
             if name == "pushd":
                 self.stack.append(here)
+        spelt = re.sub(r"^\$\{?(\w+)\}?$", r"\1", named[0]) if named else ""
+        self.in_temp = target is None and (self.mktemp or spelt in self.temps)
         self.previous, self.base = here, target
         self.known["PWD"] = None if target is None else [target]
         if target is not None and target not in self.folders:
@@ -605,6 +822,11 @@ class _NestedScan:
         (``~`` alone read too: ``cd ~ && . .defs``, review57a F)."""
         if self.own is not None:
             word = word.replace(_OWN, self.own[0]).replace(_OWN_REAL, self.own[1])
+        if _TOP in word:
+            top = self._top()
+            if top is None:
+                return None
+            word = word.replace(_TOP, top)
         words = [word]
         for found in re.finditer(_PLAIN_VARIABLE_RE, word):
             variable = found.group("braced") or found.group("plain")
@@ -622,6 +844,22 @@ class _NestedScan:
             return words
         paths = [value for each in words for value in self._matched(each)]
         return None if None in paths else [value for value in paths if value is not None]
+
+    def _top(self) -> str | None:
+        """The folder ``git rev-parse --show-toplevel`` prints where the script is now (asked
+        of git, :func:`~harness_memory.hooks.git_toplevel.toplevel`, with the script's
+        environment), when nothing the script ran before may have changed it
+        (:func:`_git_answer_kept`) and it is in no branch, loop or group (run again after a
+        change); None when it may have, when the folder is unknown, past
+        :data:`_TOPS_CAP` folders, or when bash could split or match it (white space, a
+        pattern character) or it holds an expansion."""
+        if not self.git_sure or self.base is None or self.depth:
+            return None
+        if self.base not in self.tops:
+            asked = len(self.tops) < _TOPS_CAP
+            self.tops[self.base] = toplevel(self.base, self.environ) if asked else None
+        top = self.tops[self.base]
+        return None if top is None or re.search(r"[\s*?\[$`\0]", top) else top
 
     def _matched(self, word: str) -> list[str | None]:
         """``word``, or the files its pattern matches from the folder (sorted, as bash);
