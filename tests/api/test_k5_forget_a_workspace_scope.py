@@ -133,3 +133,31 @@ async def test_k5_a_file_written_while_the_scope_is_forgotten_keeps_the_scope_wh
 
     assert names(agent.root) == sorted(["user", key])
     assert names(agent.root / key) == [".workspace", "late.md"]
+
+
+async def test_k5_a_write_and_a_session_start_racing_the_forget_lose_nothing(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace, key = agent.workspace("busier")
+    looked = forget.not_forgettable
+    calls: list[Path] = []
+
+    def write_then_start(scope: Path) -> list[str]:
+        calls.append(scope)
+        if len(calls) == 1:  # the agent writes right after the service looked
+            held = looked(scope)
+            write_topic(scope, "late.md")
+            return held
+        # after the rename: a Session start makes the scope anew under its key
+        (agent.root / key).mkdir()
+        (agent.root / key / layout.MARKER_FILE).write_text(real(workspace) + "\n")
+        write_topic(agent.root / key, "fresh.md")  # and its Session writes at once
+        monkeypatch.setattr(forget, "not_forgettable", looked)
+        return looked(scope)
+
+    monkeypatch.setattr(forget, "not_forgettable", write_then_start)
+
+    await expect_problem(await client.delete(_scope_url(key)), 409, "'late.md'")
+
+    assert names(agent.root) == sorted(["user", key])
+    assert names(agent.root / key) == [".workspace", "fresh.md", "late.md"]

@@ -17,7 +17,8 @@ writes take no lock, so the scope folder is first renamed, in one step, to a hid
 memory root (names starting with ``.`` are no scope, :mod:`~memory_api.store.not_scopes`): from
 then on a Session start makes a fresh scope, never a half-removed one. What the folder holds is
 looked at again after the rename; a file written into it meanwhile sends the folder back whole
-under its key (the forget is refused, 409). The marker is removed last, right before the folder:
+under its key, or into the scope a Session start made there meanwhile (never replacing a name),
+and the forget is refused (409). The marker is removed last, right before the folder:
 a folder that is not empty then gets its marker back and is returned the same way.
 """
 
@@ -147,16 +148,23 @@ def _emptied(moved: Path) -> list[str]:
 
 
 def _put_back(root: Path, fd: int, hidden: str, key: str) -> None:
-    """Rename the hidden folder back to ``key``. A Session start that made ``key`` anew
-    meanwhile (an empty marker-only scope) gives its place: it is removed first."""
+    """Rename the hidden folder back to ``key``. Where a Session start made ``key`` anew
+    meanwhile, what the hidden folder holds moves into that one instead, never replacing a
+    name there (its own marker names the same Workspace: the key is the path's)."""
     try:
         os.rename(hidden, key, src_dir_fd=fd, dst_dir_fd=fd)
         return
     except OSError as error:
         if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
             raise
-    for name in (layout.MARKER_FILE, *layout.SIDE_FILES):
-        with contextlib.suppress(FileNotFoundError):
-            (root / key / name).unlink()
-    os.rename(hidden, key, src_dir_fd=fd, dst_dir_fd=fd)  # onto the now empty folder
+    moved, fresh = root / hidden, root / key
+    for entry in moved.iterdir():
+        if not os.path.lexists(fresh / entry.name):
+            entry.rename(fresh / entry.name)
+        elif entry.name in _SERVICE_FILES:
+            entry.unlink()
+    try:
+        moved.rmdir()
+    except OSError:  # a name taken in both: kept hidden, and said
+        logger.error("scope %s: entries kept in %s (their names were taken)", key, hidden)
     logger.warning("scope %s: a Session start raced its forget; the scope was kept", key)
