@@ -14,6 +14,7 @@
     memory-api memory import FOLDER --from memory-tool (--workspace PATH | --user) ...
     memory-api memory import ARCHIVE.tar.gz --project P --agent A     # each scope to its key
     memory-api memory export --project P --agent A [--scope KEY ...] [--with-history] -o FILE
+    memory-api memory forget --project P --agent A (--workspace PATH | --scope KEY) [--dry-run]
     memory-api history prune [--project P] [--agent A]   # the operator's retention (V-3)
 
 Where a command works (:mod:`memory_api.command_place`): ``agent`` goes through the running
@@ -783,6 +784,28 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _memory_forget(settings: Settings, args: argparse.Namespace) -> int:
+    """``memory forget``: take an empty Workspace scope off the agent's memory (K-5), as
+    ``DELETE …/memory/scopes/{key}`` does; ``--dry-run`` says what would happen."""
+    from memory_core.keys import workspace_memory_key
+
+    from memory_api.stores import build_stores, prepare_data_dir
+
+    place_for(settings, args, writes=True, api=False)
+    prepare_data_dir(settings.data_dir)
+    stores = build_stores(settings)
+    _agent_in_data_dir(stores.agents, settings.data_dir, args.project, args.agent)
+    key = args.scope if args.scope is not None else workspace_memory_key(args.workspace)
+    forget = stores.memory.forget(args.project, args.agent, key, dry_run=args.dry_run)
+    result = _run(forget)
+    named = f"scope {result.key}" + (f" (Workspace {result.workspace})" if result.workspace else "")
+    if args.dry_run:
+        print(f"would forget {named} in the data dir {settings.data_dir}; nothing changed")
+    else:
+        print(f"forgot {named} in the data dir {settings.data_dir}; its history is kept")
+    return 0
+
+
 def _say_committable(archive: Path) -> None:
     """A warning when the export ``archive`` lies in a git work tree that does not ignore it
     (:func:`~memory_api.transfer.work_tree.committable_in`): the next ``git add -A`` there
@@ -926,7 +949,7 @@ def _add_history_commands(commands: argparse._SubParsersAction[argparse.Argument
 def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from memory_api.transfer.harness_names import HARNESSES
 
-    memory = commands.add_parser("memory", help="import and export memory").add_subparsers(
+    memory = commands.add_parser("memory", help="import, export and forget memory").add_subparsers(
         dest="action", required=True, metavar="ACTION"
     )
     imp = memory.add_parser(
@@ -976,6 +999,28 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         help="also each scope's history (a git bundle); the import takes it back",
     )
     exp.set_defaults(func=_memory_export)
+    _add_forget_command(memory)
+
+
+def _add_forget_command(memory: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``memory forget`` (K-5)."""
+    forget = memory.add_parser(
+        "forget",
+        parents=[_data_dir_option()],
+        help="take an empty Workspace scope off the agent's memory",
+        description="Refused for the user scope and for a scope that holds files (delete "
+        "them first: each delete can be restored). The scope's history is kept; a Session "
+        "started in that folder again makes a new scope.",
+    )
+    forget.add_argument("--project", required=True, help="project id")
+    forget.add_argument("--agent", required=True, help="agent id")
+    which = forget.add_mutually_exclusive_group(required=True)
+    which.add_argument("--workspace", help="the scope of this Workspace folder")
+    which.add_argument("--scope", help="the scope of this key, as the overview lists it")
+    forget.add_argument(
+        "--dry-run", action="store_true", help="say what would be forgotten; change nothing"
+    )
+    forget.set_defaults(func=_memory_forget)
 
 
 class _TokenParser(argparse.ArgumentParser):

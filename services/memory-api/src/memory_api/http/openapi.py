@@ -257,6 +257,9 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
             ),
         ),
     ),
+    ("DELETE", f"{_BASE}/memory/scopes/{{key}}"): Operation(
+        "Forget an empty Workspace scope; its history is kept (K-5)", wire.ForgetResult
+    ),
     ("GET", f"{_BASE}/memory/scopes/{{key}}/index"): Operation(
         "A scope's index and what the injection keeps; credentials masked (A-5, I-8)",
         wire.IndexView,

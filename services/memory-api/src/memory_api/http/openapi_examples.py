@@ -254,6 +254,10 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
                 restore_version=PREVIOUS,
             ),
         ),
+        ("DELETE", f"{memory}/scopes/{{key}}"): Example(
+            "The empty Workspace scope is no longer listed",
+            wire.ForgetResult(key=WORKSPACE_KEY, workspace=WORKSPACE),
+        ),
         ("POST", f"{memory}/session-start"): _session_start_example(),
         ("GET", f"{memory}/search"): _search_example(),
         **_file_history_examples(),

@@ -5,6 +5,7 @@ GET      ``…/memory?limit=…&cursor=…&q=…``    overview: switch, template
                                                scopes, totals (A-3)
 POST     ``…/memory/template-placeholder``     insert ``{{MEMORY}}`` + key line (A-4, I-7)
 GET      ``…/memory/scopes/{key}``             one scope's overview entry (A-3)
+DELETE   ``…/memory/scopes/{key}``             forget an empty Workspace scope (K-5)
 GET      ``…/memory/scopes/{key}/files``       a page of a scope's topic files (A-5)
 GET      ``…/memory/scopes/{key}/index``       raw index, kept/dropped lines, lint (A-5)
 GET      ``…/memory/scopes/{key}/files/{file}`` one topic file: fields, body, links (A-5)
@@ -136,6 +137,21 @@ async def get_scope(request: web.Request) -> web.Response:
     project, agent = _ids(request)
     key = request.match_info["key"]
     return json_response(await get_memory_store(request.app).scope(project, agent, key))
+
+
+@routes.delete(BASE + "/scopes/{key}")
+async def delete_scope(request: web.Request) -> web.Response:
+    """K-5: ``ForgetResult`` — the empty Workspace scope is no longer listed; its history is
+    kept (a Session in that folder again makes a new scope under the same key). Takes no body.
+    409 for the user scope and for a scope holding anything of the agent's (delete its files
+    first: each delete can be restored); ``If-Match`` / ``If-None-Match`` as on a file
+    delete (a scope has no ETag: any ``If-Match`` but ``*`` fails with 412)."""
+    project, agent = _ids(request)
+    await refuse_body(request)
+    key = request.match_info["key"]
+    conditions = preconditions(request)
+    result = await get_memory_store(request.app).forget(project, agent, key, conditions)
+    return json_response(result)
 
 
 @routes.post(BASE + "/template-placeholder")

@@ -37,6 +37,7 @@ from memory_core.template import has_memory_placeholder, insert_placeholder
 from memory_core.wire import (
     DeleteResult,
     Finding,
+    ForgetResult,
     IndexView,
     MemoryOverview,
     PlaceholderResult,
@@ -48,7 +49,7 @@ from memory_core.wire import (
     TopicList,
 )
 
-from memory_api.errors import BadRequest, ServiceError
+from memory_api.errors import BadRequest, NotFound, ServiceError
 from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.answers import OverviewPage, ScopeAnswers
 from memory_api.store.change_feed import ChangeFeed
@@ -56,6 +57,7 @@ from memory_api.store.containment import checked_memory_root, real_path
 from memory_api.store.entity_tags import NO_PRECONDITIONS, Preconditions
 from memory_api.store.file_names import on_disk_name
 from memory_api.store.file_pages import FILES_DEFAULT_LIMIT, check_page
+from memory_api.store.forget import forget_scope
 from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
 from memory_api.store.history.service import scope_history_bytes
 from memory_api.store.listings import FolderListings
@@ -73,7 +75,12 @@ from memory_api.store.pruning import Pruned, delete_topic
 from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scope_records import MAX_AGENTS, ScopeRecordFiles
-from memory_api.store.scopes import existing_scope_dir, scope_unusable, vanished_scopes
+from memory_api.store.scopes import (
+    existing_scope_dir,
+    scope_real_dir,
+    scope_unusable,
+    vanished_scopes,
+)
 from memory_api.store.search import MemorySearch
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.stat_cache import NeedsBlockingIO
@@ -400,6 +407,40 @@ class MemoryStore:
             restore_version=recorded.parent,
             index_problem=problem,
         )
+
+    async def forget(
+        self,
+        project: str,
+        agent_id: str,
+        key: str,
+        conditions: Preconditions = NO_PRECONDITIONS,
+        *,
+        dry_run: bool = False,
+    ) -> ForgetResult:
+        """K-5: forget the empty Workspace scope ``key`` (:mod:`~memory_api.store.forget`),
+        under the scope's lock; its history is kept.
+
+        Raises ``InvalidId`` (400), :class:`NotFound` (404: agent, or no such scope),
+        :class:`~memory_api.errors.Conflict` (409, nothing changed: the user scope, a scope
+        holding a topic file, an index line or anything else of the agent's) and
+        :class:`~memory_api.errors.PreconditionFailed` (412: ``If-Match`` other than ``*``,
+        ``If-None-Match: *``; a scope has no ETag). ``dry_run`` (the CLI's ``--dry-run``):
+        checked the same, nothing changed.
+        """
+        _check(project, agent_id, key)
+        await self.agents.get(project, agent_id)
+        root, scope = await asyncio.to_thread(self._scope, agent_id, key)
+
+        def held() -> str | None:
+            if scope_real_dir(root, key) is None:
+                raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
+            conditions.check(f"the scope {key!r}", exists=True)
+            return forget_scope(root, scope, agent_id, key, dry_run=dry_run)
+
+        workspace = await self.locks.run_held(lock_name("index", agent_id, scope.name), held)
+        if not dry_run:
+            logger.info("agent %s: scope %s forgotten (Workspace %r)", agent_id, key, workspace)
+        return ForgetResult(key=key, workspace=workspace)
 
     def _search(
         self, agent_id: str, query: str, key: str | None, limit: int, typing: bool

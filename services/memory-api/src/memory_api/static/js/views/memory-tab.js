@@ -676,6 +676,42 @@ export class MemoryTab {
     return true;
   }
 
+  /** Forget an empty Workspace scope after a confirm (K-5): its group leaves the list, the
+   * focus goes to the group that took its place. One still holding memories is refused with
+   * the way on (delete them first: each can be restored), without asking. */
+  async forgetScope(scope, button) {
+    if (scope.fileCount > 0) {
+      const held = plural(scope.fileCount, "memory", "memories");
+      toast(`The ${scopeLabel(scope)} still holds ${held}: delete them first (each can be restored), then forget it.`, { error: true, timeout: 10000 });
+      return false;
+    }
+    const ok = await confirmDialog({
+      title: `Forget the Workspace “${showHidden(scope.title)}”?`,
+      message: `${scope.workspacePath ?? scope.key} is no longer listed here. Its history is kept: a Session started in that folder again makes a new, empty scope.`,
+      confirmLabel: "Forget",
+      danger: true,
+    });
+    if (!ok) return false;
+    try {
+      await withBusy(button, null, () => api.del(this.scopePath(scope.key)));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.status !== 404) {
+        toast(`Could not forget the ${scopeLabel(scope)}: ${error.detail}`, { error: true, timeout: 10000 });
+        return false;
+      }
+    }
+    const at = this.scopes.findIndex((item) => item.key === scope.key);
+    this.scopes = this.scopes.filter((item) => item.key !== scope.key);
+    this.renderGroups();
+    toast(`Forgot the ${scopeLabel(scope)}.`);
+    const next = this.scopes[at] ?? this.scopes[at - 1];
+    keepFocus(this.groups.get(next?.key)?.toggleButton ?? this.summary);
+    await this.pages.refreshTotals().catch(() => {});
+    this.renderSummary();
+    return true;
+  }
+
   /** The toast's Undo of a delete (V-2): the file and its index lines come back; the focus
    * goes to its row's View (W-6). */
   async undoDelete(scope, file, version) {

@@ -203,6 +203,17 @@ export class ScopeGroup {
       () => this.tab.go("changes", this.scope),
       "history-btn",
     );
+    // A Workspace scope can be forgotten (K-5); the user scope cannot (K-6).
+    this.forgetButton =
+      scope.kind === "user"
+        ? null
+        : actionButton(
+            "trash",
+            "Forget",
+            null,
+            () => this.tab.forgetScope(this.scope, this.forgetButton),
+            "forget-btn",
+          );
     this.meta = h("div", { class: "group-meta" });
     this.body = this.buildBody(id);
     this.element = h(
@@ -219,6 +230,7 @@ export class ScopeGroup {
           this.indexButton,
           this.historyButton,
           this.addButton,
+          this.forgetButton,
         ),
       ),
       this.meta,
@@ -286,6 +298,10 @@ export class ScopeGroup {
     this.historyButton.title = `What changed in ${label}, and what was deleted`;
     this.addButton.setAttribute("aria-label", `Add a memory to ${label}`);
     this.addButton.title = `Add a memory to ${label}`;
+    if (this.forgetButton) {
+      this.forgetButton.setAttribute("aria-label", `Forget ${label}`);
+      this.forgetButton.title = `Forget ${label}: no longer list it (only once it holds no memory)`;
+    }
     this.list.setAttribute("aria-label", `Memories in ${label}`);
 
     // The count again, for a phone, where the header row has no room for it (app.css).

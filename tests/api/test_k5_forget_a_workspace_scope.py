@@ -1,0 +1,163 @@
+"""K-5: a Workspace scope made by a Session start (a README example run in a checkout) can be
+forgotten with ``DELETE …/memory/scopes/{key}``: it leaves the overview, and nothing is lost —
+a scope still holding the agent's files is refused (409) until they are deleted one by one,
+each delete kept in the scope's history, which the forget keeps too."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_api.store import forget
+from memory_core import layout
+
+from tests.api.conftest import (
+    AgentHome,
+    Client,
+    expect_problem,
+    file_url,
+    memory_url,
+    names,
+    ok_json,
+    real,
+    write_topic,
+)
+
+
+async def _start(client: Client, workspace: Path) -> dict[str, Any]:
+    response = await client.post(
+        f"{memory_url()}/session-start", json={"workspace": os.fspath(workspace)}
+    )
+    return await ok_json(response)
+
+
+async def _listed(client: Client) -> list[str]:
+    overview = await ok_json(await client.get(memory_url()))
+    return [scope["key"] for scope in overview["scopes"]]
+
+
+def _scope_url(key: str) -> str:
+    return f"{memory_url()}/scopes/{key}"
+
+
+async def test_k5_a_scope_a_session_start_made_is_forgotten_and_comes_back_new(
+    client: Client, agent: AgentHome
+) -> None:
+    checkout = agent.tmp / "checkout"
+    checkout.mkdir()
+    key = (await _start(client, checkout))["key"]
+    assert key in await _listed(client)
+
+    forgotten = await ok_json(await client.delete(_scope_url(key)))
+
+    assert forgotten == {"key": key, "workspace": real(checkout)}
+    assert await _listed(client) == ["user"]
+    assert names(agent.root) == ["user"]  # no folder left behind, hidden or not
+    await expect_problem(await client.get(_scope_url(key)), 404, "no scope")
+    # the folder is still there: its next Session start simply makes a new scope
+    assert (await _start(client, checkout))["key"] == key
+    assert (agent.root / key / layout.MARKER_FILE).is_file()
+    assert key in await _listed(client)
+
+
+async def test_k5_a_scope_holding_files_is_refused_until_they_are_deleted_and_kept_restorable(
+    client: Client, agent: AgentHome
+) -> None:
+    workspace, key = agent.workspace("project")
+    write_topic(agent.root / key, "deploy.md")
+    (agent.root / key / layout.INDEX_FILE).write_text("- [Deploy](deploy.md)\n")
+
+    await expect_problem(await client.delete(_scope_url(key)), 409, "delete its files first")
+    assert names(agent.root / key) == [".workspace", "MEMORY.md", "deploy.md"]
+
+    await ok_json(await client.delete(file_url(key, "deploy.md")))
+    await ok_json(await client.delete(_scope_url(key)))
+    assert not (agent.root / key).exists()
+
+    # the history is kept: back in that folder, the deleted file can be restored
+    await _start(client, workspace)
+    deleted = await ok_json(await client.get(f"{_scope_url(key)}/deleted"))
+    assert [entry["file"] for entry in deleted["files"]] == ["deploy.md"]
+    restore = {"version": deleted["files"][0]["restoreVersion"]}
+    await ok_json(await client.post(f"{file_url(key, 'deploy.md')}/restore", json=restore))
+    assert (agent.root / key / "deploy.md").is_file()
+
+
+async def test_k5_the_user_scope_and_unknown_scopes_are_never_forgotten(
+    client: Client, agent: AgentHome
+) -> None:
+    await expect_problem(await client.delete(_scope_url("user")), 409, "cannot be forgotten")
+    assert agent.user.is_dir()
+    await expect_problem(await client.delete(_scope_url("gone-0123abcd")), 404, "no scope")
+    await expect_problem(await client.delete(_scope_url("Not-A-Key")), 400, "invalid scope")
+    _, key = agent.workspace("kept")
+    await expect_problem(await client.delete(_scope_url(key), headers={"If-Match": '"x"'}), 412, "")
+    assert (agent.root / key / layout.MARKER_FILE).is_file()
+
+
+async def test_k5_a_forget_racing_session_starts_leaves_a_whole_scope_or_none(
+    client: Client, agent: AgentHome
+) -> None:
+    checkout = agent.tmp / "raced"
+    checkout.mkdir()
+    key = (await _start(client, checkout))["key"]
+
+    answers = await asyncio.gather(
+        client.delete(_scope_url(key)), *(_start(client, checkout) for _ in range(4))
+    )
+
+    assert answers[0].status in (200, 409), await answers[0].text()
+    assert [name for name in names(agent.root) if name.startswith(".")] == []
+    if (agent.root / key).exists():  # a start after the forget made it anew, whole
+        assert (agent.root / key / layout.MARKER_FILE).read_text() == (real(checkout) + "\n")
+
+
+async def test_k5_a_file_written_while_the_scope_is_forgotten_keeps_the_scope_whole(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, key = agent.workspace("busy")
+    looked = forget.not_forgettable
+
+    def then_a_write(scope: Path) -> list[str]:
+        held = looked(scope)
+        write_topic(scope, "late.md")  # the agent writes right after the service looked
+        monkeypatch.setattr(forget, "not_forgettable", looked)
+        return held
+
+    monkeypatch.setattr(forget, "not_forgettable", then_a_write)
+
+    await expect_problem(await client.delete(_scope_url(key)), 409, "'late.md'")
+
+    assert names(agent.root) == sorted(["user", key])
+    assert names(agent.root / key) == [".workspace", "late.md"]
+
+
+async def test_k5_a_write_and_a_session_start_racing_the_forget_lose_nothing(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace, key = agent.workspace("busier")
+    looked = forget.not_forgettable
+    calls: list[Path] = []
+
+    def write_then_start(scope: Path) -> list[str]:
+        calls.append(scope)
+        if len(calls) == 1:  # the agent writes right after the service looked
+            held = looked(scope)
+            write_topic(scope, "late.md")
+            return held
+        # after the rename: a Session start makes the scope anew under its key
+        (agent.root / key).mkdir()
+        (agent.root / key / layout.MARKER_FILE).write_text(real(workspace) + "\n")
+        write_topic(agent.root / key, "fresh.md")  # and its Session writes at once
+        monkeypatch.setattr(forget, "not_forgettable", looked)
+        return looked(scope)
+
+    monkeypatch.setattr(forget, "not_forgettable", write_then_start)
+
+    await expect_problem(await client.delete(_scope_url(key)), 409, "'late.md'")
+
+    assert names(agent.root) == sorted(["user", key])
+    assert names(agent.root / key) == [".workspace", "fresh.md", "late.md"]
