@@ -12,7 +12,7 @@ such a line that link the deleted file, with the character that joined each.
 from __future__ import annotations
 
 import pytest
-from memory_core.index import index_lines_linking, prune_index, prune_index_keeping
+from memory_core.index import index_lines_linking, prune_index
 from memory_core.index_merge import merge_index
 from memory_core.lint import SEVERITIES, lint_index
 from memory_core.markdown import blank_comment_lines, line_texts
@@ -126,15 +126,10 @@ def test_a6_a_joined_entry_using_a_reference_to_the_file_goes_with_its_definitio
     assert prune_index(index, "pnpm.md") == (f"{A}\n\n", ["- [Pnpm][p] use pnpm", "[p]: pnpm.md"])
 
 
-def test_a6_a_link_a_soft_break_cuts_in_two_keeps_its_line_whole() -> None:
-    """A link whose text holds the soft break is in no one part: the line cannot be cut, and
-    as it links another file too it stays whole, named as kept (no other entry is lost, A-6);
-    linking only the file, it goes whole."""
+def test_a6_a_link_a_soft_break_cuts_in_two_still_takes_its_line_whole() -> None:
+    """A link whose text holds the soft break is in no one part: the line goes whole."""
     index = f"- [Uv\u2028notes](uv.md) {B}\n{C}\n"
-    line = f"- [Uv\u2028notes](uv.md) {B}"
-    assert prune_index_keeping(index, "uv.md") == (index, [], [line])
-    alone = f"- [Uv\u2028notes](uv.md)\n{C}\n"
-    assert prune_index(alone, "uv.md") == (f"{C}\n", ["- [Uv\u2028notes](uv.md)"])
+    assert prune_index(index, "uv.md") == (f"{C}\n", [f"- [Uv\u2028notes](uv.md) {B}"])
 
 
 COMMENT_PLACEMENTS = [

@@ -29,7 +29,6 @@ False
 from __future__ import annotations
 
 import bisect
-import functools
 import itertools
 import re
 import unicodedata
@@ -70,7 +69,6 @@ __all__ = [
     "links_of_lines",
     "opened_in_any_case",
     "prune_index",
-    "prune_index_keeping",
     "reference_definitions",
     "reference_labels",
     "scope_link_targets",
@@ -561,10 +559,8 @@ def prune_index(
     *,
     exact: bool = False,
     files: Collection[str] | None = None,
-    keep_shared: bool = True,
 ) -> tuple[str, list[str]]:
-    """Remove every line holding a link to ``file_name`` (T-4, A-6) and, with ``keep_shared``,
-    to no other file or page (:func:`prune_index_keeping`); keep the rest byte-for-byte.
+    """Remove every line holding a link to ``file_name`` (T-4, A-6); keep the rest byte-for-byte.
     ``exact``: as for :func:`line_links_to`. ``files``: the scope's files (``file_name``
     among them); a wiki link naming ``file_name`` as the lint resolves it among them links it
     too (``[[Deploy Freeze]]`` for ``deploy-freeze.md``, :func:`wiki_names_naming`); None:
@@ -599,48 +595,11 @@ def prune_index(
     >>> prune_index("- [A](A.md)\\n- [B](b.md)\\n", "a.md", files=["a.md", "b.md"])
     ('- [B](b.md)\\n', ['- [A](A.md)'])
     """
-    return prune_index_keeping(text, file_name, exact=exact, files=files, keep_shared=keep_shared)[
-        :2
-    ]
-
-
-def prune_index_keeping(
-    text: str,
-    file_name: str,
-    *,
-    exact: bool = False,
-    files: Collection[str] | None = None,
-    keep_shared: bool = True,
-) -> tuple[str, list[str], list[str]]:
-    """:func:`prune_index`, and the lines it kept although they link ``file_name``: a line that
-    links another file or page too (``- [A](a.md), see [B](b.md)``) stays whole, so the delete
-    of one file never drops another's entry (A-6); its link to ``file_name`` is left for a
-    person to fix; without ``keep_shared`` such a line goes too (an import leaving a file out
-    drops its lines whole). Returns ``(new_text, removed_lines, kept_lines)``, lines without
-    their ends.
-
-    >>> prune_index_keeping("- [A](a.md), see [B](b.md)\\n- [A](a.md)\\n", "a.md")
-    ('- [A](a.md), see [B](b.md)\\n', ['- [A](a.md)'], ['- [A](a.md), see [B](b.md)'])
-    """
-    twins = () if exact else _case_twins(text, file_name, files or ())
-    own = {file_name, *twins} if keep_shared else set()
-    new_text, removed, kept = _prune_spelled(text, file_name, exact=exact, files=files, own=own)
-    for twin in twins:
-        new_text, gone, held = _prune_spelled(new_text, twin, exact=False, files=None, own=own)
+    new_text, removed = _prune_spelled(text, file_name, exact=exact, files=files)
+    for twin in () if exact else _case_twins(text, file_name, files or ()):
+        new_text, gone = _prune_spelled(new_text, twin, exact=False, files=None)
         removed.extend(gone)
-        kept.extend(line for line in held if line not in kept)
-    return new_text, removed, kept
-
-
-def _links_another(line: str, own: Collection[str], wiki: Collection[str], *, exact: bool) -> bool:
-    """Whether the index ``line`` links a file or page besides those named ``own`` (the file
-    pruned, its twins in another case) and the wiki names of it (``wiki``): compared in NFC,
-    or as spelled with ``exact`` (as :func:`line_links_to`)."""
-    spelled = (lambda name: name) if exact else functools.partial(unicodedata.normalize, "NFC")
-    names = {spelled(name) for name in own} | set(wiki)
-    return any(
-        spelled(target) not in names for target in (*link_targets(line), *entry_targets(line))
-    )
+    return new_text, removed
 
 
 def _case_twins(text: str, file_name: str, files: Collection[str]) -> list[str]:
@@ -699,17 +658,10 @@ def _may_fold_to(line: str, folded: str) -> bool:
 
 
 def _prune_spelled(
-    text: str,
-    file_name: str,
-    *,
-    exact: bool,
-    files: Collection[str] | None,
-    own: Collection[str] = (),
-) -> tuple[str, list[str], list[str]]:
-    """:func:`prune_index_keeping` for the lines linking ``file_name`` as spelled (in NFC, or
-    as it is with ``exact``) or by a wiki link resolved among ``files``; ``own``: every name
-    of the file (its twins too), links to which are no other file's; none: a line linking
-    another file too goes as well."""
+    text: str, file_name: str, *, exact: bool, files: Collection[str] | None
+) -> tuple[str, list[str]]:
+    """:func:`prune_index` for the lines linking ``file_name`` as spelled (in NFC, or as it
+    is with ``exact``) or by a wiki link resolved among ``files``."""
     tokens = _lines_with_any_ends(text)
     starts = list(itertools.accumulate(map(len, tokens), initial=0))
     fenced = fenced_lines([_content(token) for token in tokens]) if _may_fence(text) else None
@@ -733,19 +685,8 @@ def _prune_spelled(
         uses = _reference_uses(contents, fenced, labels)
         removed_at = sorted({*removed_at, *uses})
     if not removed_at:
-        return text, [], []
+        return text, []
     partly = _partly_removed(tokens, prose, removed_at, file_name, labels, exact=exact, wiki=wiki)
-    shared = [
-        number
-        for number in removed_at
-        if own
-        and number not in partly
-        and _links_another(_prose_of(tokens, prose, number), own, wiki, exact=exact)
-    ]
-    kept = [_content(tokens[number]) for number in shared]
-    removed_at = [number for number in removed_at if number not in shared]
-    if not removed_at:
-        return text, [], kept
     if prose is not None:  # a line cut into entries keeps its comment ends there already
         whole_lines = [number for number in removed_at if number not in partly]
         partly.update(_comment_ends_kept(tokens, prose, whole_lines))
@@ -766,7 +707,7 @@ def _prune_spelled(
     removed: list[str] = []
     for number in removed_at:
         removed.extend(partly[number][1] if number in partly else [_content(tokens[number])])
-    return result, removed, kept
+    return result, removed
 
 
 def _partly_removed(

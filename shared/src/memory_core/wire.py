@@ -461,13 +461,10 @@ class DeleteResult(Answer, frozen=True):
     scope's ``MEMORY.md`` is there but is no index the service reads or rewrites (a folder, a
     FIFO, a symlink leading out of the memory root: never followed, A-7), the file is deleted
     and ``index_problem`` says why no index line was looked at or removed: a line there linking
-    the file stays. ``kept_index_lines``: the index lines that link the file and another file
-    or page too (``- [A](a.md), see [B](b.md)``), kept whole so no other entry is lost (A-6):
-    their link to the deleted file leads nowhere now, for a person to edit."""
+    the file stays."""
 
     file: str
     removed_index_lines: list[str]
-    kept_index_lines: list[str] = msgspec.field(default_factory=list)
     version: str | None = None
     restore_version: str | None = None
     unrecorded: str | None = None

@@ -383,26 +383,18 @@ class MemoryStore:
 
         pruned, recorded = await self.locks.run_held(name, held)
         removed, problem = pruned.removed, pruned.index_problem
-        kept = list(pruned.kept)
         if recorded is None:
-            return DeleteResult(
-                file=file_name,
-                removed_index_lines=removed,
-                kept_index_lines=kept,
-                index_problem=problem,
-            )
+            return DeleteResult(file=file_name, removed_index_lines=removed, index_problem=problem)
         if isinstance(recorded, NotRecorded):  # deleted: never the answer of "no history kept"
             return DeleteResult(
                 file=file_name,
                 removed_index_lines=removed,
-                kept_index_lines=kept,
                 unrecorded=recorded.why,
                 index_problem=problem,
             )
         return DeleteResult(
             file=file_name,
             removed_index_lines=removed,
-            kept_index_lines=kept,
             version=recorded.version,
             restore_version=recorded.parent,
             index_problem=problem,

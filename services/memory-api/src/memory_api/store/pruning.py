@@ -48,7 +48,7 @@ from memory_core.decoding import decode_exact, exact_codec, name_spellings, show
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import Edited, FileTooLarge, edit_file
 from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
-from memory_core.index import prune_index_keeping
+from memory_core.index import prune_index
 from memory_core.line_merge import merge_lines
 from memory_core.scope_files import INDEX_CAP
 
@@ -98,9 +98,6 @@ class Pruned(NamedTuple):
     """The index's bytes before and after the pruning (None when it was not rewritten)."""
     index_file: Path | None = None
     """The index file rewritten (in the held folder), for :func:`_put_back`."""
-    kept: tuple[str, ...] = ()
-    """The index lines kept although they link the file: they link another file or page too
-    (:func:`~memory_core.index.prune_index_keeping`), shown as ``removed`` is."""
 
 
 def delete_topic(root: Path, scope: Path, file_name: str) -> Pruned:
@@ -188,13 +185,11 @@ def _put_back(pruned: Pruned, file_name: str, shown: Path, error: OSError) -> st
 
 def _pruned(
     raw: bytes, file_name: str, *, exact: bool, files: Callable[[str], list[str] | None]
-) -> tuple[bytes | None, list[str], list[str]]:
+) -> tuple[bytes, list[str]] | None:
     """The index ``raw`` without its lines linking ``file_name`` (spelled as it is, with
     ``exact``: :func:`_has_twin`; a wiki link naming it among the scope's files as the lint
     resolves it, :func:`~memory_core.index.prune_index`: ``files`` gives them for the index's
-    text, :func:`_scope_files`), those lines, and the lines linking it kept because they link
-    another file or page too (:func:`~memory_core.index.prune_index_keeping`); the bytes are
-    None when no line was removed. Raises
+    text, :func:`_scope_files`), and those lines; None when no line links it. Raises
     :class:`_NotRewritable` for bytes that re-encoding would not give back (see
     :func:`~memory_core.decoding.decode_exact`).
 
@@ -206,15 +201,16 @@ def _pruned(
         if exact_codec(raw).startswith("utf-32"):  # by its mark, or its NULs without one
             raise _NotRewritable("it is UTF-32 text with a cut code unit or no character's value")
         raise _NotRewritable("it is UTF-16 text with an odd byte or a lone surrogate")
-    new_text, removed, kept = decoded.text, [], list[str]()
+    new_text, removed = decoded.text, []
     known = files(decoded.text)
     for spelling in name_spellings(raw, file_name):  # a Shift-JIS index: the name's SJIS bytes
-        new_text, gone, held = prune_index_keeping(
+        new_text, gone = prune_index(
             new_text, spelling, exact=exact, files=None if known is None else [*known, spelling]
         )
         removed.extend(gone)
-        kept.extend(line for line in held if line not in kept)
-    return (decoded.encode(new_text) if removed else None), removed, kept
+    if not removed:
+        return None
+    return decoded.encode(new_text), removed
 
 
 def _refusal(file_name: str, why: str) -> str:
@@ -251,14 +247,14 @@ def prune_index_file(
         target = lexical  # through the folder as given: a held one stays where it was checked
     lexical = named
 
-    last: list[tuple[bytes, list[str], list[str]]] = []  # the latest input, its lines gone, kept
+    last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
     exact = _has_twin(scope, file_name)
     files = _scope_files(scope)
 
     def edit(raw: bytes) -> bytes | None:
-        new, removed, kept = _pruned(raw, file_name, exact=exact, files=files)
-        last[:] = [(raw, removed, kept)]
-        return new
+        pruned = _pruned(raw, file_name, exact=exact, files=files)
+        last[:] = [(raw, [] if pruned is None else pruned[1])]
+        return None if pruned is None else pruned[0]
 
     try:
         edited = edit_file(target, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
@@ -297,13 +293,12 @@ def prune_index_file(
             )
         ) from None
     if edited is None:
-        return Pruned([], kept=tuple(shown_lines(last[0][0], last[0][2])) if last else ())
-    if not last or last[0][0] != edited.before:
-        last[:] = [
-            (edited.before, *_pruned(edited.before, file_name, exact=exact, files=files)[1:])
-        ]
-    said = [shown_lines(edited.before, lines) for lines in last[0][1:]]
-    return Pruned(said[0], None, edited, target, tuple(said[1]))
+        return Pruned([])
+    if last and last[0][0] == edited.before:
+        return Pruned(shown_lines(edited.before, last[0][1]), None, edited, target)
+    pruned = _pruned(edited.before, file_name, exact=exact, files=files)
+    removed = [] if pruned is None else shown_lines(edited.before, pruned[1])
+    return Pruned(removed, None, edited, target)
 
 
 def _left_as_it_is(root: Path, scope: Path, file_name: str) -> str:

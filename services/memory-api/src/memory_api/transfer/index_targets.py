@@ -87,7 +87,7 @@ def without_missing_targets(
             and _named_there(root, scope, named, imported, target, walk)
         ):
             continue  # ``[[Deploy Freeze]]``: deploy-freeze.md, imported or there (T-5b)
-        index, lines = prune_index(index, target, keep_shared=False)
+        index, lines = prune_index(index, target)
         why = _why(target, skipped)
         left_out.extend((line, why) for line in lines)
     return index, left_out

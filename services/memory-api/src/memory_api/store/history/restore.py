@@ -60,7 +60,7 @@ from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.file_kind import file_kind
 from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
-from memory_core.index import index_lines_linking, prune_index_keeping
+from memory_core.index import index_lines_linking
 from memory_core.index_merge import merge_index
 from memory_core.index_rewrite import IndexNotRewritable, merge_index_bytes
 from memory_core.line_merge import merge_lines
@@ -308,8 +308,7 @@ def _still_linked(index: Path, name: str) -> bool:
         return False
     if len(data) > PRUNE_READ_CAP:
         return False
-    _, removed, kept = prune_index_keeping(decode_text(data)[0], name, files=[name])
-    return bool(removed or kept)  # a line kept by a delete, linking another file too
+    return bool(index_lines_linking(decode_text(data)[0], name, files=[name]))
 
 
 def _taken(path: Path, name: str) -> str:

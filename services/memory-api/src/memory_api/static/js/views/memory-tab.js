@@ -637,11 +637,6 @@ export class MemoryTab {
       const undo = result?.restoreVersion
         ? { label: "Undo", run: () => this.undoDelete(scope, topic.file, result.restoreVersion) }
         : null;
-      const shared = result?.keptIndexLines?.length ?? 0;
-      // a line linking another file too stays whole (A-6): said, its link to this file is left
-      const keptNote = shared
-        ? ` ${plural(shared, "index line", "index lines")} linking it and another file too stayed in MEMORY.md: remove its link there by hand.`
-        : "";
       const deleted = `Deleted ${topic.file}${pruned ? ` and ${plural(pruned, "index line", "index lines")}` : ""}`;
       if (result?.indexProblem) {
         // the file is gone; MEMORY.md is no index the service reads (a folder, a link out of
@@ -661,7 +656,7 @@ export class MemoryTab {
           { error: true, timeout: 10000 },
         );
       } else {
-        toast(`${deleted}.${keptNote}`, shared ? { action: undo, timeout: 15000 } : { action: undo });
+        toast(`${deleted}.`, { action: undo });
       }
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
