@@ -99,7 +99,10 @@ def test_status_names_a_hook_of_ours_codex_skips_for_its_fields(tmp_path: Path, 
 
 
 UNREADABLE: dict[str, tuple[dict[str, Any], str]] = {
-    "unknown-type": ({"type": "http"}, 'a Stop hook\'s type is not "command", "prompt" or "agent"'),
+    "unknown-type": (
+        {"type": "http"},
+        'a Stop hook\'s type is not "command", "mcp_tool", "prompt" or "agent"',
+    ),
     "no-type": ({"type": None}, "a Stop hook has no type"),
     "command-a-number": ({"command": 5}, "a Stop hook's command is not a string (it is too large"),
     "async-a-string": ({"async": "yes"}, "a Stop hook's async is not true or false"),

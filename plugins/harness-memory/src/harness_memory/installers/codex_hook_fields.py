@@ -1,10 +1,16 @@
 """What Codex CLI does with each field of a hook in ``hooks.json`` (H-7, P-3).
 
 Codex CLI 0.171 reads ``hooks.json`` with serde (openai/codex ``codex-rs/config/src/
-hook_config.rs``): each event's list of groups, a group's ``matcher`` a string and ``hooks`` a
-list, each handler tagged by ``type`` (``command``, ``prompt``, ``agent``), a command's
-``command`` a string, ``timeout`` a ``u64``, ``async`` a boolean, ``statusMessage`` a
-string. One handler it cannot read, the user's own too, and it reads no hook of the file
+hook_config.rs``): ``hooks`` an object, each of its 14 events' (:data:`_EVENTS`) a list of
+groups, a group's ``matcher`` a string or null and ``hooks`` a list, each handler tagged by
+``type`` (``command``, ``mcp_tool``, ``prompt``, ``agent``); a command's ``command`` a string,
+``async`` a boolean, ``commandWindows`` (or ``command_windows``) a string or null; an
+``mcp_tool``'s ``server`` and ``tool`` strings; either's ``timeout`` a ``u64`` or null,
+``additionalContextLimit`` a ``usize`` or null, ``statusMessage`` a string or null. The
+file holds ``hooks`` and ``description`` alone (any other key: Codex refuses it); any other
+key of an event, a group or a handler it ignores (each measured with the real Codex CLI
+0.171). One handler it cannot read, the user's own too, and it reads no hook of
+the file
 ("failed to parse hooks config": ``hooks/src/engine/discovery.rs``, ``load_hooks_json``):
 :func:`unreadable`. Of a file it reads, it skips a ``prompt`` or ``agent`` hook, a group whose
 ``matcher`` is no regular expression it compiles, and runs a group only for the tools (for
@@ -25,9 +31,12 @@ __all__ = ["skipped", "unreadable"]
 
 HARNESS = "codex"
 _EVENTS: tuple[str, ...] = ("PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact")
-_EVENTS += ("PostCompact", "SessionStart", "UserPromptSubmit", "Stop")
-"""The events Codex reads (``HookEventsToml``); any other key is ignored."""
-_TYPES = ("command", "prompt", "agent")
+_EVENTS += ("PostCompact", "SessionStart", "SessionEnd", "UserPromptSubmit", "Stop")
+_EVENTS += ("SubagentStart", "SubagentStop", "Interrupt", "PreModelRequest", "PostModelRequest")
+"""The events Codex 0.171 reads (``HookEventsToml``; each measured: a ``timeout`` of ``"30"``
+under it makes Codex refuse the file). Codex ignores any other key of ``hooks`` (serde
+without ``deny_unknown_fields``), whatever its value."""
+_TYPES = ("command", "mcp_tool", "prompt", "agent")
 _TOOLS = {
     "the patch tool": ("apply_patch", "Edit", "Write"),
     "the shell": ("Bash",),
@@ -52,13 +61,15 @@ def _groups(document: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
 def unreadable(document: Mapping[str, Any]) -> list[str]:
     """Why Codex cannot read the ``hooks.json`` ``document`` (parsed JSON), each named by its
     event and field and the kind of value, never the value; ``[]`` when it reads it."""
-    hooks = document.get("hooks")
-    if hooks is not None and not isinstance(hooks, Mapping):
-        return [f'"hooks" is {_kind(hooks)}, not an object']
-    found = [
+    extra = [key for key in document if key not in ("hooks", "description")]
+    found = ['the file holds a key besides "hooks" and "description"'] if extra else []
+    hooks = document.get("hooks", {})
+    if not isinstance(hooks, Mapping):
+        return [*found, f'"hooks" is {_kind(hooks)}, not an object']
+    found += [
         f"{event} is {_kind(hooks[event])}, not a list"
         for event in _EVENTS
-        if isinstance(hooks, Mapping) and event in hooks and not isinstance(hooks[event], list)
+        if event in hooks and not isinstance(hooks[event], list)
     ]
     for event, group in _groups(document):
         if not isinstance(group, Mapping):
@@ -74,6 +85,12 @@ def unreadable(document: Mapping[str, Any]) -> list[str]:
     return found
 
 
+_STRINGS = {"command": ("command",), "mcp_tool": ("server", "tool")}
+"""The fields each handler type must hold, each a string."""
+_OPTIONAL_STRINGS = {"command": ("statusMessage", "commandWindows", "command_windows")}
+_OPTIONAL_STRINGS["mcp_tool"] = ("statusMessage",)
+
+
 def _handler_unreadable(handler: Any) -> list[str]:
     """Why serde refuses one handler (``hook …``), ``[]`` when it reads it."""
     if not isinstance(handler, Mapping):
@@ -82,20 +99,25 @@ def _handler_unreadable(handler: Any) -> list[str]:
     if kind is None:
         return ["hook has no type"]
     if kind not in _TYPES:
-        return [f'hook\'s type is not "command", "prompt" or "agent" (it is {_kind(kind)})']
-    if kind != "command":
+        return [f'hook\'s type is not "command", "mcp_tool", "prompt" or "agent" (it is {_kind(kind)})']
+    if kind not in _STRINGS:
         return []
-    found = []
-    if not isinstance(handler.get("command"), str):
-        found.append(f"hook's command is not a string (it is {_kind(handler.get('command'))})")
-    if "timeout" in handler and not _whole(handler["timeout"]):
-        timeout = _kind(handler["timeout"])
-        found.append(f"hook's timeout is not a whole number of seconds (it is {timeout})")
-    if "async" in handler and not isinstance(handler["async"], bool):
+    found = [
+        f"hook's {name} is not a string (it is {_kind(handler.get(name))})"
+        for name in _STRINGS[kind]
+        if not isinstance(handler.get(name), str)
+    ]
+    found += [
+        f"hook's {name} is not a string (it is {_kind(handler[name])})"
+        for name in _OPTIONAL_STRINGS[kind]
+        if handler.get(name) is not None and not isinstance(handler[name], str)
+    ]
+    for name, what in (("timeout", "a whole number of seconds"), ("additionalContextLimit", "")):
+        if handler.get(name) is not None and not _whole(handler[name]):
+            what = what or "a whole number of characters"
+            found.append(f"hook's {name} is not {what} (it is {_kind(handler[name])})")
+    if kind == "command" and "async" in handler and not isinstance(handler["async"], bool):
         found.append(f"hook's async is not true or false (it is {_kind(handler['async'])})")
-    for name in ("statusMessage", "commandWindows"):
-        if handler.get(name) is not None and not isinstance(handler[name], str):
-            found.append(f"hook's {name} is not a string (it is {_kind(handler[name])})")
     return found
 
 
