@@ -87,8 +87,9 @@ def unreadable(document: Mapping[str, Any]) -> list[str]:
 
 _STRINGS = {"command": ("command",), "mcp_tool": ("server", "tool")}
 """The fields each handler type must hold, each a string."""
-_OPTIONAL_STRINGS = {"command": ("statusMessage", "commandWindows", "command_windows")}
-_OPTIONAL_STRINGS["mcp_tool"] = ("statusMessage",)
+_OPTIONAL_STRINGS: dict[str, tuple[str, ...]] = {"mcp_tool": ("statusMessage",)}
+_OPTIONAL_STRINGS["command"] = ("statusMessage", "commandWindows", "command_windows")
+"""The fields of each handler type that are a string or null."""
 
 
 def _handler_unreadable(handler: Any) -> list[str]:
@@ -99,7 +100,9 @@ def _handler_unreadable(handler: Any) -> list[str]:
     if kind is None:
         return ["hook has no type"]
     if kind not in _TYPES:
-        return [f'hook\'s type is not "command", "mcp_tool", "prompt" or "agent" (it is {_kind(kind)})']
+        return [
+            f'hook\'s type is not "command", "mcp_tool", "prompt" or "agent" (it is {_kind(kind)})'
+        ]
     if kind not in _STRINGS:
         return []
     found = [
