@@ -22,6 +22,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -211,7 +212,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     notes += install_notes(working_folder(), home, install=install)  # H-3
     # H-6, P-3: a profile file's memories or unified_exec_tty = true too
     switches = (MEMORIES, TERMINALS)
-    profiles, profile_notes = profile_plan(home, switches, record, install=install)
+    trust = partial(_profile_trust, key_sources, document, merged, set(wanted))
+    profiles, profile_notes = profile_plan(home, switches, record, install=install, trust=trust)
     if install:
         for switch in switches:
             notes.append(switch_off(config, switch, record.previous, tomlkit.table, found=found))
@@ -443,6 +445,44 @@ def _update_trust(
         wanted[key] = entry
     apply_state(config, current, wanted)
     return kept_off
+
+
+def _profile_trust(
+    key_sources: tuple[str, ...],
+    document: dict[str, Any],
+    merged: dict[str, Any],
+    ours: set[str],
+    profile: Any,
+) -> None:
+    """Bring the ``[hooks.state]`` of a profile file (the ``tomlkit`` document ``profile``)
+    to the merged ``hooks.json``, as :func:`_update_trust` does ``config.toml``'s, but only
+    where it held trust of ours: Codex lays it over ``config.toml``'s field by field, so a
+    stale ``trusted_hash`` of ours there holds over the fresh one (H-7). The entries of ours
+    go (an uninstall: ``ours`` empty), the user's that move are re-keyed, and each entry of
+    ours on an event the profile file held one for comes back with the fields it had
+    (``trusted_hash`` the new hash, the user's ``enabled`` as it was); the user's own layout
+    and comments stay."""
+    current = trust_entries(profile)
+    if not current:
+        return
+    wanted = dict(current)
+    for source in key_sources:
+        wanted = rekeyed(wanted, source, our_moves(document))
+    held: dict[str, Any] = {}  # an entry of ours the file held, by its event's label
+    for key in [key for key in current if key not in wanted]:
+        held.setdefault(key.rsplit(":", 3)[1], current[key])
+    for key, entry in _our_trust(key_sources[0], merged, ours).items():
+        old = current.get(key, held.get(key.rsplit(":", 3)[1]))
+        if not isinstance(old, Mapping) or not {"trusted_hash", "enabled"} & set(old):
+            continue
+        new = tomlkit.table()
+        if "trusted_hash" in old:
+            new["trusted_hash"] = entry["trusted_hash"]
+        if "enabled" in old:
+            new["enabled"] = old["enabled"]
+        wanted[key] = new
+    apply_state(profile, current, wanted)
+    _tidy(profile)
 
 
 def _our_trust(key_source: str, merged: dict[str, Any], ours: set[str]) -> dict[str, Any]:
