@@ -40,11 +40,12 @@ _TYPES = ("command", "mcp_tool", "prompt", "agent")
 _TOOLS = {
     "the patch tool": ("apply_patch", "Edit", "Write"),
     "the shell": ("Bash",),
-    "input to a running shell": ("write_stdin",),
     "MCP tools": ("mcp__files__write_file",),
 }
 """What the guard (and the versions hook) must see, each with the names Codex matches it by
-(a tool's name and its aliases: ``matcher_inputs``)."""
+(a tool's name and its aliases: ``matcher_inputs``). Not ``write_stdin``: Codex 0.171 never
+shows it to its hooks (:mod:`~harness_memory.installers.guard_gaps`), and the install turns
+terminals off, so a matcher leaving it out narrows nothing."""
 _NOT_RUST = re.compile(r"\(\?<?[=!]|\\[1-9]")
 """Lookaround and backreferences: Python compiles them, Codex's ``regex`` crate does not."""
 
