@@ -291,3 +291,23 @@ def test_status_managed_dir_still_reads_etc_codex(
     problems = [line for line in out.splitlines() if line.startswith("codex: PROBLEM:")]
     assert [line for line in problems if said in line and str(system) in line], out
     assert code == 1
+
+
+def test_requirements_pinning_hooks_on_hold_over_the_systems_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``requirements.toml``'s ``[features] hooks = true`` pins the switch over every
+    config, ``/etc/codex/config.toml``'s ``hooks = false`` included: no PROBLEM, no WARNING."""
+    from harness_memory.installers import codex_managed
+
+    home = tmp_path / "home"
+    system = tmp_path / "etc" / "codex"
+    system.mkdir(parents=True)
+    (system / "config.toml").write_text("[features]\nhooks = false\n", encoding="utf-8")
+    (system / "requirements.toml").write_text("[features]\nhooks = true\n", encoding="utf-8")
+    monkeypatch.setattr(codex_managed, "DEFAULT_DIR", system)
+
+    said = run(home, "install", "--memory-root", str(memory_root(tmp_path)))[1]
+    said += run(home, "status")[1]
+
+    assert "switches these hooks off" not in said, said
