@@ -46,8 +46,6 @@ _TOOLS = {
 (a tool's name and its aliases: ``matcher_inputs``). Not ``write_stdin``: Codex 0.171 never
 shows it to its hooks (:mod:`~harness_memory.installers.guard_gaps`), and the install turns
 terminals off, so a matcher leaving it out narrows nothing."""
-_NOT_RUST = re.compile(r"\(\?<?[=!]|\\[1-9]")
-"""Lookaround and backreferences: Python compiles them, Codex's ``regex`` crate does not."""
 
 
 def _groups(document: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
@@ -150,35 +148,103 @@ def _is_ours(handler: Mapping[str, Any]) -> bool:
 
 def _matcher_misses(event: str, matcher: str) -> list[str]:
     """What ``matcher`` (a group's, on ``event``) keeps our hook from seeing."""
-    if not _valid(matcher):
-        return ["is no regular expression Codex reads: Codex skips its group"]
+    pattern, refused = _as_python(matcher)
+    if refused:
+        return [f"is no regular expression Codex reads (Rust's regex refuses {refused[0]})"]
+    if not _compiles(pattern):
+        return [
+            "may be no regular expression Codex reads (Python's re refuses it, and status "
+            "cannot tell whether Rust's regex does): Codex then skips its group"
+        ]
     if event == "SessionStart":
-        started = _matches(matcher, ("startup",))
+        started = _matches(matcher, pattern, ("startup",))
         return [] if started else ["does not match a new Session (startup)"]
     if event not in ("PreToolUse", "PostToolUse"):
         return []
-    missed = [what for what, names in _TOOLS.items() if not _matches(matcher, names)]
+    missed = [what for what, names in _TOOLS.items() if not _matches(matcher, pattern, names)]
     return [f"matches none of {', '.join(missed)}"] if missed else []
 
 
-def _valid(matcher: str) -> bool:
-    """Whether Codex compiles ``matcher`` (``validate_matcher_pattern``)."""
+def _as_python(matcher: str) -> tuple[str, list[str]]:
+    """``(matcher as Python's re reads it, what in it Rust's regex refuses)``: Codex compiles
+    matchers with Rust's ``regex`` (``validate_matcher_pattern``). Its ``\\p{…}``, ``\\pL``,
+    ``(?<name>…)`` and ``\\z`` become Python's like (``\\w``, ``(?P<name>``, ``\\Z``);
+    lookaround, backreferences, atomic groups and ``\\Z``, which Python compiles and Rust
+    does not, are named. Escapes and character classes are stepped
+    over as units, so ``\\\\Z`` (a backslash, then Z) is no ``\\Z``."""
     if _all(matcher) or _exact(matcher):
-        return True
+        return matcher, []
+    out: list[str] = []
+    refused: list[str] = []
+    i, klass = 0, False
+    while i < len(matcher):
+        rest = matcher[i:]
+        if rest[0] == "\\" and len(rest) > 1:
+            unit, width, why = _escape(rest, klass)
+            out.append(unit)
+            refused += why
+            i += width
+            continue
+        if klass:
+            klass = rest[0] != "]"
+        elif rest[0] == "[":
+            opening = re.match(r"\[\^?\]?", rest)
+            assert opening is not None  # a "[" always opens one
+            out.append(opening.group())
+            i, klass = i + len(opening.group()), True
+            continue
+        elif rest.startswith("(?<") and rest[3:4] not in ("=", "!"):
+            out.append("(?P<")
+            i += 3
+            continue
+        else:
+            refused += [why for prefix, why in _REFUSED if rest.startswith(prefix)]
+        out.append(rest[0])
+        i += 1
+    return "".join(out), refused
+
+
+_REFUSED: tuple[tuple[str, str], ...] = (("(?=", "a lookaround"), ("(?!", "a lookaround"))
+_REFUSED += (("(?<=", "a lookaround"),)
+_REFUSED += (("(?<!", "a lookaround"), ("(?>", "an atomic group"))
+"""What Python's re compiles outside a character class and Rust's regex refuses (measured
+with the ``rg`` Codex 0.171 ships, on Rust's ``regex-syntax``: it refuses these and ``\\Z``,
+and takes ``a*+`` as a repetition of ``a*``, no possessive quantifier)."""
+
+
+def _escape(rest: str, klass: bool) -> tuple[str, int, list[str]]:
+    """``(the escape at the start of rest as Python reads it, its width, what Rust refuses
+    in it)``; ``klass``: inside a character class."""
+    letter = rest[1]
+    if letter in "pP":
+        named = re.match(r"\\[pP](\{[^}]*\}|.)", rest)
+        width = len(named.group()) if named else 2
+        return ("\\W" if letter == "P" and not klass else "\\w"), width, []
+    if letter == "z":
+        return "\\Z", 2, []
+    if letter == "Z":
+        return "\\Z", 2, ["\\Z"]
+    if letter in "123456789" and not klass:
+        return rest[:2], 2, ["a backreference"]
+    return rest[:2], 2, []
+
+
+def _compiles(pattern: str) -> bool:
     try:
-        re.compile(matcher)
+        re.compile(pattern)
     except re.error:
         return False
-    return not _NOT_RUST.search(matcher)
+    return True
 
 
-def _matches(matcher: str, names: tuple[str, ...]) -> bool:
-    """Codex's ``matches_matcher`` of ``matcher`` for any of ``names``."""
+def _matches(matcher: str, pattern: str, names: tuple[str, ...]) -> bool:
+    """Codex's ``matches_matcher`` of ``matcher`` (read by Python as ``pattern``) for any of
+    ``names``."""
     if _all(matcher):
         return True
     if _exact(matcher):
         return any(name in matcher.split("|") for name in names)
-    return any(re.search(matcher, name) for name in names)
+    return any(re.search(pattern, name) for name in names)
 
 
 def _all(matcher: str) -> bool:
