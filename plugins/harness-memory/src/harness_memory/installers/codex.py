@@ -74,6 +74,7 @@ from harness_memory.installers.settings_text import dump_toml, parse_toml, split
 from harness_memory.installers.spec import (
     InstallOptions,
     installed_roots,
+    our_commands,
     reach_note,
     root_changes,
     without_our_roots,
@@ -203,10 +204,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     kept_off = _update_trust(config, key_sources, document, merged, ours=set(wanted))
     gone, added = root_changes(document, HARNESS, options, install=install)
     gone += [root for root in installed_roots(ours_inline, HARNESS) if root not in (*gone, added)]
-    if added is not None:  # first: a table of the user's left with it stays where it is
-        writable_root(config, added, install=True)
-    for root in gone:
-        writable_root(config, root, install=False)
+    first = not (our_commands(document, HARNESS) or our_commands(ours_inline, HARNESS))
+    _edit_roots(config, record.previous, (gone, added), first=first, install=install)
     notes: list[str] = [place_warning] if place_warning else []
     notes += taken_out_note(config_path, inline)
     notes += install_notes(working_folder(), home, install=install)  # H-3
@@ -584,6 +583,67 @@ def writable_root(config: Any, root: str, *, install: bool) -> None:
         del section["writable_roots"]
         if comment and isinstance(section, Table):
             section.add(Comment(Trivia(comment_ws="", comment=comment, trail="\n")))
+
+
+def _edit_roots(
+    config: Any,
+    previous: dict[str, Any],
+    changes: tuple[list[str], str | None],
+    *,
+    first: bool,
+    install: bool,
+) -> None:
+    """``writable_roots`` of ``config`` with the memory roots ``changes`` (``(gone,
+    added)``) made: a ``first`` install notes the user's as they are (:func:`_note_roots`),
+    an uninstall gives them back (:func:`_roots_given_back`)."""
+    gone, added = changes
+    if install and first:
+        _note_roots(config, previous)
+    if added is not None:  # first: a table of the user's left with it stays where it is
+        writable_root(config, added, install=True)
+    for root in gone if install else _roots_given_back(config, previous, gone):
+        writable_root(config, root, install=False)
+
+
+_ROOTS_FOUND = "roots:sandbox_workspace_write.writable_roots"
+"""The record's key for ``writable_roots`` as the first install found it (:func:`_note_roots`)."""
+
+
+def _note_roots(config: Any, previous: dict[str, Any]) -> None:
+    """Keep in ``previous`` (the install record's) ``writable_roots`` of ``config`` as a first
+    install finds it: its roots and its text (an array ``tomlkit`` reads), so the uninstall
+    gives back the user's own roots, the memory root among them when the user had it, and the
+    array byte for byte (:func:`_roots_given_back`). An install again keeps what the first
+    one noted."""
+    section = config.get("sandbox_workspace_write")
+    array = section.get("writable_roots") if isinstance(section, Table) else None
+    if _ROOTS_FOUND in previous or not isinstance(array, Array):
+        return
+    previous[_ROOTS_FOUND] = {"roots": [str(root) for root in array], "text": array.as_string()}
+
+
+def _roots_given_back(config: Any, previous: dict[str, Any], gone: list[str]) -> list[str]:
+    """For an uninstall: of the memory roots ``gone``, those still to take out of
+    ``writable_roots`` of ``config`` (not one the user listed before the first install,
+    :func:`_note_roots`); when what is left is the user's list as the install found it, the
+    array is put back as its text was, comments and layout (a trailing comma or none) alike."""
+    found = previous.pop(_ROOTS_FOUND, None)
+    roots = found.get("roots") if isinstance(found, dict) else None
+    if not isinstance(roots, list) or not isinstance(found, dict):
+        return gone
+    gone = [root for root in gone if root not in roots]
+    section = config.get("sandbox_workspace_write")
+    array = section.get("writable_roots") if isinstance(section, Table) else None
+    text = found.get("text")
+    if not isinstance(array, Array) or not isinstance(text, str):
+        return gone
+    if [str(root) for root in array if str(root) not in gone] != roots:
+        return gone  # changed since: the roots of ours alone go
+    try:
+        section["writable_roots"] = tomlkit.parse(f"roots = {text}")["roots"]
+    except TOMLKitError:
+        return gone
+    return []
 
 
 def _set_roots(section: Any, roots: list[str]) -> None:
