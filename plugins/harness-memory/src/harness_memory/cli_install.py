@@ -244,7 +244,7 @@ def run_install(
         from harness_memory.installers.detail import NOTHING_TO_CHANGE
 
         out.write(f"{NOTHING_TO_CHANGE}\n")
-    elif args.dry_run:
+    elif args.dry_run and problem is None:  # else its hooks would not run: no next step
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
     return 0 if problem is None else 1
