@@ -461,7 +461,10 @@ class DeleteResult(Answer, frozen=True):
     scope's ``MEMORY.md`` is there but is no index the service reads or rewrites (a folder, a
     FIFO, a symlink leading out of the memory root: never followed, A-7), the file is deleted
     and ``index_problem`` says why no index line was looked at or removed: a line there linking
-    the file stays."""
+    the file stays. A removed line that also linked other files (``- [A](a.md), see
+    [B](b.md)``) goes whole (A-6): ``unindexed_files`` names each other file of the scope that
+    no index entry lists now (``["b.md"]``; ``[]`` when none), and the restore puts the line
+    back."""
 
     file: str
     removed_index_lines: list[str]
@@ -469,6 +472,7 @@ class DeleteResult(Answer, frozen=True):
     restore_version: str | None = None
     unrecorded: str | None = None
     index_problem: str | None = None
+    unindexed_files: list[str] = msgspec.field(default_factory=list)
 
 
 class ForgetResult(Answer, frozen=True):
