@@ -162,7 +162,9 @@ class AgentSummary(Answer, frozen=True, omit_defaults=True):
 
 class UnreadableAgentEntry(Answer, frozen=True):
     """An agent whose ``agent.json`` is there but cannot be read or is invalid (Q-2b): its id
-    and why. Its project is unknown, so it is shown only to a caller reaching every project."""
+    and why. Its project is unknown, so it is shown only to a caller reaching every project.
+    ``id`` is ``"agents/"`` (no agent id) when the data dir's ``agents/`` is a symlink, never
+    listed through (A-7): the one entry then."""
 
     id: str
     problem: str
