@@ -79,7 +79,12 @@ async def _assert_pruned(
 ) -> None:
     index = agent.user / layout.INDEX_FILE
     result = await ok_json(await client.delete(file_url("user", "cafe-notes.md")))
-    assert result == {"file": "cafe-notes.md", "removedIndexLines": [gone], **versions_of(result)}
+    assert result == {
+        "file": "cafe-notes.md",
+        "removedIndexLines": [gone],
+        "unindexedFiles": [],
+        **versions_of(result),
+    }
     assert not (agent.user / "cafe-notes.md").exists()
     assert index.read_bytes() == expected
     view = await _index_view(client)

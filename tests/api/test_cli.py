@@ -886,6 +886,22 @@ def test_a10_serve_refusing_a_public_address_names_memory_api_as_started(
     assert f"`{named} {program} token create --name NAME`" in said, said
 
 
+def test_a10_token_create_of_a_name_in_memory_api_tokens_says_the_next_step(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A name ``MEMORY_API_TOKENS`` defines said only "token 'ci' is already defined in
+    MEMORY_API_TOKENS": it names the way on, as a token file's name taken does."""
+    monkeypatch.setenv("MEMORY_API_TOKENS", "ci=" + "a" * 20)
+
+    assert main(["token", "create", "--name", "ci"]) == 1
+
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert "token 'ci' is already defined in MEMORY_API_TOKENS: pick another --name" in said.err
+    assert "take 'ci' out of MEMORY_API_TOKENS" in said.err
+    assert not (env / "tokens").exists() or not any((env / "tokens").iterdir())
+
+
 def test_a10_token_create_of_a_name_taken_says_the_next_step(
     env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

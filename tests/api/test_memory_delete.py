@@ -63,7 +63,12 @@ async def test_a6_delete_removes_the_file_and_every_link_form_keeps_prose(
 
     result = await ok_json(await client.delete(file_url("user", "f.md")))
 
-    assert result == {"file": "f.md", "removedIndexLines": LINK_FORMS, **versions_of(result)}
+    assert result == {
+        "file": "f.md",
+        "removedIndexLines": LINK_FORMS,
+        "unindexedFiles": [],
+        **versions_of(result),
+    }
     assert not (agent.user / "f.md").exists()
     assert (agent.user / "other-f.md").exists()
     assert index.read_text(encoding="utf-8") == "\n".join(KEPT) + "\n"
@@ -213,7 +218,12 @@ async def test_a6_unindexed_file_deletes_without_touching_the_index(
 
     result = await ok_json(await client.delete(file_url(key, "orphan-topic.md")))
 
-    assert result == {"file": "orphan-topic.md", "removedIndexLines": [], **versions_of(result)}
+    assert result == {
+        "file": "orphan-topic.md",
+        "removedIndexLines": [],
+        "unindexedFiles": [],
+        **versions_of(result),
+    }
     assert (index.stat().st_ino, index.stat().st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
 
 

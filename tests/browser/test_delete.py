@@ -43,7 +43,9 @@ def test_w3_delete_confirms_then_the_row_and_its_index_line_are_gone(
     1. from its row, after a confirm (Cancel keeps everything): the row and its index line
        go, the file answers 404;
     2. from the viewer, of a file with a space in its name (its index line written
-       ``Deploy%20notes.md``): the viewer closes, the row, the line and the file go;
+       ``Deploy%20notes.md``, and linking ``extra.md`` too): the viewer closes, the row, the
+       line and the file go, and the toast says ``extra.md`` is no longer in the index (A-6:
+       its only entry went with the line, never silently);
     3. A-6, beside a ``MEMORY.md`` that is a folder (or a symlink out of the memory root),
        never read or rewritten: the file goes, and the toast says its index line was not
        removed and why (the answer's ``indexProblem``), never a calm "Deleted".
@@ -85,10 +87,13 @@ def test_w3_delete_confirms_then_the_row_and_its_index_line_are_gone(
         updated_at="2026-11-20",
         body="Body.\n",
     )
+    write_topic(
+        scope, "extra.md", name="extra", description="more", updated_at="2026-11-20", body="X\n"
+    )
     index = scope / "MEMORY.md"
     index.write_text(
         index.read_text(encoding="utf-8")
-        + "- [Deploy notes](Deploy%20notes.md) — how deploys go\n",
+        + "- [Deploy notes](Deploy%20notes.md) — how deploys go, see [Extra](extra.md)\n",
         encoding="utf-8",
     )
     page.reload()  # the listing read anew
@@ -100,6 +105,7 @@ def test_w3_delete_confirms_then_the_row_and_its_index_line_are_gone(
     confirm_dialog(page).get_by_role("button", name="Delete").click()
     expect(viewer(page)).not_to_have_attribute("open", "")
     expect(spaced).to_have_count(0)
+    expect(page.locator(".toast").last).to_contain_text("extra.md is no longer in the index")
     assert "Deploy%20notes.md" not in _index_text(service, "user")
     assert not (scope / "Deploy notes.md").exists()
 

@@ -54,6 +54,7 @@ __all__ = [
     "IndexRead",
     "RepeatedFind",
     "comment_ends",
+    "entry_linked_files",
     "entry_span",
     "entry_targets",
     "files_linked",
@@ -416,6 +417,27 @@ def files_linked(text: str, files: Collection[str]) -> set[str]:
         for name in wiki_link_targets(index_lines(text)):
             if (found := table.resolve(name)) is not None:
                 linked.add(found)
+    return linked
+
+
+def entry_linked_files(text: str) -> set[str]:
+    """The targets inside the scope (NFC) that an entry of the index ``text`` links: a line
+    that is no reference definition (``[b]: b.md`` alone indexes nothing), its reference links
+    resolved through the definitions; code fences and comments skipped. What a delete's answer
+    compares before and after the pruning to name the files left with no entry (A-6).
+
+    >>> sorted(entry_linked_files("- [A][a], see [B](b.md)\n\n[a]: a.md\n[c]: c.md\n"))
+    ['a.md', 'b.md']
+    """
+    lines = blank_comment_lines(index_lines(text))
+    references = reference_definitions(lines) if any("]:" in line for line in lines) else {}
+    linked: set[str] = set()
+    for line, fenced in zip(lines, fenced_lines(lines), strict=True):
+        if fenced or ("]:" in line and _REFERENCE_RE.match(_prose(line))):
+            continue
+        linked.update(
+            unicodedata.normalize("NFC", target) for target in scope_link_targets(line, references)
+        )
     return linked
 
 

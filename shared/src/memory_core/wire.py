@@ -162,7 +162,9 @@ class AgentSummary(Answer, frozen=True, omit_defaults=True):
 
 class UnreadableAgentEntry(Answer, frozen=True):
     """An agent whose ``agent.json`` is there but cannot be read or is invalid (Q-2b): its id
-    and why. Its project is unknown, so it is shown only to a caller reaching every project."""
+    and why. Its project is unknown, so it is shown only to a caller reaching every project.
+    ``id`` is ``"agents/"`` (no agent id) when the data dir's ``agents/`` is a symlink, never
+    listed through (A-7): the one entry then."""
 
     id: str
     problem: str
@@ -461,7 +463,10 @@ class DeleteResult(Answer, frozen=True):
     scope's ``MEMORY.md`` is there but is no index the service reads or rewrites (a folder, a
     FIFO, a symlink leading out of the memory root: never followed, A-7), the file is deleted
     and ``index_problem`` says why no index line was looked at or removed: a line there linking
-    the file stays."""
+    the file stays. A removed line that also linked other files (``- [A](a.md), see
+    [B](b.md)``) goes whole (A-6): ``unindexed_files`` names each other file of the scope that
+    no index entry lists now (``["b.md"]``; ``[]`` when none), and the restore puts the line
+    back."""
 
     file: str
     removed_index_lines: list[str]
@@ -469,6 +474,7 @@ class DeleteResult(Answer, frozen=True):
     restore_version: str | None = None
     unrecorded: str | None = None
     index_problem: str | None = None
+    unindexed_files: list[str] = msgspec.field(default_factory=list)
 
 
 class ForgetResult(Answer, frozen=True):

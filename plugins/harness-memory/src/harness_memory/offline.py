@@ -63,6 +63,7 @@ from memory_core.wire import SessionDirectories, SessionStartResponse, Workspace
 __all__ = [
     "AGENT_FILE",
     "INDEX_READ_CAP",
+    "LinkedOutError",
     "OfflineUnavailableError",
     "session_start_from_files",
 ]
@@ -79,6 +80,11 @@ _AGENT_FILE_CAP = 64 * 1024 * 1024
 
 class OfflineUnavailableError(Exception):
     """The memory files cannot stand in for the service here; the message says why."""
+
+
+class LinkedOutError(OfflineUnavailableError):
+    """A part of the data dir is a symlink the service never follows (A-7): said in the
+    hook's message too, since the service refuses the same agent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +111,7 @@ def session_start_from_files(
             f"{memory_root} is not the memory root of agent {agent!r} "
             "(<data dir>/agents/<agent>/agent_state/memory)"
         )
+    _refuse_links(Path(app_data_dir), agent)
     try:  # only "no such folder" is False; another refusal (EIO, EACCES on the way) raises
         usable = _is_folder(root) and os.access(root, os.R_OK | os.X_OK)
     except OSError as error:
@@ -273,6 +280,34 @@ def _scope_directory(root: Path, key: str | None) -> str | None:
 
 def _unread(index: tuple[str | PreparedIndex, tuple[int, bool]] | None) -> tuple[int, bool]:
     return (0, True) if index is None else index[1]
+
+
+def _refuse_links(app_data_dir: Path, agent: str) -> None:
+    """Raise :class:`OfflineUnavailableError` when a folder between the data dir and the
+    memory root (``agents``, ``agents/<agent>``, ``agent_state``, ``memory``) or the agent's
+    ``agent.json`` is a symlink: the service never follows one (A-7: it may lead out of the data
+    dir) and refuses the agent, so the files do not stand in for it either. The data dir itself
+    may be a symlink, as for the service. One ``lstat`` each; a part not there ends the walk
+    (the reads after it say so)."""
+    parts = (*layout.memory_root_parts(agent)[:2], AGENT_FILE)
+    for place in (layout.memory_root_parts(agent)[:depth] for depth in range(1, 5)):
+        _refuse_link(app_data_dir, place)
+    _refuse_link(app_data_dir, parts)
+
+
+def _refuse_link(app_data_dir: Path, place: tuple[str, ...]) -> None:
+    """:func:`_refuse_links` of the one entry ``place`` (its parts below the data dir)."""
+    try:
+        linked = stat.S_ISLNK(os.lstat(app_data_dir.joinpath(*place)).st_mode)
+    except OSError:
+        return  # not there, or not looked at: the reads after it say so
+    if linked:
+        raise LinkedOutError(
+            f"{'/'.join(place)} in the data dir {app_data_dir} is a symlink, which the memory "
+            "service never follows (A-7: it may lead out of the data dir), so memory is not "
+            "read through it here either; an operator must move what it leads to back in its "
+            "place"
+        )
 
 
 def _agent_memory(app_data_dir: Path, project: str, agent: str) -> _AgentMemory:

@@ -596,7 +596,11 @@ def _read_files(fetched: _Fetched, memory_root: Path, project: str, agent: str) 
     """H-4: the service is unreachable; stand in with the files under ``memory_root``."""
     # Imported here: the fallback brings the service's own injection code (masking, caps), which
     # a Session start that reached the service does not need (H-5).
-    from harness_memory.offline import OfflineUnavailableError, session_start_from_files
+    from harness_memory.offline import (
+        LinkedOutError,
+        OfflineUnavailableError,
+        session_start_from_files,
+    )
 
     try:
         fetched.answer = session_start_from_files(
@@ -604,6 +608,8 @@ def _read_files(fetched: _Fetched, memory_root: Path, project: str, agent: str) 
         )
     except (OfflineUnavailableError, InvalidId, OSError) as error:
         _logger().warning("memory files cannot stand in for the service: %s", error)
+        if isinstance(error, LinkedOutError) and fetched.error is not None:  # said (A-7)
+            fetched.error = f"{fetched.error}; the memory files here were not read: {error}"
         return
     fetched.offline = True
 

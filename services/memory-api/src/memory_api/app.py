@@ -71,6 +71,8 @@ async def _data_dirs(app: web.Application) -> AsyncIterator[None]:
         await asyncio.to_thread(prepare_data_dir, data_dir)
     except OSError as error:
         logger.error("cannot prepare the data dir %s: %s", data_dir, error)
+    if (linked := await asyncio.to_thread(app[AGENT_STORE_KEY].agents_linked)) is not None:
+        logger.error("%s (in %s)", linked, data_dir)  # every agent route answers 503
     await prompts_follow_the_data_dir(app[AGENT_STORE_KEY], data_dir)
     if (without := without_descriptor_paths()) is not None:
         logger.error("%s", without)

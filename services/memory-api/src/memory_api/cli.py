@@ -397,7 +397,7 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
     place = place_for(settings, args, writes=False)
     unreadable: list[tuple[str, str]] = []
     if place.remote is not None:
-        agents = place.remote.agents(args.project or None)
+        agents, unreadable = place.remote.agents_with_unreadable(args.project or None)
     elif not data_dir_exists(settings.data_dir):
         agents = []
     else:
@@ -408,7 +408,8 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
         unreadable = _run(store.unreadable())
     print(f"agents {place.said}", file=sys.stderr)
     for agent_id, why in unreadable:  # named, never left out unsaid (Q-2b)
-        print(f"agent {agent_id} (project unknown): {why}", file=sys.stderr)
+        said = agent_id if agent_id.endswith("/") else f"agent {agent_id} (project unknown)"
+        print(f"{said}: {why}", file=sys.stderr)  # "agents/": that folder is a symlink
     if not agents:
         none = "no agents" + (f" in project {args.project!r}" if args.project else "")
         if place.remote is None and not settings.data_dir_named:

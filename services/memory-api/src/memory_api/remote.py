@@ -125,16 +125,29 @@ class Remote:
     def agents(self, project: str | None) -> list[AgentSummary]:
         """The agents of ``project`` (None: of every project the token reaches), sorted by
         project, then id. Raises RemoteError."""
+        return self.agents_with_unreadable(project)[0]
+
+    def agents_with_unreadable(
+        self, project: str | None
+    ) -> tuple[list[AgentSummary], list[tuple[str, str]]]:
+        """:meth:`agents`, and ``(id, why)`` of every agent the service names ``unreadable``
+        (Q-2b: settings it cannot read, so its project is unknown; shown to a token reaching
+        every project), each once, by id. Raises RemoteError."""
+        unreadable: dict[str, str] = {}
         if project is None:
             listed = self._read(self._call("GET", "/api/projects", None), ProjectList)
             projects = listed.projects
+            unreadable.update((entry.id, entry.problem) for entry in listed.unreadable)
         else:
             projects = [project]
         agents: list[AgentSummary] = []
         for name in projects:
-            answer = self._call("GET", f"/api/projects/{_segment(name)}/agents", None)
-            agents.extend(self._read(answer, AgentList).agents)
-        return agents
+            answer = self._read(
+                self._call("GET", f"/api/projects/{_segment(name)}/agents", None), AgentList
+            )
+            agents.extend(answer.agents)
+            unreadable.update((entry.id, entry.problem) for entry in answer.unreadable)
+        return agents, sorted(unreadable.items())
 
     def _read(self, answer: Any, kind: type[_A]) -> _A:
         """``answer`` (decoded JSON) as ``kind``; fields it does not know are ignored. Raises

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import builtins
+import errno
 import hashlib
 import logging
 import os
@@ -180,6 +181,39 @@ NOT_A_FILE_FIX = (
 
 NOT_A_FILE = "are not a regular file"
 
+LINKS_RULE = "A-7: no part of the data dir may be a symlink, which may lead out of it"
+"""Why a symlink in the data dir is never followed, as a ``detail`` says it."""
+
+A_SYMLINK = f"are not a regular file: a symlink, which the service never follows ({LINKS_RULE})"
+A_SYMLINK_FIX = (
+    "an operator must put the file itself there (a copy of what the link leads to, in place of "
+    "the link), then try again"
+)
+"""What an operator does about an ``agent.json`` that is a symlink (never read nor replaced)."""
+
+AGENTS_LINKED = (
+    f"the folder of every agent ({AGENTS_DIR}/ in the data dir) is a symlink, which the service "
+    f"never follows ({LINKS_RULE}): no agent can be read or created. An operator must stop the "
+    f"service and either move the folder the link leads to back to {AGENTS_DIR}/ in the data "
+    "dir, in place of the link, or point MEMORY_API_DATA_DIR at the data dir that folder lies "
+    "in (to move the data to another disk, move the whole data dir), then start it again"
+)
+"""The ``detail`` and log line about ``agents/`` being a symlink (A-7, Q-2b)."""
+
+_SAID_AT_MOST = 4096
+_said: set[str] = set()
+
+
+def _said_once(path: str, what: str) -> None:
+    """Log ``what`` about ``path`` once per process (a warning; at most :data:`_SAID_AT_MOST`
+    paths remembered): a symlink met on every request is not logged on every request."""
+    if path in _said:
+        return
+    if len(_said) >= _SAID_AT_MOST:
+        _said.clear()
+    _said.add(path)
+    logger.warning("%s: %s", path, what)
+
 
 def _logged(path: str, error: UnreadableAgent) -> UnreadableAgent:
     """``error``, once logged naming the full ``path`` of the ``agent.json`` (the ``detail``
@@ -325,8 +359,9 @@ class AgentStore:
         """Whether ``agents/`` and ``agents/<id>/`` are plain folders (False: one is missing or
         a file, so there is no agent). A symlink in either place is never followed (A-7, as a
         memory root's is not: it may lead out of the data dir): :class:`UnreadableAgent` (503)
-        naming the entry by its place in the data dir. Two ``lstat`` calls; another error is
-        left to the read, which names it. Blocking."""
+        naming the entry by its place in the data dir and what an operator does, logged once
+        per process (:func:`_said_once`). Two ``lstat`` calls; another error is left to the
+        read, which names it. Blocking."""
         current = os.fspath(self.data_dir)
         for depth, part in enumerate((AGENTS_DIR, agent_id), start=1):
             current = f"{current}{os.sep}{part}"
@@ -336,18 +371,26 @@ class AgentStore:
                 return False
             except OSError:
                 return True  # the read names the reason
+            if stat.S_ISLNK(mode) and depth == 1:
+                _said_once(current, AGENTS_LINKED)
+                raise UnreadableAgent(AGENTS_LINKED)
             if stat.S_ISLNK(mode):
-                place = "/".join((AGENTS_DIR, agent_id)[:depth])
-                logger.warning("agent folder %s is a symlink: never followed", current)
+                _said_once(current, "agent folder is a symlink: never followed")
                 raise UnreadableAgent(
-                    f"the folder of agent {agent_id!r} is not a plain folder: {place} in the "
-                    "data dir is a symlink, which the service never follows (A-7: it may lead "
-                    "out of the data dir): an operator must move it away and put the agent's "
-                    "folder there (from a backup), then try again"
+                    f"the folder of agent {agent_id!r} is not a plain folder: {AGENTS_DIR}/"
+                    f"{agent_id} in the data dir is a symlink, which the service never follows "
+                    f"({LINKS_RULE}): an operator must move the folder it leads to back in its "
+                    "place (or put the agent's folder there from a backup), then try again"
                 )
             if not stat.S_ISDIR(mode):
                 return False
         return True
+
+    def agents_linked(self) -> str | None:
+        """What an operator must do when ``agents/`` in the data dir is a symlink (never
+        followed: no agent can be read or created, A-7), else None; said at the service's
+        start. Blocking (one ``lstat``)."""
+        return AGENTS_LINKED if (self.data_dir / AGENTS_DIR).is_symlink() else None
 
     def _load(self, agent_id: str, *, cached_only: bool = False) -> AgentRecord | None:
         """Read ``agent.json`` of a checked id; None when there is none. Blocking, unless
@@ -362,22 +405,26 @@ class AgentStore:
         if not self._folders_plain(agent_id):
             return None
         try:
-            known = os.stat(where)  # noqa: PTH116 - follows a symlink, as the read does
+            known = os.lstat(where)
         except (FileNotFoundError, NotADirectoryError):
             return None
         except OSError:
             known = None  # the read below names the reason
+        if known is not None and stat.S_ISLNK(known.st_mode):  # never followed out (A-7)
+            raise _logged(where, unusable_agent(agent_id, A_SYMLINK, A_SYMLINK_FIX))
         if known is not None and (hit := self._records.get(where, file_key(known))) is not None:
             return hit
         if cached_only:
             raise NeedsBlockingIO(where)
         try:
-            raw, info = read_regular(Path(where), AGENT_READ_CAP + 1, follow_symlinks=True)
+            raw, info = read_regular(Path(where), AGENT_READ_CAP + 1)  # O_NOFOLLOW (A-7)
         except (FileNotFoundError, NotADirectoryError):
             return None
         except NotRegularFileError:
             raise _logged(where, unusable_agent(agent_id, NOT_A_FILE, NOT_A_FILE_FIX)) from None
         except OSError as error:
+            if error.errno == errno.ELOOP:  # made a symlink since the lstat
+                raise _logged(where, unusable_agent(agent_id, A_SYMLINK, A_SYMLINK_FIX)) from None
             why = f"cannot be read ({error.strerror or type(error).__name__})"
             raise _logged(where, unusable_agent(agent_id, why, READ_ACCESS_FIX)) from None
         if len(raw) > AGENT_READ_CAP:
@@ -419,6 +466,9 @@ class AgentStore:
         """Every agent that can be read, by id, and ``(id, why)`` of each whose ``agent.json``
         is there but cannot be read or is invalid (Q-2b: its project is then unknown)."""
         folder = self.data_dir / AGENTS_DIR
+        if folder.is_symlink():  # never listed through (A-7): one entry names it
+            _said_once(self._agents_dir, AGENTS_LINKED)
+            return [], [(f"{AGENTS_DIR}/", AGENTS_LINKED)]
         try:
             entries = sorted(os.scandir(folder), key=lambda item: item.name)
         except FileNotFoundError:
@@ -686,9 +736,8 @@ class AgentStore:
 
         current = self._load_in(project, agent_id)  # the errors of a read for a missing agent
         conditions.check("the agent's config", exists=True, etag=current.etag, read=_READ_AT)
-        # agent.json may be an operator's symlink (a mounted config): edit the file it names.
-        edit_file(
-            Path(os.path.realpath(self._file(agent_id))),
+        edit_file(  # never through a symlink: _load_in refused one (A-7)
+            self._file(agent_id),
             edit,
             read_cap=AGENT_READ_CAP,
             memory=False,  # an operator's file, not a memory file: A-7's hard-link rule is not its

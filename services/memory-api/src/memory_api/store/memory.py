@@ -383,14 +383,21 @@ class MemoryStore:
 
         pruned, recorded = await self.locks.run_held(name, held)
         removed, problem = pruned.removed, pruned.index_problem
+        unindexed = list(pruned.unindexed)
         if recorded is None:
-            return DeleteResult(file=file_name, removed_index_lines=removed, index_problem=problem)
+            return DeleteResult(
+                file=file_name,
+                removed_index_lines=removed,
+                index_problem=problem,
+                unindexed_files=unindexed,
+            )
         if isinstance(recorded, NotRecorded):  # deleted: never the answer of "no history kept"
             return DeleteResult(
                 file=file_name,
                 removed_index_lines=removed,
                 unrecorded=recorded.why,
                 index_problem=problem,
+                unindexed_files=unindexed,
             )
         return DeleteResult(
             file=file_name,
@@ -398,6 +405,7 @@ class MemoryStore:
             version=recorded.version,
             restore_version=recorded.parent,
             index_problem=problem,
+            unindexed_files=unindexed,
         )
 
     async def forget(

@@ -48,7 +48,7 @@ from memory_core.decoding import decode_exact, exact_codec, name_spellings, show
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import Edited, FileTooLarge, edit_file
 from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
-from memory_core.index import prune_index
+from memory_core.index import entry_linked_files, prune_index
 from memory_core.line_merge import merge_lines
 from memory_core.scope_files import INDEX_CAP
 
@@ -98,6 +98,8 @@ class Pruned(NamedTuple):
     """The index's bytes before and after the pruning (None when it was not rewritten)."""
     index_file: Path | None = None
     """The index file rewritten (in the held folder), for :func:`_put_back`."""
+    unindexed: tuple[str, ...] = ()
+    """The other files of the scope whose only index entry was a removed line (A-6: said)."""
 
 
 def delete_topic(root: Path, scope: Path, file_name: str) -> Pruned:
@@ -148,7 +150,21 @@ def _delete_in(root: Path, scope: Path, held: Path, file_name: str, missing: Not
     except OSError as error:  # an immutable file, a sticky folder: the file stays, so its lines
         raise Unavailable(_put_back(pruned, file_name, scope / file_name, error)) from None
     fsync_directory(held)
-    return pruned
+    return pruned._replace(unindexed=_left_unindexed(pruned.edited, held, file_name))
+
+
+def _left_unindexed(edited: Edited | None, scope: Path, file_name: str) -> tuple[str, ...]:
+    """The files in ``scope`` other than ``file_name`` that an entry of the index linked before
+    the pruning ``edited`` and none links after it (``- [A](a.md), see [B](b.md)``: ``b.md``
+    when no other line lists it), by name: a delete says them, never silently (A-6)."""
+    if edited is None:
+        return ()
+    before, after = decode_exact(edited.before), decode_exact(edited.after)
+    if before is None or after is None:
+        return ()
+    gone = entry_linked_files(before.text) - entry_linked_files(after.text)
+    gone.discard(unicodedata.normalize("NFC", file_name))
+    return tuple(sorted(name for name in gone if os.path.lexists(scope / name)))
 
 
 def _put_back(pruned: Pruned, file_name: str, shown: Path, error: OSError) -> str:

@@ -499,7 +499,11 @@ class TokenStore:
         """Write the token file of a new token ``name`` in the made, trusted token folder and
         return (entry, secret). Raises :class:`Conflict` as :meth:`create_closing` says."""
         if any(entry.name == name for entry in self._env):
-            raise Conflict(f"token {name!r} is already defined in MEMORY_API_TOKENS")
+            raise Conflict(  # the variable's own: no revoke here could free the name
+                f"token {name!r} is already defined in MEMORY_API_TOKENS: pick another --name; "
+                f"to make a token file of that name, take {name!r} out of MEMORY_API_TOKENS "
+                "(and restart the service) first"
+            )
         if held := [path for path in self._files_of(name) if Path(path).name != f"{name}.json"]:
             raise NameTaken(  # two secrets of one name: a revoke by it would remove both
                 f"a token named {name!r} exists already, in {TOKENS_DIR}/{Path(held[0]).name}"

@@ -637,7 +637,14 @@ export class MemoryTab {
       const undo = result?.restoreVersion
         ? { label: "Undo", run: () => this.undoDelete(scope, topic.file, result.restoreVersion) }
         : null;
-      const deleted = `Deleted ${topic.file}${pruned ? ` and ${plural(pruned, "index line", "index lines")}` : ""}`;
+      // a removed line that also linked other files took their only entry with it (A-6): said
+      const unindexed = result?.unindexedFiles ?? [];
+      const deleted =
+        `Deleted ${topic.file}${pruned ? ` and ${plural(pruned, "index line", "index lines")}` : ""}` +
+        (unindexed.length
+          ? `; ${unindexed.join(", ")} ${unindexed.length === 1 ? "is" : "are"} no longer in the index` +
+            (result?.restoreVersion ? " (Undo puts the line back)" : "")
+          : "");
       if (result?.indexProblem) {
         // the file is gone; MEMORY.md is no index the service reads (a folder, a link out of
         // the memory root): said, never a calm "Deleted" that hides a line left there (A-6)
