@@ -144,3 +144,43 @@ def test_a_managed_install_into_settings_that_run_only_managed_hooks_is_no_probl
 
     assert code == 0, said
     assert ": PROBLEM: " not in said and "this machine's settings" not in said, said
+
+
+def test_a_managed_codex_install_refuses_requirements_naming_features_by_their_other_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Codex reads ``[feature_requirements]`` as ``[features]`` (a serde alias): the pins the
+    install writes under ``[features]`` beside it would make the field twice, a file Codex
+    refuses; before, the install wrote that file and said nothing."""
+    text = "[feature_requirements]\nhooks = false\n"
+    path, env = machine_settings(tmp_path, monkeypatch, "codex", text)
+
+    code, said = install(tmp_path, "codex", env, "--managed", str(path.parent))
+
+    assert code == 1, said
+    assert f"{path}: [feature_requirements] is Codex CLI's other name for [features]" in (
+        caplog.text
+    )
+    assert path.read_text(encoding="utf-8") == text  # nothing was changed
+
+
+def test_status_says_a_managed_codex_install_whose_feature_requirements_switch_hooks_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``[feature_requirements] hooks = false`` in the requirements holding our hooks switches
+    them off too (``allow_managed_hooks_only`` does not); before, ``status`` said nothing."""
+    path, env = machine_settings(tmp_path, monkeypatch, "codex", "")
+    assert install(tmp_path, "codex", env, "--managed", str(path.parent))[0] == 0
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("[features]\nhooks = true", "[feature_requirements]\nhooks = false"),
+        encoding="utf-8",
+    )
+
+    code, said = cli(tmp_path / "home", "status", "--managed", str(path.parent), **env)
+
+    assert (
+        f"codex (managed): PROBLEM: {path} switches these hooks off itself "
+        "([feature_requirements] hooks = false)"
+    ) in said, said
+    assert code == 1

@@ -93,6 +93,7 @@ from harness_memory.installers.own_switches import (
     machine_off,
     machine_off_said,
     managed_only,
+    requirements_off,
     switched_off,
 )
 from harness_memory.installers.record import read_record
@@ -613,6 +614,9 @@ def _switched_off(
             config = _read(config_path, harness)
         except SettingsFileError:
             return None  # its own line says it cannot be read: the user install's is not
+    if path.name == codex_managed_plan.REQUIREMENTS_NAME:  # a managed install's: its [features]
+        why = requirements_off(config)  # or [feature_requirements] switch them off too
+        return switched_off(harness, config_path, why) if why else None
     return switched_off(harness, config_path, why) if (why := codex_off(config)) else None
 
 
