@@ -17,6 +17,7 @@ very settings: Claude Code's ``allowManagedHooksOnly`` lets them run, Codex's
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -184,3 +185,25 @@ def test_status_says_a_managed_codex_install_whose_feature_requirements_switch_h
         "([feature_requirements] hooks = false)"
     ) in said, said
     assert code == 1
+
+
+def test_a_managed_gemini_install_into_system_settings_disabling_its_hooks_warns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The system settings' own ``hooksConfig.disabled`` naming a managed hook of ours (its
+    random name read from them) switches it off for every user, as a user install's file does
+    its own: a WARNING, the setting kept (``status`` says PROBLEM); before, nothing was said."""
+    path, env = machine_settings(tmp_path, monkeypatch, "gemini", "{}")
+    where = ("--managed", str(path))
+    assert install(tmp_path, "gemini", env, *where)[0] == 0
+    document = json.loads(path.read_text(encoding="utf-8"))
+    name = document["hooks"]["SessionStart"][0]["hooks"][0]["name"]
+    document["hooksConfig"]["disabled"] = [name]
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+    code, said = install(tmp_path, "gemini", env, *where)
+
+    warning = f"gemini: WARNING: {path} switches these hooks off itself (hooksConfig.disabled "
+    assert f"{warning}lists {name})" in said, said
+    assert code == 0
+    assert name in json.loads(path.read_text(encoding="utf-8"))["hooksConfig"]["disabled"]
