@@ -9,10 +9,11 @@ settings; Gemini CLI merges its system settings (``$GEMINI_CLI_SYSTEM_SETTINGS_P
 user's, so their ``hooksConfig.enabled: false``, a ``hooksConfig.disabled`` naming ours or a
 ``"hooks"`` that is no object hold. Before, both installs said success and the agent never got
 memory until ``status`` was run. Only keys and types are named, never a value (those files may
-hold a token). A ``--dry-run`` says it too, but exits as a dry run does, without the ``next:``
-command (it would install hooks that do not run). A managed install writes our hooks into those
-very settings: Claude Code's ``allowManagedHooksOnly`` lets them run, Codex's
-``allow_managed_hooks_only`` too, and Gemini's install turns ``hooksConfig.enabled`` on.
+hold a token). A ``--dry-run`` says it too and exits 1 as the run would (the rule for dry
+runs), without the ``next:`` command (it would install hooks that do not run). A managed
+install writes our hooks into those very settings: Claude Code's ``allowManagedHooksOnly``
+lets them run, Codex's ``allow_managed_hooks_only`` too, and Gemini's install turns
+``hooksConfig.enabled`` on.
 """
 
 from __future__ import annotations
@@ -46,23 +47,7 @@ MACHINE = {
     ),
 }
 """(harness, this machine's settings) → what the install and ``status`` say after the path."""
-MACHINE |= {
-    ("codex", text): f"this machine's settings, switch the hooks of your settings off ({said})"
-    for text, said in {
-        "allow_managed_hooks_only = true\n": "allow_managed_hooks_only = true",
-        '[features]\nhooks = false\nnote = "Bearer sk-live-SECRET3"\n': "[features] hooks = false",
-        "[feature_requirements]\nhooks = false\n": "[feature_requirements] hooks = false",
-    }.items()
-}
-"""Codex CLI's ``requirements.toml`` (openai/codex ``codex-rs/config/src/loader/mod.rs``,
-``load_requirements_toml``; ``hooks/src/engine/discovery.rs``, ``HookDiscoveryPolicy``)."""
-
-LEFT_ON = {
-    "claude-code": '{"allowManagedHooksOnly": false}',
-    "codex": "[features]\n",
-    "gemini": '{"hooksConfig": {}}',
-}
-WRITTEN = {"claude-code": ".claude/settings.json", "codex": ".codex/hooks.json"}
+LEFT_ON = {"claude-code": '{"allowManagedHooksOnly": false}', "gemini": '{"hooksConfig": {}}'}
 
 
 def machine_settings(
@@ -99,7 +84,7 @@ def test_install_says_the_machines_settings_switch_its_hooks_off_as_status_does(
     assert problem.startswith(f"{harness}: PROBLEM: {path}") and MACHINE[harness, text] in problem
     assert "sk-live" not in said
     assert code == 1
-    assert (tmp_path / "home" / WRITTEN.get(harness, ".gemini/settings.json")).exists()
+    assert (tmp_path / "home" / f".{harness.split('-')[0]}" / "settings.json").exists()
     _, status = cli(tmp_path / "home", "status", **env)  # the hooks run once it is gone
     assert problem in status.splitlines(), status  # one sentence, status's own
     path.write_text(LEFT_ON[harness], encoding="utf-8")
@@ -112,7 +97,7 @@ def test_install_says_the_machines_settings_switch_its_hooks_off_as_status_does(
     [key for key in MACHINE if "sk-live" in key[1] or "allowManaged" in key[1]],
     ids=str,
 )
-def test_a_dry_run_says_it_without_a_next_command_and_exits_as_a_dry_run(
+def test_a_dry_run_says_it_without_a_next_command_and_exits_1_as_the_run_would(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str, text: str
 ) -> None:
     path, env = machine_settings(tmp_path, monkeypatch, harness, text)
@@ -122,7 +107,7 @@ def test_a_dry_run_says_it_without_a_next_command_and_exits_as_a_dry_run(
     assert f"{harness}: PROBLEM: {path}" in said, said
     assert "next:" not in said
     assert "sk-live" not in said
-    assert code == 0
+    assert code == 1
     assert not (tmp_path / "home").exists()  # nothing written
 
 

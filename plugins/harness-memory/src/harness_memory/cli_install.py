@@ -248,7 +248,7 @@ def run_install(
     elif args.dry_run and not problems:  # else no command to run: its hooks would not run
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
-    return 1 if problems and not args.dry_run else 0
+    return 1 if problems else 0
 
 
 def _machine_problems(
@@ -429,7 +429,7 @@ def _after_install(
     (:mod:`~harness_memory.installers.harness_version`), a warning when a managed install
     runs these hooks for every user already, and the PROBLEM lines when this machine's
     settings keep them from running (:func:`_machine_problems`), returned (the install then
-    fails, as ``status`` does for them; a dry run only says them)."""
+    fails, as ``status`` does for them; a dry run too, as the run would)."""
     from harness_memory.installers.harness_version import version_note
 
     home, environ, managed = where
