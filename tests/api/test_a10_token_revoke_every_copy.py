@@ -20,11 +20,13 @@ import pytest
 
 from tests.support.refused_account import refused_prefix, request_json
 from tests.support.serve import ServedProcess, serve, served_in, venv_bin
+from tests.support.zygote import Zygote
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[ServedProcess]:
-    with served_in(tmp_path) as process:
+    """The service over a new data dir, forked from this process's zygote (no imports)."""
+    with served_in(tmp_path, zygote=Zygote.shared()) as process:
         yield process
 
 

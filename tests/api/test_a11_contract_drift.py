@@ -44,6 +44,7 @@ from tests.support.contract import (
     seed_examples,
 )
 from tests.support.serve import ServedProcess, serve
+from tests.support.zygote import Zygote
 
 REFUSED = (400, 422)
 """Statuses that say "this value is not acceptable" (problem details, A-11)."""
@@ -261,7 +262,7 @@ class Contract:
 @pytest.fixture(scope="module")
 def contract(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Contract]:
     root = tmp_path_factory.mktemp("contract")
-    service = serve(root / "data", dict(os.environ))
+    service = serve(root / "data", dict(os.environ), zygote=Zygote.shared())
     try:
         seed_examples(service, root / "shop-api")
         with urllib.request.urlopen(f"{service.base_url}/openapi.json") as answer:  # noqa: S310

@@ -30,6 +30,7 @@ from tests.api.conftest import AgentHome, Client, memory_url, ok_json
 from tests.api.test_r1_git_sync import MACHINE, GitMachine, git_url
 from tests.security.test_hostile_filesystem import refuse
 from tests.support.serve import ServedProcess, serve, served_in, venv_bin
+from tests.support.zygote import Zygote
 
 CASE = Path(__file__).parents[1] / "data" / "cases" / "orphaned-while-in-use"
 
@@ -167,7 +168,7 @@ async def test_orphaned_while_in_use_a_scope_from_before_the_flag_is_still_orpha
 def served(tmp_path: Path) -> Iterator[ServedProcess]:
     if shutil.which("unshare") is None or os.geteuid() != 0:
         pytest.skip("a mount namespace of its own needs unshare as root")
-    with served_in(tmp_path) as process:
+    with served_in(tmp_path, zygote=Zygote.shared()) as process:
         yield process
 
 

@@ -15,6 +15,7 @@ from memory_api.command_place import NAME_THE_DATA_DIR
 from tests.api.conftest import CORPUS
 from tests.support.redirecting import redirecting_service
 from tests.support.serve import served_in
+from tests.support.zygote import Zygote
 
 FOLDER = str(CORPUS / "user-scope")
 IDS = ["--project", "acme", "--agent", "coder"]
@@ -95,7 +96,7 @@ def test_q1_an_export_beside_a_running_service_points_at_its_data_dir_not_at_age
     export looked in the default data dir and ended "make it there first: memory-api agent
     create --data-dir <the default>", an agent in a data dir no service looks at; its first line
     said to name the data dir twice over. The way on is the service's data dir, said once."""
-    with served_in(tmp_path) as service:
+    with served_in(tmp_path, zygote=Zygote.shared()) as service:
         monkeypatch.setenv("MEMORY_API_PORT", service.base_url.rsplit(":", 1)[1])
         assert main(["memory", "export", *IDS, "-o", str(home / "out.tar.gz")]) == 1
         said = capsys.readouterr().err
@@ -124,7 +125,7 @@ def test_q1_token_list_beside_a_running_service_names_it_and_its_data_dir(
     shell (no data dir named) beside ``make run``, it said only "no tokens in the default data
     dir" while the service, over another data dir, had them. It now names the service that
     answers and how to read its data dir."""
-    with served_in(tmp_path) as service:
+    with served_in(tmp_path, zygote=Zygote.shared()) as service:
         monkeypatch.setenv("MEMORY_API_PORT", service.base_url.rsplit(":", 1)[1])
         assert main(["token", "list"]) == 0
         said = capsys.readouterr().err

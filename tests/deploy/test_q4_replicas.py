@@ -18,6 +18,7 @@ The figures are printed (``pytest -s``) and summarised in docs/deploy.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -34,6 +35,7 @@ from tests.deploy import replicated
 from tests.deploy.replicated import AGENT, Agent, Outcome
 from tests.support.round_robin import RoundRobinProxy
 from tests.support.serve import ServedProcess, serve, venv_bin
+from tests.support.zygote import Zygote
 
 pytestmark = pytest.mark.e2e
 
@@ -63,11 +65,32 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 @pytest.fixture
 async def replicas(tmp_path: Path) -> AsyncIterator[list[ServedProcess]]:
-    """Three open service processes on one data dir, started at once."""
+    """Three open service processes on one data dir, started at once (each a ``memory-api
+    serve`` of its own: a killed one's exit status is the signal's)."""
+    async with _replicas_started(tmp_path, zygote=None) as running:
+        yield running
+
+
+@pytest.fixture
+async def forked_replicas(tmp_path: Path) -> AsyncIterator[list[ServedProcess]]:
+    """The three replicas of :func:`replicas`, forked from this test process's
+    :class:`~tests.support.zygote.Zygote`: the same ``main(["serve"])`` in three processes of
+    their own, without a second of imports each, for a test that kills none of them."""
+    async with _replicas_started(tmp_path, zygote=Zygote.shared()) as running:
+        yield running
+
+
+@contextlib.asynccontextmanager
+async def _replicas_started(
+    tmp_path: Path, zygote: Zygote | None
+) -> AsyncIterator[list[ServedProcess]]:
+    """:data:`REPLICAS` open service processes on one data dir, started at once, stopped after
+    the ``async with`` block; forked from ``zygote`` when one is given."""
     data_dir = tmp_path / "replicated" / "data"
     data_dir.mkdir(parents=True)
+    env = _env(tmp_path)
     started = await asyncio.gather(
-        *(asyncio.to_thread(serve, data_dir, _env(tmp_path)) for _ in range(REPLICAS)),
+        *(asyncio.to_thread(serve, data_dir, env, zygote=zygote) for _ in range(REPLICAS)),
         return_exceptions=True,
     )
     running = [outcome for outcome in started if isinstance(outcome, ServedProcess)]
@@ -185,16 +208,16 @@ def _token_cli(served: ServedProcess, *args: str) -> str:
 
 
 async def test_q4_a10_tokens_on_the_volume_count_at_once_on_every_replica(
-    replicas: list[ServedProcess],
+    forked_replicas: list[ServedProcess],
 ) -> None:
     """The Secret's token file reaches every replica; a token made or revoked on the shared
     data dir (by any pod) counts on every replica at the next request, with no restart."""
-    assert await _statuses(replicas, {}) == [401] * REPLICAS
-    assert await _statuses(replicas, replicated.AUTH) == [200] * REPLICAS
-    secret = await asyncio.to_thread(_token_cli, replicas[2], "create", "--name", "late")
+    assert await _statuses(forked_replicas, {}) == [401] * REPLICAS
+    assert await _statuses(forked_replicas, replicated.AUTH) == [200] * REPLICAS
+    secret = await asyncio.to_thread(_token_cli, forked_replicas[2], "create", "--name", "late")
     late = {"Authorization": f"Bearer {secret}"}
 
-    assert await _statuses(replicas, late) == [200] * REPLICAS
+    assert await _statuses(forked_replicas, late) == [200] * REPLICAS
 
-    await asyncio.to_thread(_token_cli, replicas[0], "revoke", "--name", "late")
-    assert await _statuses(replicas, late) == [401] * REPLICAS
+    await asyncio.to_thread(_token_cli, forked_replicas[0], "revoke", "--name", "late")
+    assert await _statuses(forked_replicas, late) == [401] * REPLICAS

@@ -260,3 +260,54 @@ def test_the_systems_config_switching_hooks_off_is_named_unless_the_users_turns_
         config.read_text(encoding="utf-8").replace("[features]\n", "[features]\nhooks = true\n")
     )
     assert opening not in run(home, "status", "--managed", str(system))[1]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        ("requirements.toml", "allow_managed_hooks_only = true\n", "allow_managed_hooks_only"),
+        ("config.toml", "[features]\nhooks = false\n", "[features] hooks = false"),
+    ],
+)
+def test_status_managed_dir_still_reads_etc_codex(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str, said: str
+) -> None:
+    """``status --managed DIR`` reads ``DIR`` too, never instead of ``/etc/codex``: Codex
+    reads ``/etc/codex`` whatever ``DIR`` is, so its switching the user's hooks off is still
+    a PROBLEM."""
+    from harness_memory.installers import codex_managed
+
+    home = tmp_path / "home"
+    assert run(home, "install", "--memory-root", str(memory_root(tmp_path)))[0] == 0
+    system = tmp_path / "etc" / "codex"
+    system.mkdir(parents=True)
+    (system / name).write_text(text, encoding="utf-8")
+    monkeypatch.setattr(codex_managed, "DEFAULT_DIR", system)
+    other = tmp_path / "image" / "etc" / "codex"
+    other.mkdir(parents=True)
+
+    code, out = run(home, "status", "--managed", str(other))
+
+    problems = [line for line in out.splitlines() if line.startswith("codex: PROBLEM:")]
+    assert [line for line in problems if said in line and str(system) in line], out
+    assert code == 1
+
+
+def test_requirements_pinning_hooks_on_hold_over_the_systems_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``requirements.toml``'s ``[features] hooks = true`` pins the switch over every
+    config, ``/etc/codex/config.toml``'s ``hooks = false`` included: no PROBLEM, no WARNING."""
+    from harness_memory.installers import codex_managed
+
+    home = tmp_path / "home"
+    system = tmp_path / "etc" / "codex"
+    system.mkdir(parents=True)
+    (system / "config.toml").write_text("[features]\nhooks = false\n", encoding="utf-8")
+    (system / "requirements.toml").write_text("[features]\nhooks = true\n", encoding="utf-8")
+    monkeypatch.setattr(codex_managed, "DEFAULT_DIR", system)
+
+    said = run(home, "install", "--memory-root", str(memory_root(tmp_path)))[1]
+    said += run(home, "status")[1]
+
+    assert "switches these hooks off" not in said, said

@@ -366,3 +366,24 @@ def test_status_warns_of_the_users_trust_left_for_a_project_hook_no_longer_there
     named = [line for line in said.splitlines() if f"{hooks_json}:session_start:0:0" in line]
     assert named and named[0].startswith("codex: WARNING:"), said
     assert str(home / ".codex" / "config.toml") in named[0], named[0]
+
+
+def test_a_projects_hooks_json_codex_cannot_read_runs_nothing_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A field Codex refuses in the project's ``hooks.json`` (the user's hook with a
+    ``timeout`` of ``"30"``): Codex reads none of that file, so ours there inject nothing
+    twice, trusted or not; status judges it by the rules it judges the user's file by."""
+    home = tmp_path / "home"
+    project = project_with_its_own_install(tmp_path, home, memory_root(tmp_path))
+    hooks_json = project / ".codex" / "hooks.json"
+    trust_in_the_users_config(home, hooks_json)
+    document = json.loads(hooks_json.read_text(encoding="utf-8"))
+    mine = {"type": "command", "command": "make lint", "timeout": "30"}
+    document["hooks"].setdefault("Stop", []).insert(0, {"hooks": [mine]})
+    hooks_json.write_text(json.dumps(document), encoding="utf-8")
+    monkeypatch.chdir(project)
+
+    said = run(home, "status")[1]
+
+    assert "duplicate" not in said and "injected twice" not in said, said

@@ -51,3 +51,24 @@ def test_install_codex_says_the_machines_requirements_switch_its_hooks_off(
     requirements.write_text("[features]\n", encoding="utf-8")
     code, said = cli(home, "install", "codex", *FLAGS, "--memory-root", str(root))
     assert code == 0 and "this machine's settings" not in said, said
+
+
+def test_a_dry_run_names_the_problem_and_offers_no_next_step_that_would_not_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--dry-run`` exits 1 as the run would (the README's rule for a dry run), names the
+    PROBLEM, writes nothing, and ends with no ``next:`` install whose hooks would not run."""
+    system = tmp_path / "etc" / "codex"
+    system.mkdir(parents=True)
+    (system / "requirements.toml").write_text("allow_managed_hooks_only = true\n")
+    monkeypatch.setattr(codex_managed, "DEFAULT_DIR", system)
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    root.mkdir(parents=True)
+    home = tmp_path / "home"
+
+    code, said = cli(home, "install", "codex", *FLAGS, "--memory-root", str(root), "--dry-run")
+
+    assert "codex: PROBLEM: " in said and "allow_managed_hooks_only = true" in said, said
+    assert "next: " not in said, said
+    assert code == 1
+    assert not (home / ".codex" / "hooks.json").exists()

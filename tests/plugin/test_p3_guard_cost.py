@@ -298,12 +298,13 @@ def test_p3_the_command_cap_is_what_bash_takes_as_one_argument() -> None:
 
 
 def test_p3_an_mcp_file_write_longer_than_a_command_is_judged_not_refused(where: Layout) -> None:
-    """An MCP file server's ``write_file`` of 200 KB of code into the Workspace (everyday
+    """An MCP file server's ``write_file`` of 130 KB of code into the Workspace (everyday
     use) is judged and allowed: its arguments travel as JSON-RPC, not as one
     ``bash -c`` argument, so :data:`~harness_memory.hooks.guarding.MCP_TEXT_CAP` bounds them,
     not the command's 128 KiB; past that cap the call is refused, saying to use the harness's
-    own file tool."""
-    content = "".join(f"    total = total + weight_{row % 64}(value)\n" for row in range(6000))
+    own file tool. (Just past the command's cap: the guard's time grows with the text's
+    length, and a longer text judges nothing more.)"""
+    content = "".join(f"    total = total + weight_{row % 64}(value)\n" for row in range(3600))
     assert guarding.TEXT_CAP < len(content) < guarding.MCP_TEXT_CAP
     target = str(where.workspace / "table.txt")
     tool = MCP["claude-code"]

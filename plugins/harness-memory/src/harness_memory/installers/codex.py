@@ -22,6 +22,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,7 @@ from harness_memory.installers.settings_text import dump_toml, parse_toml, split
 from harness_memory.installers.spec import (
     InstallOptions,
     installed_roots,
+    our_commands,
     reach_note,
     root_changes,
     without_our_roots,
@@ -206,16 +208,15 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     kept_off = _update_trust(config, key_sources, document, merged, ours=set(wanted))
     gone, added = root_changes(document, HARNESS, options, install=install)
     gone += [root for root in installed_roots(ours_inline, HARNESS) if root not in (*gone, added)]
-    if added is not None:  # first: a table of the user's left with it stays where it is
-        writable_root(config, added, install=True)
-    for root in gone:
-        writable_root(config, root, install=False)
+    first = not (our_commands(document, HARNESS) or our_commands(ours_inline, HARNESS))
+    _edit_roots(config, record.previous, (gone, added), first=first, install=install)
     notes: list[str] = [place_warning] if place_warning else []
     notes += taken_out_note(config_path, inline)
     notes += install_notes(working_folder(), home, install=install)  # H-3
     # H-6, P-3: a profile file's memories or unified_exec_tty = true too
     switches = SWITCHES
-    profiles, profile_notes = profile_plan(home, switches, record, install=install)
+    trust = partial(_profile_trust, key_sources, document, merged, set(wanted))
+    profiles, profile_notes = profile_plan(home, switches, record, install=install, trust=trust)
     if install:
         for switch in switches:
             notes.append(switch_off(config, switch, record.previous, tomlkit.table, found=found))
@@ -449,6 +450,44 @@ def _update_trust(
     return kept_off
 
 
+def _profile_trust(
+    key_sources: tuple[str, ...],
+    document: dict[str, Any],
+    merged: dict[str, Any],
+    ours: set[str],
+    profile: Any,
+) -> None:
+    """Bring the ``[hooks.state]`` of a profile file (the ``tomlkit`` document ``profile``)
+    to the merged ``hooks.json``, as :func:`_update_trust` does ``config.toml``'s, but only
+    where it held trust of ours: Codex lays it over ``config.toml``'s field by field, so a
+    stale ``trusted_hash`` of ours there holds over the fresh one (H-7). The entries of ours
+    go (an uninstall: ``ours`` empty), the user's that move are re-keyed, and each entry of
+    ours on an event the profile file held one for comes back with the fields it had
+    (``trusted_hash`` the new hash, the user's ``enabled`` as it was); the user's own layout
+    and comments stay."""
+    current = trust_entries(profile)
+    if not current:
+        return
+    wanted = dict(current)
+    for source in key_sources:
+        wanted = rekeyed(wanted, source, our_moves(document))
+    held: dict[str, Any] = {}  # an entry of ours the file held, by its event's label
+    for key in [key for key in current if key not in wanted]:
+        held.setdefault(key.rsplit(":", 3)[1], current[key])
+    for key, entry in _our_trust(key_sources[0], merged, ours).items():
+        old = current.get(key, held.get(key.rsplit(":", 3)[1]))
+        if not isinstance(old, Mapping) or not {"trusted_hash", "enabled"} & set(old):
+            continue
+        new = tomlkit.table()
+        if "trusted_hash" in old:
+            new["trusted_hash"] = entry["trusted_hash"]
+        if "enabled" in old:
+            new["enabled"] = old["enabled"]
+        wanted[key] = new
+    apply_state(profile, current, wanted)
+    _tidy(profile)
+
+
 def _our_trust(key_source: str, merged: dict[str, Any], ours: set[str]) -> dict[str, Any]:
     """The trust entries of our hooks: the last group of each event in ``ours`` (the events
     this install wrote: it appends its group after the user's)."""
@@ -548,6 +587,67 @@ def writable_root(config: Any, root: str, *, install: bool) -> None:
         del section["writable_roots"]
         if comment and isinstance(section, Table):
             section.add(Comment(Trivia(comment_ws="", comment=comment, trail="\n")))
+
+
+def _edit_roots(
+    config: Any,
+    previous: dict[str, Any],
+    changes: tuple[list[str], str | None],
+    *,
+    first: bool,
+    install: bool,
+) -> None:
+    """``writable_roots`` of ``config`` with the memory roots ``changes`` (``(gone,
+    added)``) made: a ``first`` install notes the user's as they are (:func:`_note_roots`),
+    an uninstall gives them back (:func:`_roots_given_back`)."""
+    gone, added = changes
+    if install and first:
+        _note_roots(config, previous)
+    if added is not None:  # first: a table of the user's left with it stays where it is
+        writable_root(config, added, install=True)
+    for root in gone if install else _roots_given_back(config, previous, gone):
+        writable_root(config, root, install=False)
+
+
+_ROOTS_FOUND = "roots:sandbox_workspace_write.writable_roots"
+"""The record's key for ``writable_roots`` as the first install found it (:func:`_note_roots`)."""
+
+
+def _note_roots(config: Any, previous: dict[str, Any]) -> None:
+    """Keep in ``previous`` (the install record's) ``writable_roots`` of ``config`` as a first
+    install finds it: its roots and its text (an array ``tomlkit`` reads), so the uninstall
+    gives back the user's own roots, the memory root among them when the user had it, and the
+    array byte for byte (:func:`_roots_given_back`). An install again keeps what the first
+    one noted."""
+    section = config.get("sandbox_workspace_write")
+    array = section.get("writable_roots") if isinstance(section, Table) else None
+    if _ROOTS_FOUND in previous or not isinstance(array, Array):
+        return
+    previous[_ROOTS_FOUND] = {"roots": [str(root) for root in array], "text": array.as_string()}
+
+
+def _roots_given_back(config: Any, previous: dict[str, Any], gone: list[str]) -> list[str]:
+    """For an uninstall: of the memory roots ``gone``, those still to take out of
+    ``writable_roots`` of ``config`` (not one the user listed before the first install,
+    :func:`_note_roots`); when what is left is the user's list as the install found it, the
+    array is put back as its text was, comments and layout (a trailing comma or none) alike."""
+    found = previous.pop(_ROOTS_FOUND, None)
+    roots = found.get("roots") if isinstance(found, dict) else None
+    if not isinstance(roots, list) or not isinstance(found, dict):
+        return gone
+    gone = [root for root in gone if root not in roots]
+    section = config.get("sandbox_workspace_write")
+    array = section.get("writable_roots") if isinstance(section, Table) else None
+    text = found.get("text")
+    if not isinstance(array, Array) or not isinstance(text, str):
+        return gone
+    if [str(root) for root in array if str(root) not in gone] != roots:
+        return gone  # changed since: the roots of ours alone go
+    try:
+        section["writable_roots"] = tomlkit.parse(f"roots = {text}")["roots"]
+    except TOMLKitError:
+        return gone
+    return []
 
 
 def _set_roots(section: Any, roots: list[str]) -> None:

@@ -1,10 +1,16 @@
 """What Codex CLI does with each field of a hook in ``hooks.json`` (H-7, P-3).
 
 Codex CLI 0.171 reads ``hooks.json`` with serde (openai/codex ``codex-rs/config/src/
-hook_config.rs``): each event's list of groups, a group's ``matcher`` a string and ``hooks`` a
-list, each handler tagged by ``type`` (``command``, ``prompt``, ``agent``), a command's
-``command`` a string, ``timeout`` a ``u64``, ``async`` a boolean, ``statusMessage`` a
-string. One handler it cannot read, the user's own too, and it reads no hook of the file
+hook_config.rs``): ``hooks`` an object, each of its 14 events' (:data:`_EVENTS`) a list of
+groups, a group's ``matcher`` a string or null and ``hooks`` a list, each handler tagged by
+``type`` (``command``, ``mcp_tool``, ``prompt``, ``agent``); a command's ``command`` a string,
+``async`` a boolean, ``commandWindows`` (or ``command_windows``) a string or null; an
+``mcp_tool``'s ``server`` and ``tool`` strings; either's ``timeout`` a ``u64`` or null,
+``additionalContextLimit`` a ``usize`` or null, ``statusMessage`` a string or null. The
+file holds ``hooks`` and ``description`` alone (any other key: Codex refuses it); any other
+key of an event, a group or a handler it ignores (each measured with the real Codex CLI
+0.171). One handler it cannot read, the user's own too, and it reads no hook of
+the file
 ("failed to parse hooks config": ``hooks/src/engine/discovery.rs``, ``load_hooks_json``):
 :func:`unreadable`. Of a file it reads, it skips a ``prompt`` or ``agent`` hook, a group whose
 ``matcher`` is no regular expression it compiles, and runs a group only for the tools (for
@@ -25,19 +31,21 @@ __all__ = ["skipped", "unreadable"]
 
 HARNESS = "codex"
 _EVENTS: tuple[str, ...] = ("PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact")
-_EVENTS += ("PostCompact", "SessionStart", "UserPromptSubmit", "Stop")
-"""The events Codex reads (``HookEventsToml``); any other key is ignored."""
-_TYPES = ("command", "prompt", "agent")
+_EVENTS += ("PostCompact", "SessionStart", "SessionEnd", "UserPromptSubmit", "Stop")
+_EVENTS += ("SubagentStart", "SubagentStop", "Interrupt", "PreModelRequest", "PostModelRequest")
+"""The events Codex 0.171 reads (``HookEventsToml``; each measured: a ``timeout`` of ``"30"``
+under it makes Codex refuse the file). Codex ignores any other key of ``hooks`` (serde
+without ``deny_unknown_fields``), whatever its value."""
+_TYPES = ("command", "mcp_tool", "prompt", "agent")
 _TOOLS = {
     "the patch tool": ("apply_patch", "Edit", "Write"),
     "the shell": ("Bash",),
-    "input to a running shell": ("write_stdin",),
     "MCP tools": ("mcp__files__write_file",),
 }
 """What the guard (and the versions hook) must see, each with the names Codex matches it by
-(a tool's name and its aliases: ``matcher_inputs``)."""
-_NOT_RUST = re.compile(r"\(\?<?[=!]|\\[1-9]")
-"""Lookaround and backreferences: Python compiles them, Codex's ``regex`` crate does not."""
+(a tool's name and its aliases: ``matcher_inputs``). Not ``write_stdin``: Codex 0.171 never
+shows it to its hooks (:mod:`~harness_memory.installers.guard_gaps`), and the install turns
+terminals off, so a matcher leaving it out narrows nothing."""
 
 
 def _groups(document: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
@@ -52,13 +60,15 @@ def _groups(document: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
 def unreadable(document: Mapping[str, Any]) -> list[str]:
     """Why Codex cannot read the ``hooks.json`` ``document`` (parsed JSON), each named by its
     event and field and the kind of value, never the value; ``[]`` when it reads it."""
-    hooks = document.get("hooks")
-    if hooks is not None and not isinstance(hooks, Mapping):
-        return [f'"hooks" is {_kind(hooks)}, not an object']
-    found = [
+    extra = [key for key in document if key not in ("hooks", "description")]
+    found = ['the file holds a key besides "hooks" and "description"'] if extra else []
+    hooks = document.get("hooks", {})
+    if not isinstance(hooks, Mapping):
+        return [*found, f'"hooks" is {_kind(hooks)}, not an object']
+    found += [
         f"{event} is {_kind(hooks[event])}, not a list"
         for event in _EVENTS
-        if isinstance(hooks, Mapping) and event in hooks and not isinstance(hooks[event], list)
+        if event in hooks and not isinstance(hooks[event], list)
     ]
     for event, group in _groups(document):
         if not isinstance(group, Mapping):
@@ -74,6 +84,13 @@ def unreadable(document: Mapping[str, Any]) -> list[str]:
     return found
 
 
+_STRINGS = {"command": ("command",), "mcp_tool": ("server", "tool")}
+"""The fields each handler type must hold, each a string."""
+_OPTIONAL_STRINGS: dict[str, tuple[str, ...]] = {"mcp_tool": ("statusMessage",)}
+_OPTIONAL_STRINGS["command"] = ("statusMessage", "commandWindows", "command_windows")
+"""The fields of each handler type that are a string or null."""
+
+
 def _handler_unreadable(handler: Any) -> list[str]:
     """Why serde refuses one handler (``hook …``), ``[]`` when it reads it."""
     if not isinstance(handler, Mapping):
@@ -82,20 +99,27 @@ def _handler_unreadable(handler: Any) -> list[str]:
     if kind is None:
         return ["hook has no type"]
     if kind not in _TYPES:
-        return [f'hook\'s type is not "command", "prompt" or "agent" (it is {_kind(kind)})']
-    if kind != "command":
+        return [
+            f'hook\'s type is not "command", "mcp_tool", "prompt" or "agent" (it is {_kind(kind)})'
+        ]
+    if kind not in _STRINGS:
         return []
-    found = []
-    if not isinstance(handler.get("command"), str):
-        found.append(f"hook's command is not a string (it is {_kind(handler.get('command'))})")
-    if "timeout" in handler and not _whole(handler["timeout"]):
-        timeout = _kind(handler["timeout"])
-        found.append(f"hook's timeout is not a whole number of seconds (it is {timeout})")
-    if "async" in handler and not isinstance(handler["async"], bool):
+    found = [
+        f"hook's {name} is not a string (it is {_kind(handler.get(name))})"
+        for name in _STRINGS[kind]
+        if not isinstance(handler.get(name), str)
+    ]
+    found += [
+        f"hook's {name} is not a string (it is {_kind(handler[name])})"
+        for name in _OPTIONAL_STRINGS[kind]
+        if handler.get(name) is not None and not isinstance(handler[name], str)
+    ]
+    for name, what in (("timeout", "a whole number of seconds"), ("additionalContextLimit", "")):
+        if handler.get(name) is not None and not _whole(handler[name]):
+            what = what or "a whole number of characters"
+            found.append(f"hook's {name} is not {what} (it is {_kind(handler[name])})")
+    if kind == "command" and "async" in handler and not isinstance(handler["async"], bool):
         found.append(f"hook's async is not true or false (it is {_kind(handler['async'])})")
-    for name in ("statusMessage", "commandWindows"):
-        if handler.get(name) is not None and not isinstance(handler[name], str):
-            found.append(f"hook's {name} is not a string (it is {_kind(handler[name])})")
     return found
 
 
@@ -124,35 +148,103 @@ def _is_ours(handler: Mapping[str, Any]) -> bool:
 
 def _matcher_misses(event: str, matcher: str) -> list[str]:
     """What ``matcher`` (a group's, on ``event``) keeps our hook from seeing."""
-    if not _valid(matcher):
-        return ["is no regular expression Codex reads: Codex skips its group"]
+    pattern, refused = _as_python(matcher)
+    if refused:
+        return [f"is no regular expression Codex reads (Rust's regex refuses {refused[0]})"]
+    if not _compiles(pattern):
+        return [
+            "may be no regular expression Codex reads (Python's re refuses it, and status "
+            "cannot tell whether Rust's regex does): Codex then skips its group"
+        ]
     if event == "SessionStart":
-        started = _matches(matcher, ("startup",))
+        started = _matches(matcher, pattern, ("startup",))
         return [] if started else ["does not match a new Session (startup)"]
     if event not in ("PreToolUse", "PostToolUse"):
         return []
-    missed = [what for what, names in _TOOLS.items() if not _matches(matcher, names)]
+    missed = [what for what, names in _TOOLS.items() if not _matches(matcher, pattern, names)]
     return [f"matches none of {', '.join(missed)}"] if missed else []
 
 
-def _valid(matcher: str) -> bool:
-    """Whether Codex compiles ``matcher`` (``validate_matcher_pattern``)."""
+def _as_python(matcher: str) -> tuple[str, list[str]]:
+    """``(matcher as Python's re reads it, what in it Rust's regex refuses)``: Codex compiles
+    matchers with Rust's ``regex`` (``validate_matcher_pattern``). Its ``\\p{…}``, ``\\pL``,
+    ``(?<name>…)`` and ``\\z`` become Python's like (``\\w``, ``(?P<name>``, ``\\Z``);
+    lookaround, backreferences, atomic groups and ``\\Z``, which Python compiles and Rust
+    does not, are named. Escapes and character classes are stepped
+    over as units, so ``\\\\Z`` (a backslash, then Z) is no ``\\Z``."""
     if _all(matcher) or _exact(matcher):
-        return True
+        return matcher, []
+    out: list[str] = []
+    refused: list[str] = []
+    i, klass = 0, False
+    while i < len(matcher):
+        rest = matcher[i:]
+        if rest[0] == "\\" and len(rest) > 1:
+            unit, width, why = _escape(rest, klass)
+            out.append(unit)
+            refused += why
+            i += width
+            continue
+        if klass:
+            klass = rest[0] != "]"
+        elif rest[0] == "[":
+            opening = re.match(r"\[\^?\]?", rest)
+            assert opening is not None  # a "[" always opens one
+            out.append(opening.group())
+            i, klass = i + len(opening.group()), True
+            continue
+        elif rest.startswith("(?<") and rest[3:4] not in ("=", "!"):
+            out.append("(?P<")
+            i += 3
+            continue
+        else:
+            refused += [why for prefix, why in _REFUSED if rest.startswith(prefix)]
+        out.append(rest[0])
+        i += 1
+    return "".join(out), refused
+
+
+_REFUSED: tuple[tuple[str, str], ...] = (("(?=", "a lookaround"), ("(?!", "a lookaround"))
+_REFUSED += (("(?<=", "a lookaround"),)
+_REFUSED += (("(?<!", "a lookaround"), ("(?>", "an atomic group"))
+"""What Python's re compiles outside a character class and Rust's regex refuses (measured
+with the ``rg`` Codex 0.171 ships, on Rust's ``regex-syntax``: it refuses these and ``\\Z``,
+and takes ``a*+`` as a repetition of ``a*``, no possessive quantifier)."""
+
+
+def _escape(rest: str, klass: bool) -> tuple[str, int, list[str]]:
+    """``(the escape at the start of rest as Python reads it, its width, what Rust refuses
+    in it)``; ``klass``: inside a character class."""
+    letter = rest[1]
+    if letter in "pP":
+        named = re.match(r"\\[pP](\{[^}]*\}|.)", rest)
+        width = len(named.group()) if named else 2
+        return ("\\W" if letter == "P" and not klass else "\\w"), width, []
+    if letter == "z":
+        return "\\Z", 2, []
+    if letter == "Z":
+        return "\\Z", 2, ["\\Z"]
+    if letter in "123456789" and not klass:
+        return rest[:2], 2, ["a backreference"]
+    return rest[:2], 2, []
+
+
+def _compiles(pattern: str) -> bool:
     try:
-        re.compile(matcher)
+        re.compile(pattern)
     except re.error:
         return False
-    return not _NOT_RUST.search(matcher)
+    return True
 
 
-def _matches(matcher: str, names: tuple[str, ...]) -> bool:
-    """Codex's ``matches_matcher`` of ``matcher`` for any of ``names``."""
+def _matches(matcher: str, pattern: str, names: tuple[str, ...]) -> bool:
+    """Codex's ``matches_matcher`` of ``matcher`` (read by Python as ``pattern``) for any of
+    ``names``."""
     if _all(matcher):
         return True
     if _exact(matcher):
         return any(name in matcher.split("|") for name in names)
-    return any(re.search(matcher, name) for name in names)
+    return any(re.search(pattern, name) for name in names)
 
 
 def _all(matcher: str) -> bool:

@@ -116,10 +116,16 @@ def system_switch(
     switches every hook off with ``[features] hooks = false`` (or ``codex_hooks = false``) and
     the user's ``config.toml`` (``config``, read from ``config_path``) sets neither over it:
     Codex merges ``[features]`` key by key, the system layer lowest (openai/codex
-    ``codex-rs/config/src/loader/mod.rs``, ``load_config_layers_state``). None otherwise."""
+    ``codex-rs/config/src/loader/mod.rs``, ``load_config_layers_state``). None otherwise, and
+    when the ``requirements.toml`` beside it pins ``hooks = true`` (under ``[features]`` or
+    ``[feature_requirements]``): requirements hold over every config."""
+    from harness_memory.installers.codex_managed import REQUIREMENTS_NAME
     from harness_memory.installers.own_switches import codex_off
 
-    path = (system or system_dir()) / "config.toml"
+    folder = system or system_dir()
+    path = folder / "config.toml"
+    if _pins_hooks_on(read_toml_as_codex(folder / REQUIREMENTS_NAME) or {}):
+        return None
     system_config = read_toml_as_codex(path) or {}
     below, above = system_config.get("features"), config.get("features")
     below = dict(below) if isinstance(below, Mapping) else {}
@@ -133,3 +139,17 @@ def system_switch(
         f"do (memory at Session start, the write guard); set hooks = true under [features] in "
         f"{config_path} to use Agent Memory (`harness-memory status` reports it until then)"
     )
+
+
+def _pins_hooks_on(requirements: Mapping[str, Any]) -> bool:
+    """Whether Codex's ``requirements`` (parsed) pin ``hooks`` (else ``codex_hooks``, its
+    old name) on under ``[features]`` or ``[feature_requirements]``."""
+    from harness_memory.installers.own_memory import plain_value
+
+    for table in ("features", "feature_requirements"):
+        pinned = requirements.get(table)
+        if isinstance(pinned, Mapping):
+            key = "hooks" if "hooks" in pinned else "codex_hooks"
+            if plain_value(pinned.get(key)) is True:
+                return True
+    return False

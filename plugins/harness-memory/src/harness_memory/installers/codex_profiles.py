@@ -15,7 +15,7 @@ since the install is one ``status`` names (:func:`memory_profile_notes`); ``inst
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from harness_memory.installers.codex_inline import (
     no_gaps,
     take_ours_out,
     taken_out_note,
+    trust_entries,
 )
 from harness_memory.installers.files import FileChange, read_text, toml_object
 from harness_memory.installers.own_memory import Switch, switch_off, switches_back
@@ -92,13 +93,20 @@ def profile_documents(codex_home: Path) -> list[tuple[Path, dict[str, Any]]]:
 
 
 def profile_plan(
-    codex_home: Path, switches: tuple[Switch, ...], record: InstallRecord, *, install: bool
+    codex_home: Path,
+    switches: tuple[Switch, ...],
+    record: InstallRecord,
+    *,
+    install: bool,
+    trust: Callable[[Any], None] | None = None,
 ) -> tuple[list[FileChange], list[str]]:
     """``(changes, notes)`` of the profile files: on install, each of ``switches`` (the
     install's ``[features]`` switches: memories, terminals) that a profile file turns on is
     set off there; on uninstall, what ``record`` names is put back (the profile file's first
     backup telling what an older record did not note). Both take hooks of ours out of a
-    profile file's inline ``[hooks]`` (:mod:`~harness_memory.installers.codex_inline`). Raises
+    profile file's inline ``[hooks]`` (:mod:`~harness_memory.installers.codex_inline`), and
+    ``trust`` brings the ``[hooks.state]`` of each profile file holding one up to date (it
+    edits the ``tomlkit`` document in place: Codex lays it over ``config.toml``'s). Raises
     :class:`SettingsFileError` for such a profile file that is not TOML (nothing is
     guessed)."""
     previous = record.previous
@@ -109,6 +117,9 @@ def profile_plan(
         paths = [codex_home / name for name in names]
     switched = set(paths)
     paths += [path for path, _ in inline_profiles(codex_home) if path not in switched]
+    if trust is not None:  # the profile files holding trust entries (ours or the user's)
+        trusting = [path for path, found in profile_documents(codex_home) if trust_entries(found)]
+        paths += [path for path in trusting if path not in paths]
     changes: list[FileChange] = []
     notes: list[str] = []
     for path in paths:
@@ -119,6 +130,8 @@ def profile_plan(
         tokens = toml_tokens_in(document)  # before the plan changes it
         taken = take_ours_out(document, str(path.absolute()))
         notes += taken_out_note(path, taken)
+        if trust is not None:
+            trust(document)
         features = document.get("features")
         named = [replace(s, what=f"{s.what} in the profile file {path}") for s in switches]
         noted = previous.setdefault(_RECORDED + path.name, {}) if path in switched else None

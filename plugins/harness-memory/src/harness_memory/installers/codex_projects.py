@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 from memory_core import json_text
 from tomlkit.exceptions import TOMLKitError
 
+from harness_memory.installers.codex_hook_fields import unreadable
 from harness_memory.installers.codex_inline import (
     event_label,
     inline_commands,
@@ -129,11 +130,14 @@ def _real(path: Path) -> Path:
 def ours_in(folder: Path, user_config: Mapping[str, Any]) -> list[OursThere]:
     """The hooks of ours in ``folder``'s ``hooks.json`` and ``config.toml`` (inline), each
     with its trust in the user's ``config.toml`` document ``user_config``; files holding none
-    (or that cannot be read) are left out."""
+    (or that cannot be read, a ``hooks.json`` with a field Codex refuses included:
+    :func:`~.codex_hook_fields.unreadable`, Codex runs none of it) are left out."""
     state = trust_entries(user_config)
     found: list[OursThere] = []
     for path in (folder / "hooks.json", folder / "config.toml"):
         document = _read(path)
+        if path.name == "hooks.json" and isinstance(document, dict) and unreadable(document):
+            continue
         hooks: dict[str, list[tuple[str, bool]]] = {}
         events = document.get("hooks") if isinstance(document, dict) else None
         for event, groups in events.items() if isinstance(events, dict) else []:

@@ -105,11 +105,12 @@ def trust_line(
             f"{said} in {config_path}: its Sessions go without {gone}. Take that line out, or "
             "turn them on in Codex's /hooks (the install leaves your switch as it is)"
         )
+    also = "" if profile is None else f", in {config_path} too"
     return (
         f"{label}: PROBLEM: untrusted{where}: Codex will not run these hooks of {source}: "
         f"{said} in {config_path}: its Sessions go without {gone}. Run `harness-memory "
-        f"install codex` again (it trusts them, keyed by {source}), or trust them in Codex's "
-        "/hooks"
+        f"install codex` again (it trusts them, keyed by {source}{also}), or trust them in "
+        "Codex's /hooks"
     )
 
 

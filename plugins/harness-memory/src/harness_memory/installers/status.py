@@ -44,7 +44,7 @@ from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.checks import where_the_root_is
 from harness_memory.installers.codex_hook_fields import skipped
 from harness_memory.installers.codex_inline import inline_commands, inline_line, trust_entries
-from harness_memory.installers.codex_layers import merged_trust, system_switch
+from harness_memory.installers.codex_layers import merged_trust, system_dir, system_switch
 from harness_memory.installers.codex_profiles import (
     PROFILE_SUFFIX,
     inline_profiles,
@@ -154,19 +154,21 @@ def status(
     workspace: Path | None = None,
 ) -> tuple[list[str], bool]:
     """``(lines to print, every installed harness can run its hooks)``: the user settings of
-    each harness, Claude Code's managed settings in ``managed``, Codex CLI's requirements in
-    ``codex_managed``, Gemini CLI's system settings where it reads them (``environ`` may move
-    them), and ``also``: managed settings files found elsewhere (the installs
-    :func:`~harness_memory.installers.managed_record.recorded`); in ``workspace``
+    each harness, Claude Code's managed settings in ``managed``, Codex CLI's requirements and
+    system ``config.toml`` in ``/etc/codex`` (:func:`~.codex_layers.system_dir`, which Codex
+    always reads) and in ``codex_managed`` too, Gemini CLI's system settings where it reads
+    them (``environ`` may move them), and ``also``: managed settings files found elsewhere
+    (the installs :func:`~harness_memory.installers.managed_record.recorded`); in ``workspace``
     (the folder status runs in), whether its settings switch the installed hooks off or the
     harness's own memory back on (:mod:`~harness_memory.installers.workspace_switches`,
     :mod:`~harness_memory.installers.gemini_workspace`). Each thing to fix names the
     install that fixes it."""
     claude_managed = managed_file("claude-code", managed)
     gemini_sys = read_place("gemini", environ)  # the one Gemini CLI reads (it may switch off)
+    systems = tuple(dict.fromkeys((system_dir(), codex_managed)))  # Codex reads /etc/codex
     managed_files = [
         ManagedFile("claude-code", claude_managed),
-        ManagedFile("codex", managed_file("codex", codex_managed)),
+        *(ManagedFile("codex", managed_file("codex", system)) for system in systems),
         ManagedFile("gemini", gemini_sys),
     ]
     managed_files += [file for file in also if file not in managed_files]
@@ -196,7 +198,7 @@ def status(
         said += noted + last_session_lines(label, harness, commands)
         fine = fine and not any(": PROBLEM: " in line for line in noted)
         said += [f"{label}: {note}" for note in _own_memory_notes(label, path, document, again)]
-        if off := _skipped_lines(label, path, document, gemini_sys, (home, environ, codex_managed)):
+        if off := _skipped_lines(label, path, document, gemini_sys, (home, environ, systems)):
             said, fine = said + off, False  # no hook runs, or Codex skips ours
         if managed_flag:
             account, fine_too = _account_lines(label, environ)
@@ -213,7 +215,7 @@ def status(
     if skipped := _user_hooks_skipped(labels, documents, managed_files):
         lines, healthy = lines + skipped, False
     if workspace is not None:
-        homes = (home, codex.codex_home(home, environ), codex_managed)
+        homes = (home, codex.codex_home(home, environ), systems)
         said = _workspace_lines(workspace, homes, geminis, labels, documents)
         lines, healthy = lines + said, healthy and not any(": PROBLEM: " in s for s in said)
     said, known = _copies_lines(copies, environ)
@@ -422,14 +424,14 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
 
 def _workspace_lines(
     workspace: Path,
-    homes: tuple[Path, Path, Path],
+    homes: tuple[Path, Path, tuple[Path, ...]],
     geminis: list[tuple[str, dict[str, Any]]],
     labels: set[str],
     documents: dict[str, dict[str, Any]],
 ) -> list[str]:
     """What the Workspace status runs in switches off of the installed hooks (or the
     harness's own memory back on), for a user install the managed one does not hold over
-    (``homes``: the user's home, Codex CLI's and its system folder; ``documents``: every
+    (``homes``: the user's home, Codex CLI's and its system folders; ``documents``: every
     settings document read; hooks of ours in the project's ``.codex/`` folders:
     :func:`_codex_project_lines`)."""
     home, codex_home, system = homes
@@ -450,13 +452,14 @@ def _codex_project_lines(
     labels: set[str],
     codex_home: Path,
     documents: dict[str, dict[str, Any]],
-    system: Path,
+    systems: tuple[Path, ...],
 ) -> list[str]:
     """Hooks of ours in the ``.codex/`` folders of the project ``workspace`` is in, beside an
     install of Codex CLI's (``labels``: the installed ones; ``documents``: what was read, by
     label): :func:`~harness_memory.installers.codex_projects.status_lines` with the system
-    folder ``system`` (``/etc/codex``) Codex reads ``config.toml`` and ``requirements.toml``
-    from; the requirements saying ``allow_managed_hooks_only = true`` keep Codex from running
+    folders ``systems`` (``/etc/codex``, then ``--managed DIR``'s) Codex reads ``config.toml``
+    (``DIR``'s when given) and ``requirements.toml`` (each) from; the requirements saying
+    ``allow_managed_hooks_only = true`` keep Codex from running
     any project's hooks (openai/codex ``hooks/src/engine/discovery.rs``,
     ``HookDiscoveryPolicy::allows``)."""
     installs = [label for label in ("codex", "codex (managed)") if label in labels]
@@ -467,12 +470,15 @@ def _codex_project_lines(
         for event, commands in inline_commands(documents.get(label, {})).items():
             groups = [{"hooks": [{"type": "command", "command": c}]} for c in commands]
             installed["hooks"].setdefault(event, []).extend(groups)
-    requirements = system / codex_managed_plan.REQUIREMENTS_NAME
-    try:
-        only = plain_value(_read(requirements, "codex").get("allow_managed_hooks_only")) is True
-    except SettingsFileError:
-        only = False  # its own line says it cannot be read
-    managed_only = requirements if only else None
+    managed_only = None
+    for system in systems:
+        requirements = system / codex_managed_plan.REQUIREMENTS_NAME
+        try:
+            only = plain_value(_read(requirements, "codex").get("allow_managed_hooks_only"))
+        except SettingsFileError:
+            only = False  # its own line says it cannot be read
+        managed_only = requirements if only is True else managed_only
+    system = systems[-1]
     return status_lines(workspace, codex_home, installed, system=system, managed_only=managed_only)
 
 
@@ -535,12 +541,12 @@ def _skipped_lines(
     path: Path,
     document: dict[str, Any],
     gemini_system: Path,
-    where: tuple[Path, Mapping[str, str], Path],
+    where: tuple[Path, Mapping[str, str], tuple[Path, ...]],
 ) -> list[str]:
     """The PROBLEM lines of the install ``label`` (settings ``path``, read as ``document``)
     whose hooks do not run: its settings switch every hook off (:func:`_switched_off`), or
     Codex CLI skips ours (:func:`_codex_skips`; ``where``: the home, the environment and
-    Codex's system folder)."""
+    Codex's system folders)."""
     harness = label.split()[0]
     lines = []
     if off := _switched_off(harness, path, document, gemini_system):
@@ -549,7 +555,11 @@ def _skipped_lines(
 
 
 def _codex_skips(
-    path: Path, document: dict[str, Any], home: Path, environ: Mapping[str, str], system: Path
+    path: Path,
+    document: dict[str, Any],
+    home: Path,
+    environ: Mapping[str, str],
+    systems: tuple[Path, ...],
 ) -> list[str]:
     """The PROBLEM lines of Codex CLI's user install (``hooks.json`` at ``path``, read as
     ``document``) when Codex skips hooks of ours: untrusted or switched off by their entries in
@@ -572,8 +582,9 @@ def _codex_skips(
     lines = [
         f"codex: PROBLEM: {profile_off_said(*found)}" for found in profiles_off(path.parent, config)
     ]
-    if below := system_switch(config, config_path, system):  # the lowest layer, /etc/codex
-        lines.insert(0, f"codex: PROBLEM: {below}")
+    for system in systems:  # the lowest layer, /etc/codex (and --managed DIR)
+        if below := system_switch(config, config_path, system):
+            lines.insert(0, f"codex: PROBLEM: {below}")
     if why := unreadable_trust(config):  # a config error: Codex refuses config.toml
         lines.insert(0, unreadable_line("codex", config_path, why))
     if why := unreadable_hooks(document):  # Codex parses none of hooks.json: no trust to judge
