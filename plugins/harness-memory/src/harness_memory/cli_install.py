@@ -234,7 +234,8 @@ def run_install(
         return 1
     for line in [] if install or args.dry_run else _left_behind(copies, home, environ, managed):
         _say(out, args.harness, line, True)
-    problem = _after_install(args, chosen.command, home, environ, managed, out) if install else None
+    where = (home, environ, managed)
+    problems = _after_install(args, chosen.command, where, result, out) if install else []
     if install and not args.dry_run:
         _say_next_step(args, out)
     out.flush()  # what was done first, then the warnings: the lines a user reads last
@@ -244,21 +245,31 @@ def run_install(
         from harness_memory.installers.detail import NOTHING_TO_CHANGE
 
         out.write(f"{NOTHING_TO_CHANGE}\n")
-    elif args.dry_run and problem is None:  # else its hooks would not run: no next step
+    elif args.dry_run and not problems:  # else no command to run: its hooks would not run
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
-    return 0 if problem is None else 1
+    return 1 if problems else 0
 
 
-def _machine_problem(harness: str, managed: Path | None) -> str | None:
-    """For a user install of Codex CLI, what in this machine's ``requirements.toml`` keeps its
-    hooks from running (:func:`~harness_memory.installers.codex_layers.requirements_problem`);
-    None for any other install."""
-    if harness != "codex" or managed is not None:
-        return None
-    from harness_memory.installers.codex_layers import requirements_problem
+def _machine_problems(
+    harness: str, where: tuple[Path, Mapping[str, str], Path | None], result: InstallResult
+) -> list[str]:
+    """For a user install of ``harness`` (``where``: the home, the environment and no managed
+    folder), the PROBLEM lines ``status`` says when this machine's settings keep its hooks from
+    running (:func:`~harness_memory.installers.status.machine_problems`, given the user's
+    settings as ``result`` planned them: Gemini CLI's ``hooksConfig.disabled`` names hooks);
+    ``[]`` for a managed install, which writes its hooks into those settings."""
+    home, environ, managed = where
+    if managed is not None:
+        return []
+    from harness_memory.installers import gemini
+    from harness_memory.installers.files import json_object
+    from harness_memory.installers.status import machine_problems
 
-    return requirements_problem()
+    path = gemini.settings_path(home, environ)
+    planned = [c.new for c in result.changes if harness == "gemini" and c.path == path]
+    settings = json_object(planned[0], path, comments=True) if planned else {}
+    return machine_problems(harness, environ, settings)
 
 
 def _would_change(result: InstallResult) -> bool:
@@ -408,19 +419,20 @@ def _replaced_agent(
 def _after_install(
     args: argparse.Namespace,
     command: str,
-    home: Path,
-    environ: Mapping[str, str],
-    managed: Path | None,
+    where: tuple[Path, Mapping[str, str], Path | None],
+    result: InstallResult,
     out: IO[str],
-) -> str | None:
-    """What an install does and says after the files: the hooks' bytecode compiled (not in a
-    dry run), the harness version found on PATH against the one the hooks are measured on
+) -> list[str]:
+    """What an install does and says after the files (``where``: the home, the environment and
+    the managed folder, None for a user install): the hooks' bytecode compiled (not in a dry
+    run), the harness version found on PATH against the one the hooks are measured on
     (:mod:`~harness_memory.installers.harness_version`), a warning when a managed install
-    runs these hooks for every user already, and the PROBLEM when this machine's settings
-    keep them from running (:func:`_machine_problem`), returned (the install then fails, as
-    ``status`` does for it)."""
+    runs these hooks for every user already, and the PROBLEM lines when this machine's
+    settings keep them from running (:func:`_machine_problems`), returned (the install then
+    fails, as ``status`` does for them; a dry run too, as the run would)."""
     from harness_memory.installers.harness_version import version_note
 
+    home, environ, managed = where
     if not args.dry_run:
         from harness_memory.installers.executable import compile_bytecode
 
@@ -428,9 +440,9 @@ def _after_install(
     out.write(f"{args.harness}: {version_note(args.harness, environ)}\n")
     if managed is None and (also := _managed_install_too(args.harness, home, environ)):
         out.write(f"{args.harness}: WARNING: {also}\n")
-    if (problem := _machine_problem(args.harness, managed)) is not None:  # H-7
-        out.write(f"{args.harness}: PROBLEM: {problem}\n")
-    return problem
+    problems = _machine_problems(args.harness, where, result)  # H-7
+    out.write("".join(f"{line}\n" for line in problems))
+    return problems
 
 
 def _say(out: IO[str], harness: str, sentence: str, verbose: bool) -> None:

@@ -29,7 +29,6 @@ __all__ = [
     "View",
     "merged_trust",
     "profile_said",
-    "requirements_problem",
     "system_dir",
     "system_switch",
     "views",
@@ -108,25 +107,6 @@ def views(codex_home: Path, system: Path | None = None) -> list[View]:
 def profile_said(view: View) -> str:
     """`` in Sessions started with `--profile NAME``` for a profile's view; ``""`` else."""
     return "" if view.profile is None else f" in Sessions started with `--profile {view.profile}`"
-
-
-def requirements_problem() -> str | None:
-    """The sentence when this machine's ``requirements.toml`` (in :func:`system_dir`) keeps
-    the hooks of a user install from running (:func:`~.own_switches.machine_off`: ``[features]
-    hooks = false``, ``[feature_requirements]``, ``allow_managed_hooks_only = true``; keys
-    only, never a value), as ``status`` says it; None when it does not, cannot be read (Codex
-    then refuses to start, and ``status`` names it), or holds hooks of ours (a managed
-    install, which runs them)."""
-    from harness_memory.installers.codex_managed import REQUIREMENTS_NAME
-    from harness_memory.installers.own_switches import machine_off, machine_off_said
-    from harness_memory.installers.spec import our_commands
-
-    path = system_dir() / REQUIREMENTS_NAME
-    requirements = read_toml_as_codex(path)
-    if requirements is None or our_commands(requirements, "codex"):
-        return None
-    why = machine_off("codex", requirements, ())
-    return machine_off_said("codex", path, why) if why else None
 
 
 def system_switch(

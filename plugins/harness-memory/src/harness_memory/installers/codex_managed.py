@@ -95,7 +95,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     """The changes to ``requirements.toml`` and ``config.toml`` in ``options.managed_dir``.
 
     Raises :class:`~harness_memory.installers.files.SettingsFileError` for a file that is not
-    valid TOML, whose ``hooks`` is no table of hook lists, or that cannot be read.
+    valid TOML, whose ``hooks`` is no table of hook lists, or that cannot be read, and for an
+    install into requirements holding ``[feature_requirements]``: Codex reads it as
+    ``[features]`` (openai/codex ``config_requirements.rs``, a serde alias), so the pins written
+    beside it would be the same table twice, a file Codex refuses.
     """
     del environ  # the requirements are the machine's: no user's variable moves them
     folder = options.managed_dir if options.managed_dir is not None else DEFAULT_DIR
@@ -105,6 +108,13 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     old_requirements = read_text(requirements_path)
     requirements = _parse(requirements_path, old_requirements)
     check_tables(requirements, requirements_path, ("features", "hooks"))
+    if install and "feature_requirements" in requirements:
+        raise SettingsFileError(
+            f"{requirements_path}: [feature_requirements] is Codex CLI's other name for "
+            "[features]: the pins this install writes under [features] beside it would make a "
+            "file Codex refuses (the same table twice); move its keys under [features], then "
+            "install again"
+        )
     before = _hooks_document(requirements, requirements_path)
     wanted = hook_groups(options, None) if install else {}
     merged, _ = merge_hooks(before, HARNESS, wanted, source=requirements_path)

@@ -62,9 +62,11 @@ from harness_memory.installers.gemini import (
     merged_settings,
     system_settings_path,
 )
+from harness_memory.installers.gemini_workspace import hook_names as handler_names
 from harness_memory.installers.gemini_workspace import our_handlers
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.own_memory import Switch, switch_off, switches_back
+from harness_memory.installers.own_switches import gemini_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import read_record
 from harness_memory.installers.spec import InstallOptions, root_changes
@@ -134,6 +136,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += [MANAGED.format(path=path), Detail(TREE_WHY)]
         if (reason := unread_reason(path)) is not None:
             notes.append(f"WARNING: {reason}")
+        if why := gemini_off(merged, handler_names(merged)):  # the file keeps ours from running
+            notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += [STAYS_ON.format(version=GEMINI_VERSION), *gap_notes(HARNESS, managed=True)]
     else:
         first = record.first_found(path, partial(json_object, comments=True))

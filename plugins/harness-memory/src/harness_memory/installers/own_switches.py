@@ -33,6 +33,7 @@ __all__ = [
     "machine_off",
     "machine_off_said",
     "managed_only",
+    "requirements_off",
     "switched_off",
 ]
 
@@ -108,7 +109,10 @@ def machine_off(harness: str, machine: Mapping[str, Any], names: Collection[str]
     if harness == "claude-code":
         return claude_code_off(machine)
     if harness == "codex":
-        return codex_off(machine) + _codex_requirements_off(machine)
+        only_managed = plain_value(machine.get("allow_managed_hooks_only")) is True
+        return (["allow_managed_hooks_only = true"] if only_managed else []) + requirements_off(
+            machine
+        )
     found = gemini_off(machine, names)
     if "hooks" in machine and not isinstance(machine["hooks"], Mapping):  # its type, no value
         found.append(
@@ -117,12 +121,13 @@ def machine_off(harness: str, machine: Mapping[str, Any], names: Collection[str]
     return found
 
 
-def _codex_requirements_off(requirements: Mapping[str, Any]) -> list[str]:
-    """What in Codex CLI's ``requirements.toml`` (parsed) keeps the user's hooks from running
-    beyond ``[features]``: ``allow_managed_hooks_only = true`` (Codex skips every layer but the
-    managed ones) and ``[feature_requirements]``, the same switches as ``[features]``."""
-    only_managed = plain_value(requirements.get("allow_managed_hooks_only")) is True
-    found = ["allow_managed_hooks_only = true"] if only_managed else []
+def requirements_off(requirements: Mapping[str, Any]) -> list[str]:
+    """What in Codex CLI's ``requirements.toml`` (parsed) switches every hook off, the
+    requirements' own (a managed install's) too: ``[features] hooks = false`` and the same
+    under ``[feature_requirements]``, Codex's other name for that table (openai/codex
+    ``config_requirements.rs``: ``#[serde(rename = "features", alias = "feature_requirements")]``).
+    ``allow_managed_hooks_only`` (:func:`machine_off`) skips only the other layers."""
+    found = codex_off(requirements)
     pinned = requirements.get("feature_requirements")
     if isinstance(pinned, Mapping):
         found += [

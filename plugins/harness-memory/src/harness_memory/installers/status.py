@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -93,6 +93,7 @@ from harness_memory.installers.own_switches import (
     machine_off,
     machine_off_said,
     managed_only,
+    requirements_off,
     switched_off,
 )
 from harness_memory.installers.record import read_record
@@ -115,6 +116,7 @@ __all__ = [
     "InstalledHooks",
     "copy_left_lines",
     "installed_hooks",
+    "machine_problems",
     "managed_token_left_lines",
     "moved_lines",
     "remote_copies",
@@ -210,7 +212,7 @@ def status(
         given.update(dict.fromkeys(commands, _settings_env(document)))
     if "claude-code (managed)" in labels:  # its settings win over the user's (H-6)
         lines = [line for line in lines if not line.startswith(_USER_AUTO_MEMORY_ON)]
-    if skipped := _user_hooks_skipped(labels, documents, claude_managed, managed_files):
+    if skipped := _user_hooks_skipped(labels, documents, managed_files):
         lines, healthy = lines + skipped, False
     if workspace is not None:
         homes = (home, codex.codex_home(home, environ), systems)
@@ -483,17 +485,55 @@ def _codex_project_lines(
 def _user_hooks_skipped(
     labels: set[str],
     documents: dict[str, dict[str, Any]],
-    managed: Path,
     files: Sequence[ManagedFile],
 ) -> list[str]:
-    """The PROBLEMs when Claude Code's managed settings (at ``managed``) let only their own
-    hooks run over a user install (``labels``: the installed ones), and when this machine's
-    settings ``files`` switch a user install's hooks off (:func:`_machine_switches`)."""
-    lines = _machine_switches(labels, documents, files)
-    if "claude-code" not in labels or "claude-code (managed)" in labels:
-        return lines
-    said = managed_only(documents.get("claude-code (managed)", {}), managed)
-    return [f"claude-code: PROBLEM: {said}", *lines] if said else lines
+    """The PROBLEM lines when this machine's settings ``files`` (Claude Code's managed
+    settings, Codex CLI's ``requirements.toml``, Gemini CLI's system settings) keep the hooks
+    of a user install (``labels``: the installed ones; ``documents``: what was read, by label)
+    from running, one that holds none of its own in them (a managed install's own file says so
+    itself): :func:`_machine_lines`."""
+    lines: list[str] = []
+    for harness, path in files:
+        if harness not in labels or f"{harness} (managed)" in labels:
+            continue
+        try:
+            machine = _read(path, harness)
+        except SettingsFileError:
+            continue  # its own line says it cannot be read
+        lines += _machine_lines(harness, path, machine, hook_names(documents.get(harness, {})))
+    return lines
+
+
+def machine_problems(
+    harness: str, environ: Mapping[str, str], settings: Mapping[str, Any]
+) -> list[str]:
+    """For a user install of ``harness`` whose settings are ``settings`` (parsed; Gemini CLI's
+    ``hooksConfig.disabled`` names hooks by them), the PROBLEM lines ``status`` says of this
+    machine's settings where ``harness`` reads them (:func:`~.managed_record.read_place`;
+    ``environ`` may move Gemini CLI's) when they keep those hooks from running
+    (:func:`_machine_lines`); ``[]`` when they do not, cannot be read (``status`` names that)
+    or hold hooks of ours (a managed install: they run there, H-7)."""
+    path = read_place(harness, environ)
+    try:
+        machine = _read(path, harness)
+    except SettingsFileError:
+        return []
+    if our_commands(machine, harness):
+        return []
+    return _machine_lines(harness, path, machine, hook_names(settings))
+
+
+def _machine_lines(
+    harness: str, path: Path, machine: Mapping[str, Any], names: Collection[str]
+) -> list[str]:
+    """The PROBLEM lines when this machine's settings ``machine`` of ``harness`` (read from
+    ``path``) keep a user install's hooks (named ``names``) from running: Claude Code's
+    managed ``"allowManagedHooksOnly": true`` (:func:`~.own_switches.managed_only`) and every
+    switch :func:`~.own_switches.machine_off` finds; keys only, never a value."""
+    said = [managed_only(machine, path)] if harness == "claude-code" else []
+    if why := machine_off(harness, machine, names):
+        said.append(machine_off_said(harness, path, why))
+    return [f"{harness}: PROBLEM: {sentence}" for sentence in said if sentence]
 
 
 def _skipped_lines(
@@ -564,27 +604,6 @@ def _codex_skips(
     return lines
 
 
-def _machine_switches(
-    labels: set[str], documents: dict[str, dict[str, Any]], files: Sequence[ManagedFile]
-) -> list[str]:
-    """The PROBLEM lines when this machine's settings (``files``: Claude Code's managed
-    settings, Codex CLI's ``requirements.toml``, Gemini CLI's system settings) switch off the
-    hooks of a user install (``labels``: the installed ones; ``documents``: what was read,
-    by label) that holds none of its own in them (a managed install's own file says so
-    itself): :func:`~harness_memory.installers.own_switches.machine_off`."""
-    lines: list[str] = []
-    for harness, path in files:
-        if harness not in labels or f"{harness} (managed)" in labels:
-            continue
-        try:
-            machine = _read(path, harness)
-        except SettingsFileError:
-            continue  # its own line says it cannot be read
-        if why := machine_off(harness, machine, hook_names(documents.get(harness, {}))):
-            lines.append(f"{harness}: PROBLEM: {machine_off_said(harness, path, why)}")
-    return lines
-
-
 def _switched_off(
     harness: str, path: Path, document: dict[str, Any], gemini_system: Path
 ) -> str | None:
@@ -606,6 +625,9 @@ def _switched_off(
             config = _read(config_path, harness)
         except SettingsFileError:
             return None  # its own line says it cannot be read: the user install's is not
+    if path.name == codex_managed_plan.REQUIREMENTS_NAME:  # a managed install's: its [features]
+        why = requirements_off(config)  # or [feature_requirements] switch them off too
+        return switched_off(harness, config_path, why) if why else None
     return switched_off(harness, config_path, why) if (why := codex_off(config)) else None
 
 
