@@ -275,10 +275,8 @@ def scope_dir_refusal(root: Path, key: str) -> str | None:
     """:func:`create_scope_dir`, returning None when the scope is there (or was made) and else
     why not, for a person: ``"could not create its folder (Read-only file system)"`` (A-9 says
     so, never a calm answer naming a folder that is not there), or :func:`vanished_root`'s
-    words when the memory root is gone while its history holds scopes, or
-    :func:`vanished_scope`'s when the scope's folder is gone while its history holds notes
-    (nothing is made: made empty, the next record took every note as deleted, V-1)."""
-    if (vanished := vanished_root(root) or vanished_scope(root, key)) is not None:
+    words when the memory root is gone while its history holds scopes (nothing is made)."""
+    if (vanished := vanished_root(root)) is not None:
         return vanished
     error = scope_dir_error(root, key)
     return None if error is None else refusal_text(error)
@@ -322,7 +320,7 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
     found = scope_real_dir(root, key)  # there already (the usual case), or the root unread
     if found is not None:
         return found
-    if (vanished := vanished_root(root) or vanished_scope(root, key)) is not None:
+    if (vanished := vanished_root(root)) is not None:
         raise Unavailable(
             f"scope {key!r} of agent {agent_id!r} is not there and the service {vanished}"
         )
@@ -397,7 +395,7 @@ def scope_unusable(root: Path, key: str, agent_id: str) -> str | None:
     except NotAFolder:
         return NOT_A_FOLDER_WHY
     except Unavailable:
-        if (vanished := vanished_root(root) or vanished_scope(root, key)) is not None:
+        if (vanished := vanished_root(root)) is not None:
             return vanished  # said in the answer (the overview's user row, a search), never 503
         raise
     except NotFound:
@@ -412,43 +410,6 @@ def scope_blocked(root: Path, key: str) -> bool:
     read, such as the agents list's count. False for a folder, a link to another scope, or
     nothing there."""
     return scope_real_dir(root, key) is None and os.path.lexists(root / key)
-
-
-def notes_recorded(root: Path, key: str) -> int:
-    """How many notes (``*.md`` files but the index) the newest version of scope ``key``'s
-    history holds, under the real memory ``root`` that is there; 0 when the root is not there,
-    no history of the scope is kept, or it cannot be read (then nothing is said: a scope made
-    on demand, A-5). One ``git ls-tree``: asked only when the scope's folder is missing.
-    Blocking."""
-    repository = root.parent / "history" / f"{key}.git"
-    if not root.is_dir() or not repository.is_dir():
-        return 0
-    from memory_api.store.history.git import BRANCH, HistoryUnavailable, git
-    from memory_api.store.history.repo import read_ref
-
-    try:
-        if (version := read_ref(repository, BRANCH)) is None:
-            return 0
-        listed = git(repository, "ls-tree", "-z", "--name-only", "--full-tree", version)
-    except (HistoryUnavailable, OSError):
-        return 0
-    notes = (name for name in listed.split(b"\0") if name.endswith(b".md"))
-    return sum(1 for name in notes if name != b"MEMORY.md")
-
-
-def vanished_scope(root: Path, key: str) -> str | None:
-    """Why scope ``key`` is not made on demand (A-5) under the real memory ``root``: nothing is
-    in its folder's place while its history's newest version holds notes
-    (:func:`notes_recorded`): it was moved or deleted, and an empty folder made again passed
-    for no memory (the next record took every note as deleted, V-1). In words that follow
-    "the service …"; None otherwise (a scope that never held a note is made)."""
-    if os.path.lexists(root / key) or not (held := notes_recorded(root, key)):
-        return None
-    return (
-        f"finds no folder of it, while its history holds {held} note{'s' if held > 1 else ''} "
-        "of it: it was moved or deleted, and nothing is made in its place; an operator must "
-        "put it back (or make it again, empty, to start with no memory there)"
-    )
 
 
 VANISHED_SHOWN = 3
