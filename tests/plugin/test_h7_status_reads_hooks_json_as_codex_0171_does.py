@@ -43,7 +43,7 @@ def command(**fields: Any) -> list[dict[str, Any]]:
     return [{"hooks": [{"type": "command", "command": "true", **fields}]}]
 
 
-READ = {
+READ: dict[str, dict[str, Any]] = {
     "mcp-tool-and-null-timeout": {
         "Stop": [
             {"hooks": [{"type": "mcp_tool", "server": "notes", "tool": "save"}]},
@@ -66,7 +66,7 @@ def test_a_hooks_json_codex_reads_is_no_problem(tmp_path: Path, case: str) -> No
     assert [line for line in said.splitlines() if "hooks.json" in line and "PROBLEM" in line] == []
 
 
-REFUSED = {
+REFUSED: dict[str, tuple[dict[str, Any], str]] = {
     "subagent-stop-timeout-a-string": (
         {"SubagentStop": command(timeout="30")},
         "a SubagentStop hook's timeout is not a whole number of seconds (it is a string)",
