@@ -161,3 +161,91 @@ async def test_k5_a_write_and_a_session_start_racing_the_forget_lose_nothing(
 
     assert names(agent.root) == sorted(["user", key])
     assert names(agent.root / key) == [".workspace", "fresh.md", "late.md"]
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        b"# Memory Index\n\n",  # what deleting the last topic file leaves
+        b"\xef\xbb\xbf",  # a byte order mark alone (Notepad)
+        "\u00a0\n".encode(),  # a no-break space
+        b" " * 5000 + b"\n",  # more than 4 KiB of spaces
+        b"# Memory\r\n\r\n## Topics\r\n",  # headings only, CRLF
+    ],
+)
+async def test_k5_an_index_with_no_entries_is_forgotten_with_its_scope(
+    client: Client, agent: AgentHome, index: bytes
+) -> None:
+    _, key = agent.workspace("headed")
+    (agent.root / key / layout.INDEX_FILE).write_bytes(index)
+    _, last = agent.workspace("last")  # the index its last topic file's delete leaves
+    write_topic(agent.root / last, "deploy.md")
+    (agent.root / last / layout.INDEX_FILE).write_text("# Memory Index\n\n- [Deploy](deploy.md)\n")
+    await ok_json(await client.delete(file_url(last, "deploy.md")))
+
+    await ok_json(await client.delete(_scope_url(key)))
+    await ok_json(await client.delete(_scope_url(last)))
+
+    assert names(agent.root) == ["user"]
+
+
+async def test_k5_a_line_a_user_wrote_in_the_index_keeps_the_scope_and_is_named(
+    client: Client, agent: AgentHome
+) -> None:
+    _, key = agent.workspace("prose")
+    index = "# Memory Index\n\nDeploy only on Fridays.\n"
+    (agent.root / key / layout.INDEX_FILE).write_text(index)
+
+    problem = await expect_problem(await client.delete(_scope_url(key)), 409, "line 3")
+    assert "Deploy only on Fridays." in problem["detail"]
+    assert "delete its files first" not in problem["detail"]  # no route clears the index
+    assert (agent.root / key / layout.INDEX_FILE).read_text() == index
+
+
+@pytest.mark.parametrize(
+    ("marker", "answered"),
+    [
+        (b"/src/a\x1b[2Jb\n", "/src/a\x1b[2Jb"),  # as the overview has it: a path
+        (b"/src/one\n/src/two\n", "/src/one"),  # the first line, as the overview uses
+        (b"/" + b"x" * 60_000 + b"\n", None),  # longer than a path: no path
+        (b"relative\n", None),
+    ],
+)
+async def test_k5_the_forget_answers_the_workspace_path_the_overview_shows(
+    client: Client, agent: AgentHome, marker: bytes, answered: str | None
+) -> None:
+    _, key = agent.workspace("marked")
+    (agent.root / key / layout.MARKER_FILE).write_bytes(marker)
+    overview = await ok_json(await client.get(memory_url()))
+    shown = next(scope for scope in overview["scopes"] if scope["key"] == key)
+    assert shown["workspacePath"] == answered
+
+    assert await ok_json(await client.delete(_scope_url(key))) == {
+        "key": key,
+        "workspace": answered,
+    }
+
+
+async def test_k5_an_index_line_written_during_the_forget_keeps_the_scope(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, key = agent.workspace("appended")
+    index = agent.root / key / layout.INDEX_FILE
+    index.write_text("# Memory Index\n")
+    looked = forget.not_forgettable
+    calls: list[Path] = []
+
+    def then_an_append(scope: Path) -> list[str]:
+        calls.append(scope)
+        held = looked(scope)
+        if len(calls) == 2:  # the agent appends through the handle it held across the rename
+            with (scope / layout.INDEX_FILE).open("a") as appended:
+                appended.write("- [Deploy](deploy.md) — how we deploy\n")
+        return held
+
+    monkeypatch.setattr(forget, "not_forgettable", then_an_append)
+
+    await expect_problem(await client.delete(_scope_url(key)), 409, "Deploy")
+
+    assert names(agent.root) == sorted(["user", key])
+    assert "- [Deploy](deploy.md) — how we deploy\n" in index.read_text()

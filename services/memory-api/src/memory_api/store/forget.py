@@ -28,55 +28,109 @@ import contextlib
 import errno
 import logging
 import os
+import re
 import secrets
+import stat
 from pathlib import Path
 
 from memory_core import layout
+from memory_core.byte_order import decode_marked
+from memory_core.errors import NotRegularFileError
+from memory_core.index import entry_targets, index_lines, link_targets
 from memory_core.keys import USER_SCOPE
+from memory_core.regular_files import read_regular_file
 
 from memory_api.errors import Conflict
 from memory_api.store.containment import walked_folder
+from memory_api.store.scopes import MARKER_READ_CAP, read_marker
 
-__all__ = ["FORGETTING_PREFIX", "forget_scope", "not_forgettable"]
+__all__ = ["FORGETTING_PREFIX", "INDEX_LINE_HELD", "forget_scope", "not_forgettable"]
 
 logger = logging.getLogger(__name__)
 
 FORGETTING_PREFIX = ".forgetting-"
 """The hidden name a scope folder has while it is being forgotten (never listed)."""
 
+INDEX_LINE_HELD = f"{layout.INDEX_FILE} line "
+"""How :func:`not_forgettable` names a line of the index that keeps the scope."""
+
+INDEX_JUDGED_BYTES = 1024 * 1024
+"""An index longer than this (1 MiB) is not read to judge it: it keeps the scope."""
+
 _SERVICE_FILES = frozenset({layout.MARKER_FILE, *layout.SIDE_FILES})
 _NAMED = 5
 """How many of a refused scope's entries the 409's detail names."""
+_HEADING = re.compile(r"#{1,6}(?:\s|$)")
+_ASIDE = f"{FORGETTING_PREFIX}{layout.INDEX_FILE}"
+"""The name the index has, in the renamed folder, while it is judged a last time."""
 
 
 def not_forgettable(scope: Path) -> list[str]:
-    """The entries of the scope folder ``scope`` that keep it from being forgotten, sorted:
-    everything but the marker, the side files and a ``MEMORY.md`` holding only white space.
-    ``[]``: the scope holds nothing of the agent's. Blocking; ``OSError`` as ``os.scandir``."""
+    """What in the scope folder ``scope`` keeps it from being forgotten, sorted: the names of
+    its entries but the marker, the side files and an index with no entries, and for an index
+    that keeps it ``"MEMORY.md line N: '…'"`` (:func:`index_keeps`). ``[]``: the scope holds
+    nothing of the agent's. Blocking; ``OSError`` as ``os.scandir``."""
     held = []
     with os.scandir(scope) as entries:
         for entry in entries:
             if entry.name in _SERVICE_FILES and entry.is_file(follow_symlinks=False):
                 continue
-            if entry.name == layout.INDEX_FILE and _blank_file(entry):
+            if entry.name == layout.INDEX_FILE:
+                kept = _index_file_keeps(scope / entry.name)
+                if kept is not None:
+                    held.append(kept)
                 continue
             held.append(entry.name)
     return sorted(held)
 
 
-def _blank_file(entry: os.DirEntry[str]) -> bool:
-    """Whether ``entry`` is a regular file of at most 4 KiB holding only white space."""
-    if not entry.is_file(follow_symlinks=False) or entry.stat(follow_symlinks=False).st_size > 4096:
-        return False
+def _index_file_keeps(index: Path) -> str | None:
+    """:func:`index_keeps` of the index file ``index`` (no symlink followed); an index that
+    is no regular file, larger than :data:`INDEX_JUDGED_BYTES` or not read keeps it too."""
     try:
-        return not Path(entry.path).read_bytes().strip()  # a regular file (lstat above)
-    except OSError:
-        return False
+        raw = read_regular_file(index, INDEX_JUDGED_BYTES, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    except (OSError, NotRegularFileError):
+        return layout.INDEX_FILE
+    return index_keeps(raw)
+
+
+def index_keeps(raw: bytes) -> str | None:
+    """Whether the index bytes ``raw`` keep their scope (K-5): None for an index with no
+    entries, whose every line (:func:`~memory_core.index.index_lines`, after a byte order
+    mark) is blank (white space, no-break spaces included) or a Markdown heading (``#`` to
+    ``######``) linking nothing (:func:`~memory_core.index.link_targets`,
+    :func:`~memory_core.index.entry_targets`): what deleting a scope's last topic file
+    leaves. Else ``"MEMORY.md line N: '…'"``, its first other line (an entry, or prose a
+    person wrote), shortened to 80 characters; ``"MEMORY.md"`` for an index that is not text.
+    """
+    try:
+        text = decode_marked(raw)
+    except UnicodeDecodeError:
+        return layout.INDEX_FILE
+    for number, line in enumerate(index_lines(text), start=1):
+        bare = line.strip()
+        if not bare:
+            continue
+        if _HEADING.match(bare) and not link_targets(line) and not entry_targets(line):
+            continue
+        shown = bare if len(bare) <= 80 else bare[:79] + "…"
+        return f"{INDEX_LINE_HELD}{number}: {shown!r}"
+    return None
 
 
 def _refusal(agent_id: str, key: str, held: list[str]) -> Conflict:
-    shown = ", ".join(repr(name) for name in held[:_NAMED])
-    more = f" and {len(held) - _NAMED} more" if len(held) > _NAMED else ""
+    lines = [item for item in held if item.startswith(INDEX_LINE_HELD)]
+    files = [repr(item) for item in held if not item.startswith(INDEX_LINE_HELD)]
+    if not files:
+        return Conflict(
+            f"scope {key!r} of agent {agent_id!r} keeps a line of its index ({lines[0]}): "
+            f"only headings and blank lines may be left in {layout.INDEX_FILE}; remove that "
+            "line there (or delete the topic file it links to), then forget it"
+        )
+    shown = ", ".join([*files[:_NAMED], *lines])
+    more = f" and {len(files) - _NAMED} more" if len(files) > _NAMED else ""
     return Conflict(
         f"scope {key!r} of agent {agent_id!r} is not empty ({shown}{more}): delete its files "
         "first (each delete is kept in its history and can be restored), then forget it"
@@ -88,8 +142,9 @@ def forget_scope(
 ) -> str | None:
     """Forget the empty Workspace scope ``key`` whose real folder is ``scope``, directly under
     the real memory ``root``; the caller holds the scope's ``index`` lock. Returns the
-    Workspace path its marker named (None: no readable marker). ``dry_run``: every check is
-    made, nothing is changed.
+    Workspace path its marker names, as the overview's ``workspacePath``
+    (:func:`~memory_api.store.scopes.read_marker`; None: a marker that names no path).
+    ``dry_run``: every check is made, nothing is changed.
 
     Raises :class:`~memory_api.errors.Conflict` (409, nothing changed) for the user scope
     (K-6), for a key that is a symlink to another scope, and for a scope holding anything of
@@ -104,47 +159,105 @@ def forget_scope(
     if held:
         raise _refusal(agent_id, key, held)
     if dry_run:
-        return _marker_path(scope)
+        return read_marker(root, scope, key).path
     hidden = f"{FORGETTING_PREFIX}{key}-{secrets.token_hex(4)}"
     with walked_folder(root, root) as fd:
         os.rename(key, hidden, src_dir_fd=fd, dst_dir_fd=fd)
         moved = root / hidden
-        workspace = _marker_path(moved)
+        workspace = read_marker(root, moved, key).path
         held = not_forgettable(moved)
         if not held:
-            held = _emptied(moved)
+            held = _emptied(root, fd, hidden)
         if held:
             _put_back(root, fd, hidden, key)
             raise _refusal(agent_id, key, held)
     return workspace
 
 
-def _marker_path(scope: Path) -> str | None:
+def _read_at(folder: int, name: str, cap: int) -> bytes | None:
+    """The bytes of the regular file ``name`` in the folder ``folder`` (no symlink followed),
+    None when it is not there or is no regular file; ``OSError`` ``EFBIG`` past ``cap``."""
     try:
-        text = (scope / layout.MARKER_FILE).read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
+    except FileNotFoundError:
         return None
-    return text.rstrip("\n") or None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        raw = handle.read(cap + 1)
+    if len(raw) > cap:
+        raise OSError(errno.EFBIG, f"{name} is larger than {cap} bytes")
+    return raw
 
 
-def _emptied(moved: Path) -> list[str]:
-    """Remove the service's files of the renamed scope folder ``moved``, the marker last, then
-    the folder; ``[]`` when it is gone. A file written into it meanwhile keeps it: the marker
-    is written back and what it holds is returned."""
-    marker = moved / layout.MARKER_FILE
-    saved = marker.read_bytes() if marker.is_file() else None
-    for name in (layout.INDEX_FILE, *layout.SIDE_FILES, layout.MARKER_FILE):
-        with contextlib.suppress(FileNotFoundError):
-            (moved / name).unlink()
+def _write_new(folder: int, name: str, raw: bytes) -> None:
+    """Write ``raw`` as the new file ``name`` in ``folder``; one there already is kept."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+    with contextlib.suppress(FileExistsError):
+        fd = os.open(name, flags, 0o644, dir_fd=folder)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(raw)
+
+
+def _emptied(root: Path, root_fd: int, hidden: str) -> list[str]:
+    """Remove the service's files of the renamed scope folder ``hidden`` (in the memory root
+    held as ``root_fd``), the marker last, then the folder; ``[]`` when it is gone.
+
+    The index is first renamed aside and judged a last time from the bytes it then holds: a
+    line written into it since the look before (by an agent holding it open across the
+    rename) keeps the scope, the index renamed back. A file written into the folder
+    meanwhile keeps it: the marker and index are written back and what it holds returned."""
+    fd = os.open(hidden, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=root_fd)
     try:
-        moved.rmdir()
-    except OSError as error:
-        if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
-            raise
-        if saved is not None:
-            marker.write_bytes(saved)
-        return not_forgettable(moved)
-    return []
+        saved = _read_at(fd, layout.MARKER_FILE, MARKER_READ_CAP)
+        index = _index_aside(fd)
+        if isinstance(index, str):
+            return [index]
+        for name in (_ASIDE, *layout.SIDE_FILES, layout.MARKER_FILE):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(name, dir_fd=fd)
+        try:
+            os.rmdir(hidden, dir_fd=root_fd)
+        except OSError as error:
+            if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+            if saved is not None:
+                _write_new(fd, layout.MARKER_FILE, saved)
+            if index is not None:
+                _write_new(fd, layout.INDEX_FILE, index)
+            return not_forgettable(root / hidden) or [hidden]
+        return []
+    finally:
+        os.close(fd)
+
+
+def _index_aside(fd: int) -> bytes | str | None:
+    """Rename the index of the folder ``fd`` aside and judge what it holds now: its bytes
+    when it has no entries (:func:`index_keeps`; None: no index), else what keeps the scope,
+    the index renamed back first."""
+    try:
+        os.rename(layout.INDEX_FILE, _ASIDE, src_dir_fd=fd, dst_dir_fd=fd)
+    except FileNotFoundError:
+        return None
+    try:
+        raw = _read_at(fd, _ASIDE, INDEX_JUDGED_BYTES)
+        kept = layout.INDEX_FILE if raw is None else index_keeps(raw)
+    except OSError:
+        kept = layout.INDEX_FILE
+    if kept is None:
+        return raw
+    if not _there(fd, layout.INDEX_FILE):  # else kept under its aside name, and named
+        os.rename(_ASIDE, layout.INDEX_FILE, src_dir_fd=fd, dst_dir_fd=fd)
+    return kept
+
+
+def _there(fd: int, name: str) -> bool:
+    """Whether the folder ``fd`` holds an entry ``name`` (a symlink is one)."""
+    try:
+        os.stat(name, dir_fd=fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def _put_back(root: Path, fd: int, hidden: str, key: str) -> None:
