@@ -249,3 +249,29 @@ async def test_k5_an_index_line_written_during_the_forget_keeps_the_scope(
 
     assert names(agent.root) == sorted(["user", key])
     assert "- [Deploy](deploy.md) — how we deploy\n" in index.read_text()
+
+
+async def test_k5_what_a_forget_stopped_half_way_left_is_put_back_or_named(
+    client: Client, agent: AgentHome
+) -> None:
+    _, back = agent.workspace("killed")  # killed after the rename, the agent's file in it
+    (agent.root / back).rename(agent.root / f".forgetting-{back}-0123abcd")
+    write_topic(agent.root / f".forgetting-{back}-0123abcd", "late.md")
+    _, both = agent.workspace("collided")  # the put back found a name taken
+    hidden = agent.root / f".forgetting-{both}-89abcdef"
+    hidden.mkdir()
+    (hidden / "notes.md").write_text("the agent's\n")
+    write_topic(hidden, "free.md")
+    write_topic(agent.root / both, "notes.md")
+    _, done = agent.workspace("done")  # killed before the folder was removed: nothing of theirs
+    (agent.root / done).rename(agent.root / f".forgetting-{done}-00000000")
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert sorted(scope["key"] for scope in overview["scopes"]) == sorted(["user", back, both])
+    assert names(agent.root / back) == [".workspace", "late.md"]
+    assert names(agent.root / both) == [".workspace", "free.md", "notes.md"]
+    assert names(hidden) == ["notes.md"] and (hidden / "notes.md").read_text() == "the agent's\n"
+    assert [entry["name"] for entry in overview["skipped"]] == [hidden.name]
+    assert "move them into it" in overview["skipped"][0]["problem"]
+    assert names(agent.root) == sorted(["user", back, both, hidden.name])

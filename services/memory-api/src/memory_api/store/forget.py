@@ -42,14 +42,19 @@ from memory_core.regular_files import read_regular_file
 
 from memory_api.errors import Conflict
 from memory_api.store.containment import walked_folder
+from memory_api.store.not_scopes import FORGETTING_PREFIX
 from memory_api.store.scopes import MARKER_READ_CAP, read_marker
 
-__all__ = ["FORGETTING_PREFIX", "INDEX_LINE_HELD", "forget_scope", "not_forgettable"]
+__all__ = [
+    "FORGETTING_PREFIX",
+    "INDEX_LINE_HELD",
+    "forget_scope",
+    "not_forgettable",
+    "recover_leftover",
+]
 
 logger = logging.getLogger(__name__)
 
-FORGETTING_PREFIX = ".forgetting-"
-"""The hidden name a scope folder has while it is being forgotten (never listed)."""
 
 INDEX_LINE_HELD = f"{layout.INDEX_FILE} line "
 """How :func:`not_forgettable` names a line of the index that keeps the scope."""
@@ -258,6 +263,36 @@ def _there(fd: int, name: str) -> bool:
     except FileNotFoundError:
         return False
     return True
+
+
+def recover_leftover(root: Path, hidden: str, key: str) -> bool:
+    """Deal with the folder ``hidden`` a forget of scope ``key`` left in the real memory
+    ``root`` (killed half-way, or names taken when it put the folder back); the caller holds
+    the scope's ``index`` lock, so no forget of it is under way. One holding nothing of the
+    agent's is removed (the forget finished); else it goes back under ``key``, or into the
+    scope made there since, entry by entry where the name is free (:func:`_put_back`).
+    Returns whether it is gone; one that still holds entries is logged (WARNING). Blocking;
+    ``OSError`` when the root cannot be changed."""
+    with walked_folder(root, root) as fd:
+        if not _there(fd, hidden):
+            return True
+        moved = os.open(hidden, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+        try:
+            if _there(moved, _ASIDE) and not _there(moved, layout.INDEX_FILE):
+                os.rename(_ASIDE, layout.INDEX_FILE, src_dir_fd=moved, dst_dir_fd=moved)
+        finally:
+            os.close(moved)
+        if not not_forgettable(root / hidden) and not _emptied(root, fd, hidden):
+            logger.warning("scope %s: the forget stopped half-way; finished", key)
+            return True
+        _put_back(root, fd, hidden, key)
+        if _there(fd, hidden):
+            logger.warning(
+                "scope %s: %s holds entries its scope also holds: move them", key, hidden
+            )
+            return False
+        logger.warning("scope %s: the forget stopped half-way; the scope was put back", key)
+        return True
 
 
 def _put_back(root: Path, fd: int, hidden: str, key: str) -> None:
