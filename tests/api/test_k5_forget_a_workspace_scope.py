@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,21 @@ async def _listed(client: Client) -> list[str]:
 
 def _scope_url(key: str) -> str:
     return f"{memory_url()}/scopes/{key}"
+
+
+def _on_second_look(monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[Path], None]) -> None:
+    """Run ``meanwhile(renamed folder)`` during the forget, between its rename of the scope
+    folder and its last look at what that holds (the second call of ``not_forgettable``)."""
+    looked = forget.not_forgettable
+    calls: list[Path] = []
+
+    def then(scope: Path) -> list[str]:
+        calls.append(scope)
+        if len(calls) == 2:
+            meanwhile(scope)
+        return looked(scope)
+
+    monkeypatch.setattr(forget, "not_forgettable", then)
 
 
 async def test_k5_a_scope_a_session_start_made_is_forgotten_and_comes_back_new(
@@ -232,18 +248,12 @@ async def test_k5_an_index_line_written_during_the_forget_keeps_the_scope(
     _, key = agent.workspace("appended")
     index = agent.root / key / layout.INDEX_FILE
     index.write_text("# Memory Index\n")
-    looked = forget.not_forgettable
-    calls: list[Path] = []
 
-    def then_an_append(scope: Path) -> list[str]:
-        calls.append(scope)
-        held = looked(scope)
-        if len(calls) == 2:  # the agent appends through the handle it held across the rename
-            with (scope / layout.INDEX_FILE).open("a") as appended:
-                appended.write("- [Deploy](deploy.md) — how we deploy\n")
-        return held
+    def append(scope: Path) -> None:  # through the handle an agent held across the rename
+        with (scope / layout.INDEX_FILE).open("a") as appended:
+            appended.write("- [Deploy](deploy.md) — how we deploy\n")
 
-    monkeypatch.setattr(forget, "not_forgettable", then_an_append)
+    _on_second_look(monkeypatch, append)
 
     await expect_problem(await client.delete(_scope_url(key)), 409, "Deploy")
 
@@ -275,3 +285,20 @@ async def test_k5_what_a_forget_stopped_half_way_left_is_put_back_or_named(
     assert [entry["name"] for entry in overview["skipped"]] == [hidden.name]
     assert "move them into it" in overview["skipped"][0]["problem"]
     assert names(agent.root) == sorted(["user", back, both, hidden.name])
+
+
+async def test_k5_a_folder_an_agents_write_makes_again_during_the_forget_gets_its_marker(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace, key = agent.workspace("remade")
+
+    def mkdir_p(_: Path) -> None:  # `mkdir -p <key> && write`, as an agent does
+        (agent.root / key).mkdir()
+        write_topic(agent.root / key, "late.md")
+
+    _on_second_look(monkeypatch, mkdir_p)
+
+    await expect_problem(await client.delete(_scope_url(key)), 409, "'late.md'")
+
+    assert names(agent.root / key) == [".workspace", "late.md"]
+    assert (agent.root / key / layout.MARKER_FILE).read_text() == real(workspace) + "\n"

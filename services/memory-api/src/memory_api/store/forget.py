@@ -176,7 +176,30 @@ def forget_scope(
         if held:
             _put_back(root, fd, hidden, key)
             raise _refusal(agent_id, key, held)
+        held = _made_again(root, fd, key, workspace)
+    if held:
+        raise _refusal(agent_id, key, held)
     return workspace
+
+
+def _made_again(root: Path, fd: int, key: str, workspace: str | None) -> list[str]:
+    """What the folder ``key`` holds when an agent's write made it again during the forget
+    (``mkdir -p`` and a file: the same Workspace, its key the path's), its marker written
+    back first when it has none and the old one named ``workspace``; ``[]`` when there is no
+    such folder, or only a Session start's (a marker and nothing of the agent's)."""
+    try:
+        made = os.open(key, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+    except OSError:  # none there (or no folder: the overview names it)
+        return []
+    try:
+        if workspace is not None:
+            _write_new(made, layout.MARKER_FILE, (workspace + "\n").encode())
+    finally:
+        os.close(made)
+    held = not_forgettable(root / key)
+    if held:
+        logger.warning("scope %s: a write made it again while it was forgotten; kept", key)
+    return held
 
 
 def _read_at(folder: int, name: str, cap: int) -> bytes | None:
