@@ -115,20 +115,33 @@ async def test_k5_the_user_scope_and_unknown_scopes_are_never_forgotten(
 
 
 async def test_k5_a_forget_racing_session_starts_leaves_a_whole_scope_or_none(
-    client: Client, agent: AgentHome
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     checkout = agent.tmp / "raced"
     checkout.mkdir()
     key = (await _start(client, checkout))["key"]
+    loop = asyncio.get_running_loop()
+    put_back = forget._put_back
+    puts: list[str] = []
 
-    answers = await asyncio.gather(
-        client.delete(_scope_url(key)), *(_start(client, checkout) for _ in range(4))
-    )
+    def racing(moved: Path) -> None:  # in the forget's thread, right after its rename
+        started = asyncio.run_coroutine_threadsafe(_start(client, checkout), loop)
+        assert started.result(timeout=30)["key"] == key  # a Session start makes it anew
+        write_topic(moved, "late.md")  # and an agent in the old folder writes
 
-    assert answers[0].status in (200, 409), await answers[0].text()
+    def spied(root: Path, fd: int, hidden: str, name: str) -> None:
+        puts.append(hidden)
+        put_back(root, fd, hidden, name)
+
+    _on_second_look(monkeypatch, racing)
+    monkeypatch.setattr(forget, "_put_back", spied)
+
+    await expect_problem(await client.delete(_scope_url(key)), 409, "'late.md'")
+
+    assert len(puts) == 1  # the folder went back into the scope the Session start made
     assert [name for name in names(agent.root) if name.startswith(".")] == []
-    if (agent.root / key).exists():  # a start after the forget made it anew, whole
-        assert (agent.root / key / layout.MARKER_FILE).read_text() == (real(checkout) + "\n")
+    assert set(names(agent.root / key)) - set(layout.SIDE_FILES) == {".workspace", "late.md"}
+    assert (agent.root / key / layout.MARKER_FILE).read_text() == (real(checkout) + "\n")
 
 
 async def test_k5_a_file_written_while_the_scope_is_forgotten_keeps_the_scope_whole(
