@@ -3,9 +3,9 @@
 A Session start in a folder (a README example run from a checkout) makes that folder a Workspace
 scope for good (K-5); this takes it off the overview again. Only a scope that holds **nothing
 of the agent's** is forgotten: its ``.workspace`` marker, the service's side files beside it
-(:data:`~memory_core.layout.SIDE_FILES`) and a blank ``MEMORY.md`` are all it may hold. One
-with a topic file, an index with a line, a sub-folder or any other entry is refused (409) and
-keeps every byte: its files are deleted first, one by one (A-6), each delete a version the
+(:data:`~memory_core.layout.SIDE_FILES`) and a ``MEMORY.md`` with no entries (blank lines and
+headings only, :func:`index_keeps`) are all it may hold. One with a topic file, an index
+line, a sub-folder or any other entry is refused (409) and keeps every byte: its files are deleted first, one by one (A-6), each delete a version the
 scope's history keeps and a restore takes back (V-2). So forgetting loses nothing, and the
 scope's history repository (beside the memory tree, V-1) is kept: a Session started in that
 folder again makes a new scope under the same key (K-1, K-5), whose history still lists the
@@ -18,8 +18,12 @@ memory root (names starting with ``.`` are no scope, :mod:`~memory_api.store.not
 then on a Session start makes a fresh scope, never a half-removed one. What the folder holds is
 looked at again after the rename; a file written into it meanwhile sends the folder back whole
 under its key, or into the scope a Session start made there meanwhile (never replacing a name),
-and the forget is refused (409). The marker is removed last, right before the folder:
-a folder that is not empty then gets its marker back and is returned the same way.
+and the forget is refused (409). The index is renamed aside and judged again from the bytes
+it then holds (an agent holding it open across the rename may have appended a line). The
+marker is removed last, right before the folder: a folder that is not empty then gets its
+marker back and is returned the same way. Everything is done in the folders held open
+(``dir_fd``, ``O_NOFOLLOW``), every read capped. A folder a forget killed half-way left is
+dealt with by :func:`recover_leftover`.
 """
 
 from __future__ import annotations
@@ -207,8 +211,10 @@ def _read_at(folder: int, name: str, cap: int) -> bytes | None:
     None when it is not there or is no regular file; ``OSError`` ``EFBIG`` past ``cap``."""
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
-    except FileNotFoundError:
-        return None
+    except OSError as error:  # a symlink (ELOOP) is no file of the scope's
+        if error.errno in (errno.ENOENT, errno.ELOOP):
+            return None
+        raise
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
@@ -237,7 +243,10 @@ def _emptied(root: Path, root_fd: int, hidden: str) -> list[str]:
     meanwhile keeps it: the marker and index are written back and what it holds returned."""
     fd = os.open(hidden, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=root_fd)
     try:
-        saved = _read_at(fd, layout.MARKER_FILE, MARKER_READ_CAP)
+        try:
+            saved = _read_at(fd, layout.MARKER_FILE, MARKER_READ_CAP)
+        except OSError:  # past the cap: names no path, never written back
+            saved = None
         index = _index_aside(fd)
         if isinstance(index, str):
             return [index]
@@ -319,23 +328,32 @@ def recover_leftover(root: Path, hidden: str, key: str) -> bool:
 
 
 def _put_back(root: Path, fd: int, hidden: str, key: str) -> None:
-    """Rename the hidden folder back to ``key``. Where a Session start made ``key`` anew
-    meanwhile, what the hidden folder holds moves into that one instead, never replacing a
-    name there (its own marker names the same Workspace: the key is the path's)."""
+    """Rename the hidden folder back to ``key`` (in the memory root held as ``fd``). Where a
+    Session start made ``key`` anew meanwhile, what the hidden folder holds moves into that
+    one instead, never replacing a name there (its own marker names the same Workspace: the
+    key is the path's); the two folders are held open, no symlink followed."""
     try:
         os.rename(hidden, key, src_dir_fd=fd, dst_dir_fd=fd)
         return
     except OSError as error:
         if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
             raise
-    moved, fresh = root / hidden, root / key
-    for entry in moved.iterdir():
-        if not os.path.lexists(fresh / entry.name):
-            entry.rename(fresh / entry.name)
-        elif entry.name in _SERVICE_FILES:
-            entry.unlink()
+    folder = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    moved = os.open(hidden, folder, dir_fd=fd)
     try:
-        moved.rmdir()
+        fresh = os.open(key, folder, dir_fd=fd)
+        try:
+            for name in os.listdir(moved):  # noqa: PTH208 (a held folder: no path)
+                if not _there(fresh, name):
+                    os.rename(name, name, src_dir_fd=moved, dst_dir_fd=fresh)
+                elif name in _SERVICE_FILES:
+                    os.unlink(name, dir_fd=moved)
+        finally:
+            os.close(fresh)
+    finally:
+        os.close(moved)
+    try:
+        os.rmdir(hidden, dir_fd=fd)
     except OSError:  # a name taken in both: kept hidden, and said
         logger.error("scope %s: entries kept in %s (their names were taken)", key, hidden)
     logger.warning("scope %s: a Session start raced its forget; the scope was kept", key)
