@@ -5,8 +5,9 @@ scope for good (K-5); this takes it off the overview again. Only a scope that ho
 of the agent's** is forgotten: its ``.workspace`` marker, the service's side files beside it
 (:data:`~memory_core.layout.SIDE_FILES`) and a ``MEMORY.md`` with no entries (blank lines and
 headings only, :func:`index_keeps`) are all it may hold. One with a topic file, an index
-line, a sub-folder or any other entry is refused (409) and keeps every byte: its files are deleted first, one by one (A-6), each delete a version the
-scope's history keeps and a restore takes back (V-2). So forgetting loses nothing, and the
+line, a sub-folder or any other entry is refused (409) and keeps every byte: its files are
+deleted first, one by one (A-6), each delete a version the scope's history keeps and a
+restore takes back (V-2). So forgetting loses nothing, and the
 scope's history repository (beside the memory tree, V-1) is kept: a Session started in that
 folder again makes a new scope under the same key (K-1, K-5), whose history still lists the
 files deleted before (``…/deleted``) and restores them.
