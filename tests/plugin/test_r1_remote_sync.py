@@ -922,10 +922,10 @@ def test_a10_a_sync_to_a_url_with_a_tenant_id_runs_and_never_shows_the_id(
 
 
 def test_r1_k5_a_scope_forgotten_on_the_service_comes_back_whole_with_a_machines_change(
+    two_machines: tuple[RemoteCopy, RemoteCopy],
+    served_root: Path,
     shared_service: RealService,
     new_agent: str,
-    served_root: Path,
-    two_machines: tuple[RemoteCopy, RemoteCopy],
     tmp_path: Path,
 ) -> None:
     """A machine keeps its copy of a scope the service forgot (K-5): its next change brings the
