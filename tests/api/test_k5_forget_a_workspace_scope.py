@@ -315,3 +315,21 @@ async def test_k5_a_folder_an_agents_write_makes_again_during_the_forget_gets_it
 
     assert names(agent.root / key) == [".workspace", "late.md"]
     assert (agent.root / key / layout.MARKER_FILE).read_text() == real(workspace) + "\n"
+
+
+async def test_k5_a_leftover_holding_only_taken_names_is_named_at_each_overview_logged_once(
+    client: Client, agent: AgentHome, caplog: pytest.LogCaptureFixture
+) -> None:
+    _, key = agent.workspace("stuck")
+    hidden = agent.root / f".forgetting-{key}-0badc0de"
+    hidden.mkdir()
+    (hidden / "notes.md").write_text("the agent's\n")
+    write_topic(agent.root / key, "notes.md")
+
+    for _ in range(3):
+        overview = await ok_json(await client.get(memory_url()))
+        assert [entry["name"] for entry in overview["skipped"]] == [hidden.name]
+
+    said = [record for record in caplog.records if hidden.name in record.getMessage()]
+    assert [record.levelname for record in said] == ["WARNING"]
+    assert names(hidden) == ["notes.md"]

@@ -318,14 +318,41 @@ def recover_leftover(root: Path, hidden: str, key: str) -> bool:
         if not not_forgettable(root / hidden) and not _emptied(root, fd, hidden):
             logger.warning("scope %s: the forget stopped half-way; finished", key)
             return True
-        _put_back(root, fd, hidden, key)
+        if not _stuck(fd, hidden, key):
+            _put_back(root, fd, hidden, key)
         if _there(fd, hidden):
-            logger.warning(
-                "scope %s: %s holds entries its scope also holds: move them", key, hidden
-            )
+            if (said := f"{root}/{hidden}") not in _STUCK_SAID:  # once, not at every overview
+                _STUCK_SAID.add(said)
+                logger.warning(
+                    "scope %s: %s holds entries its scope also holds: move them", key, hidden
+                )
             return False
         logger.warning("scope %s: the forget stopped half-way; the scope was put back", key)
         return True
+
+
+_STUCK_SAID: set[str] = set()
+"""The leftover folders (``root/hidden``) this process has logged as holding taken names."""
+
+
+def _stuck(fd: int, hidden: str, key: str) -> bool:
+    """Whether every entry of the folder ``hidden`` has a name the folder ``key`` holds
+    too (in the memory root held as ``fd``): nothing of it can move."""
+    try:
+        moved = os.open(hidden, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+    except OSError:
+        return False
+    try:
+        fresh = os.open(key, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+    except OSError:
+        os.close(moved)
+        return False
+    try:
+        names = os.listdir(moved)  # noqa: PTH208 (a held folder: no path)
+        return bool(names) and all(_there(fresh, name) for name in names)
+    finally:
+        os.close(fresh)
+        os.close(moved)
 
 
 def _put_back(root: Path, fd: int, hidden: str, key: str) -> None:
