@@ -229,6 +229,10 @@ async def test_k5_a_line_a_user_wrote_in_the_index_keeps_the_scope_and_is_named(
     assert "Deploy only on Fridays." in problem["detail"]
     assert "delete its files first" not in problem["detail"]  # no route clears the index
     assert (agent.root / key / layout.INDEX_FILE).read_text() == index
+    _, other = agent.workspace("latin1")
+    (agent.root / other / layout.INDEX_FILE).write_bytes(b"# Notizen\n\xfcber\n")
+    problem = await expect_problem(await client.delete(_scope_url(other)), 409, "not judged")
+    assert "delete its files first" not in problem["detail"]
 
 
 @pytest.mark.parametrize(

@@ -53,6 +53,7 @@ from memory_api.store.scopes import MARKER_READ_CAP, read_marker
 __all__ = [
     "FORGETTING_PREFIX",
     "INDEX_LINE_HELD",
+    "INDEX_UNJUDGED",
     "forget_scope",
     "not_forgettable",
     "recover_leftover",
@@ -63,6 +64,9 @@ logger = logging.getLogger(__name__)
 
 INDEX_LINE_HELD = f"{layout.INDEX_FILE} line "
 """How :func:`not_forgettable` names a line of the index that keeps the scope."""
+
+INDEX_UNJUDGED = f"{layout.INDEX_FILE} (not judged: no regular file, over 1 MiB or not text)"
+"""How :func:`not_forgettable` names an index it could not judge (it keeps the scope)."""
 
 INDEX_JUDGED_BYTES = 1024 * 1024
 """An index longer than this (1 MiB) is not read to judge it: it keeps the scope."""
@@ -102,7 +106,7 @@ def _index_file_keeps(index: Path) -> str | None:
     except FileNotFoundError:
         return None
     except (OSError, NotRegularFileError):
-        return layout.INDEX_FILE
+        return INDEX_UNJUDGED
     return index_keeps(raw)
 
 
@@ -113,12 +117,12 @@ def index_keeps(raw: bytes) -> str | None:
     ``######``) linking nothing (:func:`~memory_core.index.link_targets`,
     :func:`~memory_core.index.entry_targets`): what deleting a scope's last topic file
     leaves. Else ``"MEMORY.md line N: '…'"``, its first other line (an entry, or prose a
-    person wrote), shortened to 80 characters; ``"MEMORY.md"`` for an index that is not text.
+    person wrote), shortened to 80 characters; :data:`INDEX_UNJUDGED` for one not text.
     """
     try:
         text = decode_marked(raw)
     except UnicodeDecodeError:
-        return layout.INDEX_FILE
+        return INDEX_UNJUDGED
     for number, line in enumerate(index_lines(text), start=1):
         bare = line.strip()
         if not bare:
@@ -130,16 +134,20 @@ def index_keeps(raw: bytes) -> str | None:
     return None
 
 
+def _in_index(item: str) -> bool:
+    return item.startswith(INDEX_LINE_HELD) or item == INDEX_UNJUDGED
+
+
 def _refusal(agent_id: str, key: str, held: list[str]) -> Conflict:
-    lines = [item for item in held if item.startswith(INDEX_LINE_HELD)]
-    files = [repr(item) for item in held if not item.startswith(INDEX_LINE_HELD)]
+    index = [item for item in held if _in_index(item)]
+    files = [repr(item) for item in held if not _in_index(item)]
     if not files:
         return Conflict(
-            f"scope {key!r} of agent {agent_id!r} keeps a line of its index ({lines[0]}): "
-            f"only headings and blank lines may be left in {layout.INDEX_FILE}; remove that "
-            "line there (or delete the topic file it links to), then forget it"
+            f"scope {key!r} of agent {agent_id!r} keeps its index ({index[0]}): only headings "
+            f"and blank lines may be left in {layout.INDEX_FILE}; remove the rest there (or "
+            "delete the topic file a line links to), then forget it"
         )
-    shown = ", ".join([*files[:_NAMED], *lines])
+    shown = ", ".join([*files[:_NAMED], *index])
     more = f" and {len(files) - _NAMED} more" if len(files) > _NAMED else ""
     return Conflict(
         f"scope {key!r} of agent {agent_id!r} is not empty ({shown}{more}): delete its files "
@@ -279,9 +287,9 @@ def _index_aside(fd: int) -> bytes | str | None:
         return None
     try:
         raw = _read_at(fd, _ASIDE, INDEX_JUDGED_BYTES)
-        kept = layout.INDEX_FILE if raw is None else index_keeps(raw)
+        kept = INDEX_UNJUDGED if raw is None else index_keeps(raw)
     except OSError:
-        kept = layout.INDEX_FILE
+        kept = INDEX_UNJUDGED
     if kept is None:
         return raw
     if not _there(fd, layout.INDEX_FILE):  # else kept under its aside name, and named
