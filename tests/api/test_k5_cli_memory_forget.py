@@ -61,3 +61,16 @@ def test_k5_memory_forget_refuses_a_scope_with_files_and_the_user_scope(
 
     assert main(["memory", "forget", *AGENT, "--scope", "user"]) == 1
     assert "cannot be forgotten" in capsys.readouterr().err
+
+
+def test_k5_memory_forget_prints_the_workspace_path_escaped(
+    scope: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, folder = scope
+    (folder / MARKER_FILE).write_bytes(b"/src/a\x1b[2J\xe2\x80\xaeb\n/src/second\n")
+
+    assert main(["memory", "forget", *AGENT, "--scope", folder.name]) == 0
+
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\u202e" not in out and "second" not in out
+    assert "/src/a\\x1b[2J" in out

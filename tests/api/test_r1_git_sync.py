@@ -999,3 +999,26 @@ async def test_r1_a_push_larger_than_gits_post_buffer_is_taken(
     await laptop.push()
     for name, text in notes.items():
         assert (agent.user / name).read_text(encoding="utf-8") == text
+
+
+async def test_r1_k5_a_push_bringing_back_a_forgotten_scope_brings_its_marker(
+    client: Client, agent: AgentHome, tmp_path: Path
+) -> None:
+    """A machine still holding a scope the service forgot (K-5) re-creates it whole with its
+    next push: the marker its base already held is written too, so the next fetch records no
+    deletion of it, and the machine keeps its own."""
+    real = "/home/alice/code/shop"
+    key = key_for_real_path(real)
+    scope_holds(agent.root / key, {".workspace": real + "\n"})
+    machine = GitMachine(tmp_path / "m" / key, git_url(client, key), MACHINE, "laptop")
+    await machine.fetch()
+    await ok_json(await client.delete(f"{memory_url()}/scopes/{key}"))
+    assert not (agent.root / key).exists()
+
+    machine.write("deploy.md", "---\ndescription: deploy\n---\nbody\n")
+    await machine.push()
+    await machine.fetch()
+
+    assert (agent.root / key / ".workspace").read_text(encoding="utf-8") == real + "\n"
+    assert machine.read(".workspace") == real + "\n"
+    assert machine.read("deploy.md").endswith("body\n")

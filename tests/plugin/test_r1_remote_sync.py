@@ -919,3 +919,34 @@ def test_a10_a_sync_to_a_url_with_a_tenant_id_runs_and_never_shows_the_id(
     assert not result.ok and result.error is not None
     assert "http://127.0.0.1:9/tenants/***/memory/api/projects/acme" in result.error
     assert tenant not in result.error
+
+
+def test_r1_k5_a_scope_forgotten_on_the_service_comes_back_whole_with_a_machines_change(
+    two_machines: tuple[RemoteCopy, RemoteCopy],
+    served_root: Path,
+    shared_service: RealService,
+    new_agent: str,
+    tmp_path: Path,
+) -> None:
+    """A machine keeps its copy of a scope the service forgot (K-5): its next change brings the
+    scope back on the service with its marker, and no sync takes the marker off either side."""
+    laptop, _ = two_machines
+    workspace = tmp_path / "src" / "forgotten"
+    workspace.mkdir(parents=True)
+    key = laptop.workspace_key(str(workspace))
+    synced(laptop, str(workspace))
+    marker = os.path.realpath(workspace) + "\n"
+    assert (served_root / key / ".workspace").read_text(encoding="utf-8") == marker
+    status, _, _ = shared_service.request(
+        "DELETE", f"/api/projects/acme/agents/{new_agent}/memory/scopes/{key}"
+    )
+    assert status == 200 and not (served_root / key).exists()
+
+    append(laptop.memory_root / key / "deploy.md", "---\ndescription: deploy\n---\nship\n")
+    synced(laptop, str(workspace))
+    assert (served_root / key / ".workspace").read_text(encoding="utf-8") == marker
+    assert (served_root / key / "deploy.md").exists()
+    results = synced(laptop, str(workspace))  # its fetch records no deletion of the marker
+
+    assert [outcome for result in results for outcome in result.outcomes] == []
+    assert (laptop.memory_root / key / ".workspace").read_text(encoding="utf-8") == marker

@@ -479,9 +479,10 @@ class DeleteResult(Answer, frozen=True):
 
 class ForgetResult(Answer, frozen=True):
     """Answer of ``DELETE …/memory/scopes/{key}`` (K-5): the empty Workspace scope ``key`` is
-    no longer listed. ``workspace`` is the path its ``.workspace`` marker named (None: none
-    readable). Its history is kept: a Session started in that folder again makes a new scope
-    under the same key, whose history still holds the files deleted before (V-2)."""
+    no longer listed. ``workspace`` is the path its ``.workspace`` marker named, as the
+    overview's ``workspacePath`` has it (None: a marker that names no path). Its history is
+    kept: a Session started in that folder again makes a new scope under the same key, whose
+    history still holds the files deleted before (V-2)."""
 
     key: str
     workspace: str | None = None

@@ -788,7 +788,9 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
 def _memory_forget(settings: Settings, args: argparse.Namespace) -> int:
     """``memory forget``: take an empty Workspace scope off the agent's memory (K-5), as
     ``DELETE …/memory/scopes/{key}`` does; ``--dry-run`` says what would happen."""
+    from memory_core.hidden_text import show_hidden
     from memory_core.keys import workspace_memory_key
+    from memory_core.shown_names import shown_name
 
     from memory_api.stores import build_stores, prepare_data_dir
 
@@ -799,7 +801,8 @@ def _memory_forget(settings: Settings, args: argparse.Namespace) -> int:
     key = args.scope if args.scope is not None else workspace_memory_key(args.workspace)
     forget = stores.memory.forget(args.project, args.agent, key, dry_run=args.dry_run)
     result = _run(forget)
-    named = f"scope {result.key}" + (f" (Workspace {result.workspace})" if result.workspace else "")
+    shown = show_hidden(shown_name(result.workspace)) if result.workspace else None
+    named = f"scope {result.key}" + (f" (Workspace {shown})" if shown else "")
     if args.dry_run:
         print(f"would forget {named} in the data dir {settings.data_dir}; nothing changed")
     else:

@@ -57,12 +57,12 @@ from memory_api.store.containment import checked_memory_root, real_path
 from memory_api.store.entity_tags import NO_PRECONDITIONS, Preconditions
 from memory_api.store.file_names import on_disk_name
 from memory_api.store.file_pages import FILES_DEFAULT_LIMIT, check_page
-from memory_api.store.forget import forget_scope
+from memory_api.store.forget import forget_scope, recover_leftover
 from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
 from memory_api.store.history.service import scope_history_bytes
 from memory_api.store.listings import FolderListings
 from memory_api.store.locks import lock_name
-from memory_api.store.not_scopes import skipped_entries
+from memory_api.store.not_scopes import forgotten_key, skipped_entries
 from memory_api.store.overview import (
     GROUP_QUERY_MAX,
     OVERVIEW_DEFAULT_LIMIT,
@@ -179,17 +179,36 @@ class MemoryStore:
         self, agent_id: str, limit: int, after: Place | None, query: str | None
     ) -> OverviewPage:
         root = self._root(agent_id)
-        page = self.answers.overview(
-            root,
-            limit=limit,
-            after=after,
-            query=query,
-            records=self.records.of(agent_id),
-            fed=self._fed(agent_id, root),
-            user_unusable=scope_unusable(root, USER_SCOPE, agent_id),
-        )
+        for again in (True, False):  # listed again (no feed: it may not have seen it yet)
+            page = self.answers.overview(  # once leftovers of a forget were put back
+                root,
+                limit=limit,
+                after=after,
+                query=query,
+                records=self.records.of(agent_id),
+                fed=self._fed(agent_id, root) if again else None,
+                user_unusable=scope_unusable(root, USER_SCOPE, agent_id),
+            )
+            if not (again and page.skipped.forgetting and self._recover(agent_id, root, page)):
+                break
         scopes = [self._with_history(agent_id, root, scope) for scope in page.scopes]
         return OverviewPage(scopes, page.totals, page.next_cursor, page.skipped)
+
+    def _recover(self, agent_id: str, root: Path, page: OverviewPage) -> bool:
+        """Put back or finish what the forgets that stopped half-way left in ``root``, each
+        under its scope's lock (:func:`~memory_api.store.forget.recover_leftover`, K-5);
+        whether any changed (then the overview is listed again)."""
+        changed = False
+        for hidden in page.skipped.forgetting:
+            key = forgotten_key(hidden)
+            if key is None:
+                continue
+            try:
+                with self.locks.hold_sync(lock_name("index", agent_id, key)):
+                    changed = recover_leftover(root, hidden, key) or changed
+            except (OSError, ServiceError) as error:
+                logger.warning("agent %s: %s not recovered: %s", agent_id, hidden, error)
+        return changed
 
     def _fed(self, agent_id: str, root: Path) -> FedRows:
         """The overview rows of ``agent_id`` kept under the change feed of its ``root`` (the

@@ -11,7 +11,9 @@ listing shows it (escaped, T-5b; never a path, never a target it leads to, which
 outside the memory root: A-7).
 
 Names starting with ``.`` are the service's and the system's own (a lock, a temp file,
-``.DS_Store``) and are never named.
+``.DS_Store``) and are never named, but for a folder a forget left (:data:`FORGETTING_PREFIX`,
+K-5): the overview puts it back first, and names one that still holds what it could not put
+back.
 """
 
 from __future__ import annotations
@@ -27,10 +29,34 @@ from memory_core.keys import check_scope_key
 from memory_core.shown_names import shown_name
 from memory_core.wire import SkippedEntry
 
-__all__ = ["SKIPPED_NAMED", "Skipped", "skipped_entries", "why_no_scope"]
+__all__ = [
+    "FORGETTING_PREFIX",
+    "SKIPPED_NAMED",
+    "Skipped",
+    "forgotten_key",
+    "skipped_entries",
+    "why_no_scope",
+]
+
+FORGETTING_PREFIX = ".forgetting-"
+"""The hidden name a scope folder has while it is being forgotten (K-5):
+``.forgetting-<key>-<8 hex digits>``."""
 
 SKIPPED_NAMED = 20
 """The most skipped entries one answer names (sorted by name); the rest are counted."""
+
+
+def forgotten_key(name: str) -> str | None:
+    """The scope key of the memory-root entry ``name`` that a forget renamed
+    (``.forgetting-<key>-<8 hex>``), or None for any other name."""
+    if not name.startswith(FORGETTING_PREFIX) or len(name) < len(FORGETTING_PREFIX) + 10:
+        return None
+    key, dash, tail = name[len(FORGETTING_PREFIX) :].rpartition("-")
+    try:
+        check_scope_key(key)
+    except InvalidId:
+        return None
+    return key if dash and len(tail) == 8 else None
 
 
 def why_no_scope(entry: os.DirEntry[str]) -> str:
@@ -65,19 +91,30 @@ class Skipped:
     named: list[tuple[str, str]] = field(default_factory=list)
     count: int = 0
     most: int = SKIPPED_NAMED
+    forgetting: list[str] = field(default_factory=list)
+    """The names of the folders a forget left (K-5), named in :attr:`named` too."""
 
     def add(self, entry: os.DirEntry[str]) -> None:
         """Count ``entry`` (no scope) and name it, as a listing shows a name (:func:`~memory_core.
         shown_names.shown_name`: a byte that is not UTF-8 made the overview and the agents
         list a 500), when it is among the first by name; a name starting with ``.`` is never
         counted nor named (see the module)."""
-        if entry.name.startswith("."):
+        key = forgotten_key(entry.name)
+        if key is not None and entry.is_dir(follow_symlinks=False):
+            self.forgetting.append(entry.name)
+            why = (
+                f"a folder a forget of scope {key!r} left, holding what it could not put back "
+                "(names that scope holds too): move them into it by hand; never read"
+            )
+        elif entry.name.startswith("."):
             return
+        else:
+            why = None
         self.count += 1
         name = shown_name(entry.name)
         if len(self.named) >= self.most and name >= self.named[-1][0]:
             return
-        bisect.insort(self.named, (name, why_no_scope(entry)))
+        bisect.insort(self.named, (name, why or why_no_scope(entry)))
         del self.named[self.most :]
 
 

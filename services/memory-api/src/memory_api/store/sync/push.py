@@ -55,6 +55,7 @@ from __future__ import annotations
 import codecs
 import functools
 import logging
+import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -316,6 +317,7 @@ def _take(
     )
     blobs.add(merge.new)
     blobs.prefetch({blob for name, blob in merge.files.items() if first.get(name) != blob})
+    first = _marker_written_anew(scope, first, merge.files)
     # written in the folder held open: one swapped for a link to another agent's scope
     # meanwhile is never written (A-7); raises FolderSwapped (an OSError) when it is already
     with held_folder(scope.parent, scope) as held:
@@ -338,6 +340,22 @@ def _take(
     merged = bool(merge.outcomes or raced)
     recorded = histories.record(agent_id, scope, who, only=written, keep_empty=merged)
     return TakenPush(recorded, outcomes, commit=True, foreign=foreign)
+
+
+def _marker_written_anew(
+    scope: Path, first: dict[str, str], merged: Mapping[str, str]
+) -> dict[str, str]:
+    """``first`` (the newest version's files) as what the write starts from: without the
+    marker when the ``scope`` folder holds none though the version and the merge do. A
+    forgotten scope (K-5) leaves its history's last version holding the marker; a push that
+    brings the scope back made its folder anew and wrote only what changed, so the scope had
+    no marker (``marker: missing``) and the next fetch recorded and sent its deletion to
+    every machine. So a scope folder is never made without its marker (R-1, K-5)."""
+    if MARKER_FILE not in first or MARKER_FILE not in merged:
+        return first
+    if os.path.lexists(scope / MARKER_FILE):
+        return first
+    return {name: blob for name, blob in first.items() if name != MARKER_FILE}
 
 
 def _sub_folder_notes(
