@@ -96,8 +96,11 @@ async def test_k5_a_scope_holding_files_is_refused_until_they_are_deleted_and_ke
     # the history is kept: back in that folder, the deleted file can be restored
     await _start(client, workspace)
     deleted = await ok_json(await client.get(f"{_scope_url(key)}/deleted"))
-    assert [entry["file"] for entry in deleted["files"]] == ["deploy.md"]
-    restore = {"version": deleted["files"][0]["restoreVersion"]}
+    by_file = {entry["file"]: entry for entry in deleted["files"]}
+    # the blank index the forget took is listed too when a record ran after it (the Session
+    # start's, or one the delete queued and a busy machine ran late): both are true
+    assert set(by_file) in ({"deploy.md"}, {"deploy.md", "MEMORY.md"}), by_file
+    restore = {"version": by_file["deploy.md"]["restoreVersion"]}
     await ok_json(await client.post(f"{file_url(key, 'deploy.md')}/restore", json=restore))
     assert (agent.root / key / "deploy.md").is_file()
 
