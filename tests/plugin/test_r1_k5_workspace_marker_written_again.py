@@ -18,11 +18,11 @@ __all__ = ["served_root"]  # the fixture, used by name
 def test_r1_k5_a_workspace_marker_gone_from_the_service_is_written_again_by_the_next_session(
     shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    """A Workspace scope removed on the service, then sent an edit by a machine that still had
-    it: the merge keeps the edited memory but not the marker (deleted there, unchanged here),
-    and the machines fetched that. A Session start on the service's machine writes a missing
-    marker again; a Session's sync on a machine does the same, says so, and sends it, so the
-    scope is tied to its Workspace again on every side."""
+    """A Workspace scope removed on the service (a forget), then sent an edit by a machine that
+    still had it: the push that brings the scope back writes its marker too, so no side ever
+    fetches the marker as deleted. A marker gone from a machine's copy all the same (removed by
+    hand) is written again by that machine's next Session sync, which says so and sends it, so
+    the scope is tied to its Workspace on every side."""
     workspace = tmp_path / "src" / "shop"
     workspace.mkdir(parents=True)
     laptop = machine(shared_service, new_agent, tmp_path, "laptop")
@@ -39,11 +39,13 @@ def test_r1_k5_a_workspace_marker_gone_from_the_service_is_written_again_by_the_
     append(desktop.memory_root / key / "deploy.md", "with care\n")
     synced(desktop, str(workspace))
     synced(laptop, str(workspace))
-    assert not (laptop.memory_root / key / ".workspace").exists()  # fetched as deleted
+    marker = os.path.realpath(workspace) + "\n"
+    assert (served_root / key / ".workspace").read_text(encoding="utf-8") == marker
+    assert (laptop.memory_root / key / ".workspace").read_text(encoding="utf-8") == marker
 
+    (laptop.memory_root / key / ".workspace").unlink()  # gone from the laptop's copy by hand
     results = synced(laptop, str(workspace))
 
-    marker = os.path.realpath(workspace) + "\n"
     assert (laptop.memory_root / key / ".workspace").read_text(encoding="utf-8") == marker
     said = [line for result in results for line in result.outcomes if ".workspace" in line]
     assert said and "was gone" in said[0] and "written again" in said[0]
