@@ -471,7 +471,9 @@ def _scan(
         scan.command(words, top=top, maybe=maybe)
         if scan.git_sure:  # ``f() {`` defines a function: runs nothing yet
             defining = ending == "(" and pieces[at + 2 : at + 4] in (["", ")"], [" ", ")"])
-            scan.git_sure = defining or _git_answer_kept(words, scan.base)
+            said = pieces[at].split()
+            kept = _defines_kept(said) if defining else _git_answer_kept(said, scan.base)
+            scan.git_sure = kept
         scan.subshell(ending)
         top = (top and ending not in ("$(", "`")) or ending == "\n"
     return scan
@@ -482,55 +484,122 @@ _ENTERING = (["cd"], ["pushd"])
 _TOP = "\0t"
 """What stands for the folder ``$(git rev-parse --show-toplevel)`` prints, in a script's text
 once read: asked of git where the script is then (:meth:`_NestedScan._top`)."""
+_QUIET = r"(?:\s+2>\s*/dev/null)?\s*"
 _TOPLEVEL_RE = (
-    r"\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`"
+    rf"\$\(\s*git\s+rev-parse\s+--show-toplevel{_QUIET}\)"
+    rf"|`\s*git\s+rev-parse\s+--show-toplevel{_QUIET}`"
 )
-"""``$(git rev-parse --show-toplevel)`` and its backquoted spelling."""
+"""``$(git rev-parse --show-toplevel)`` and its backquoted spelling, its errors maybe sent to
+``/dev/null``."""
 _TOPS_CAP = 4
 """The most folders one scan asks git for its top (each a git run of ~3 ms: H-5)."""
-_GIT_KEEPING = frozenset(
-    {"set", "shopt", "cd", "pushd", "popd", "echo", "printf", ":", "true", "false", "test", "["}
-    | {"[[", "]]", "if", "then", "else", "elif", "fi", "while", "until", "do", "done", "esac"}
-    | {"{", "}", "!", "case", "for", "local", "export", "readonly", "declare", "typeset"}
-    | {"unset", "umask", "shift", "exit", "return", "pwd", "dirname", "basename", "realpath"}
-    | {"readlink", "cat", "head", "tail", "wc", "ls", "date", "uname", "nproc", "id", "whoami"}
-    | {"type", "hash", "which", "trap", "break", "continue", "wait", "sleep"}
+_KEEPING = frozenset({"echo", "printf", "true", "false", ":", "test", "[", "command", "set"})
+_KEEPING_ALSO = frozenset({"cd", "pushd", "popd", "exit"})
+"""The commands that may stand before a script's ``cd`` to its git top (P-3): builtins that
+run no code, define no function, alias, trap or ``hash`` entry and write no file
+(:func:`_git_answer_kept`), and the folder changes the scan follows, and ``exit``."""
+_KEYWORDS_KEPT = frozenset({"if", "then", "elif", "else", "fi", "{", "}"})
+"""Keywords passed over before such a command (what follows each is judged as a command)."""
+_UNSAFE_NAME_RE = (
+    r"^(?:GIT_\w*|XDG_\w*|BASH\w*|LD_\w*|PATH|HOME|ENV|CDPATH|TMPDIR|PS4|SHELLOPTS|IFS"
+    r"|GLOBIGNORE|PROMPT_COMMAND|EXECIGNORE|GCONV_PATH|LOCPATH|HOSTALIASES|PWD|OLDPWD"
+    r"|POSIXLY_CORRECT)$"
 )
-"""Commands that cannot change what ``git rev-parse --show-toplevel`` answers (they write no
-file but through a redirection, change no variable git or the shell's search for it reads,
-run no code the script does not show): after only these, a script's ``cd`` to its top is asked
-of git before it runs, as the command's opening one is (``git_toplevel``)."""
-_GIT_READ_RE = r"^(?:GIT_\w*|HOME|XDG_CONFIG_HOME|PATH|BASH_ENV|ENV)(?:\+?=|$)"
-"""A variable git, or the shell finding and starting it, reads (set, exported or unset)."""
+"""Variables git, the dynamic loader or the shell (finding and starting git, ``cd``,
+``mktemp``, tracing) reads: no assignment of one may stand before the ``cd``."""
+_SAFE_EXPANSION_RE = (
+    r"\$(?:[0-9#?@*$!-]|[A-Za-z_]\w*"
+    r"|\{(?:[0-9]+|[#?@*]|[A-Za-z_]\w*(?::?[-+][^$`{}\[\]\\]*)?)\})"
+)
+"""The expansions a word before the ``cd`` may hold: a variable, a given word, ``${x:-y}``
+with a literal ``y``; never ``${x@P}``, a subscript (arithmetic: code), nor ``$'…'``."""
+_SET_WORD_RE = (
+    r"^(?:[-+][euxvETCfo]+|pipefail|errexit|nounset|xtrace|noclobber|noglob|errtrace"
+    r"|functrace|verbose)$"
+)
+"""``set``'s words allowed there: options, none exporting every variable (``-a``, ``-k``)."""
+_REDIRECTED_KEPT = frozenset(
+    {">/dev/null", ">>/dev/null", "1>/dev/null", "2>/dev/null", "&>/dev/null", "2>>/dev/null"}
+    | {">&2", "1>&2", "2>&1"}
+)
+"""Redirections that write nothing a git may read (before the ``cd``, in the script)."""
+_ARROWS = frozenset({">", ">>", "1>", "2>", "&>", "1>>", "2>>", "&>>"})
+"""A redirection whose target is the next word."""
+_NOT_FUNCTIONS = frozenset(
+    {"git", "dirname", "readlink", "realpath", "pwd", "command_not_found_handle", "cd"}
+    | {"pushd", "popd", "exit", "source"}
+)
+"""Names no function defined before the ``cd`` may have (they would run for git's answer)."""
 
 
-def _git_answer_kept(said: list[str], folder: str | None) -> bool:
+def _plain(word: str) -> bool:
+    """Whether ``word`` (quotes removed) holds no backslash and no expansion but those of
+    :data:`_SAFE_EXPANSION_RE`: nothing in it runs code or reads a name bash evaluates."""
+    return "\\" not in word and "$" not in re.sub(_SAFE_EXPANSION_RE, "", word)
+
+
+def _unredirected(words: list[str], folder: str | None, *, files: bool) -> list[str] | None:
+    """``words`` without their redirections, None when one may write git's files: only those
+    of :data:`_REDIRECTED_KEPT` (``files``: in the call's own command, a literal file too
+    whose real path is none of git's, :func:`_git_file_kept`); any other ``<`` or ``>``
+    (``>&.git/config``, ``1<>x``, ``a>b``) is None."""
+    kept: list[str] = []
+    at = 0
+    while at < len(words):
+        word = words[at]
+        following = words[at + 1] if at + 1 < len(words) else ""
+        if word in _REDIRECTED_KEPT:
+            at += 1
+            continue
+        if word in _ARROWS and (following == "/dev/null" or (files and _file(following, folder))):
+            at += 2
+            continue
+        arrow = re.match(r"^(?:[12]?>>?|&>>?)(?P<rest>[^<>&].*)$", word)
+        if arrow is not None and files and _file(arrow.group("rest"), folder):
+            at += 1
+            continue
+        if "<" in word or ">" in word:
+            return None
+        kept.append(word)
+        at += 1
+    return kept
+
+
+def _file(target: str, folder: str | None) -> bool:
+    """Whether ``target`` is a literal file name whose writing changes none of git's files."""
+    plain = re.match(r"^[\w./+,:@%=-]+$", target) is not None
+    return plain and target != "/dev/null" and _git_file_kept(target, folder)
+
+
+def _git_answer_kept(said: list[str], folder: str | None, *, files: bool = False) -> bool:
     """Whether the simple command ``said`` (split at white space) run in ``folder`` (None:
-    unknown) surely leaves git's answer to ``--show-toplevel`` as it was
-    (:data:`_GIT_KEEPING`): an assignment of no variable git reads (:data:`_GIT_READ_RE`),
-    ``git rev-parse``/``describe``/``status``, no ``trap`` on ``DEBUG``/``RETURN`` (code run
-    before each command), and what it writes (a redirection's target, ``tee``'s operands)
-    none of git's files (:func:`_git_file_kept`). Empty: kept."""
-    words = [word.replace('"', "").replace("'", "") for word in said]
-    if any(re.match(_GIT_READ_RE, word) for word in words):
+    unknown) surely leaves git's answer to ``--show-toplevel`` as it was (P-3), by a strict
+    allowlist: no word holds a backslash or an expansion but a variable's
+    (:func:`_plain`); after keywords of a branch or a group (:data:`_KEYWORDS_KEPT`) come
+    assignments of no variable git or the shell reads (:data:`_UNSAFE_NAME_RE`), then
+    nothing or one of :data:`_KEEPING` (``set`` with options only, no ``printf -v``,
+    ``command -v`` only, no ``test -v``) or :data:`_KEEPING_ALSO`, redirected nowhere but as
+    :func:`_unredirected` allows (``files``: the call's own command). Empty: kept."""
+    unquoted = [word.replace('"', "").replace("'", "") for word in said]
+    words = _unredirected(unquoted, folder, files=files)
+    if words is None or any("\\" in word for word in said) or not all(map(_plain, words)):
         return False
-    for at, word in enumerate(words):
-        arrow = re.match(r"^[0-9]*(?:>>?|&>>?|>\|)(?P<rest>.*)$", word)
-        target = (arrow.group("rest") or "".join(words[at + 1 : at + 2])) if arrow else ""
-        if arrow and not re.match(r"^&[0-9-]$", target) and not _git_file_kept(target, folder):
+    while words and words[0] in _KEYWORDS_KEPT:
+        words = words[1:]
+    while words and (assigned := re.match(_ASSIGNED_RE, words[0])) is not None:
+        if re.match(_UNSAFE_NAME_RE, assigned.group("name")):
             return False
-    named = [word for word in words if not re.match(r"^[A-Za-z_]\w*\+?=", word)]
-    if not named:
+        words = words[1:]
+    if not words:
         return True
-    if named[0] == "git":
-        return named[1:2] in (["rev-parse"], ["describe"], ["status"])
-    if named[0] == "trap":
-        return not {"DEBUG", "RETURN"} & set(named)
-    if named[0] in ("command", "builtin"):
-        return named[1:2] in (["-v"], ["-V"])
-    if named[0] == "tee":
-        return all(_git_file_kept(w, folder) for w in named[1:] if w[:1] not in "-<>&")
-    return named[0] in _GIT_KEEPING
+    name, rest = words[0], words[1:]
+    if name == "set":
+        return all(re.match(_SET_WORD_RE, word) for word in rest)
+    if name == "command":
+        return rest[:1] in (["-v"], ["-V"])
+    if name in ("printf", "test", "["):
+        return not any(word.startswith("-v") for word in rest)
+    return name in _KEEPING or name in _KEEPING_ALSO
 
 
 def _git_file_kept(target: str, folder: str | None) -> bool:
@@ -540,7 +609,7 @@ def _git_file_kept(target: str, folder: str | None) -> bool:
     will) has no part starting with ``.git`` or named ``git``."""
     if target == "/dev/null":
         return True
-    if not target or folder is None or any(char in target for char in "$`~*?["):
+    if not target or folder is None or any(char in target for char in "$`~*?[\\&"):
         return False
     try:
         real = os.path.realpath(os.path.join(folder, target))  # noqa: PTH118
@@ -549,27 +618,82 @@ def _git_file_kept(target: str, folder: str | None) -> bool:
     return not any(part.startswith(".git") or part == "git" for part in PurePath(real).parts)
 
 
+def _defines_kept(words: list[str]) -> bool:
+    """Whether ``words`` (before ``() {``) define a function of a name that runs nothing
+    for git's answer: a plain name, none of :data:`_NOT_FUNCTIONS`, :data:`_KEEPING` or
+    :data:`_KEYWORDS_KEPT` (its body is judged as the commands before the ``cd`` are)."""
+    if len(words) != 1 or not re.match(r"^[A-Za-z_][\w-]*$", words[0]):
+        return False
+    return words[0] not in _NOT_FUNCTIONS | _KEEPING | _KEEPING_ALSO | _KEYWORDS_KEPT
+
+
+_BASH_OPTION_RE = r"^(?:-[euxvETCfn]+|--)$"
+"""Options of ``bash``/``sh`` before the script's name that read no startup file, set no
+``allexport`` or ``-k``, run no ``-c`` text, no standard input, no ``shopt``."""
+_DURATION_RE = r"^[0-9]+(?:\.[0-9]+)?[smhd]?$"
+
+
+def _runner_words(words: list[str]) -> list[str] | None:
+    """The words after the one script a runner command runs, with that script's word first:
+    its leading assignments none of :data:`_UNSAFE_NAME_RE`, then the wrappers ``time``,
+    ``timeout DURATION``, ``nice [-n N]``, ``env NAME=value…``, then ``bash``/``sh`` with the
+    options of :data:`_BASH_OPTION_RE` (only the words before the script's name are
+    bash's), ``source``, ``.`` or a path; None for any other command."""
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if (assigned := re.match(_ASSIGNED_RE, word)) is not None:
+            if re.match(_UNSAFE_NAME_RE, assigned.group("name")):
+                return None
+        elif word in ("time", "nice", "env"):
+            if word == "nice" and words[at + 1 : at + 2] == ["-n"]:
+                at += 2
+        elif word == "timeout" and re.match(_DURATION_RE, "".join(words[at + 1 : at + 2])):
+            at += 1
+        else:
+            break
+        at += 1
+    name, rest = "".join(words[at : at + 1]), words[at + 1 :]
+    if name in ("bash", "sh"):
+        while rest and re.match(_BASH_OPTION_RE, rest[0]):
+            rest = rest[1:]
+        return rest if rest and rest[0][:1] not in ("-", "+") else None
+    if name in ("source", "."):
+        return rest or None
+    return [name, *rest] if "/" in name else None
+
+
+def _tee_kept(said: list[str], folder: str | None) -> bool:
+    """Whether ``said`` is ``tee`` writing literal files none of git's (``| tee log.txt``)."""
+    words = [word.replace('"', "").replace("'", "") for word in said]
+    files = [word for word in words[1:] if word[:1] != "-"]
+    return words[:1] == ["tee"] and all(_file(word, folder) for word in files)
+
+
 def git_answer_kept_by(text: str, folder: str | None, environ: Mapping[str, str]) -> bool:
     """Whether the call's own command ``text`` surely leaves git's ``--show-toplevel``
-    answer as the guard finds it until the one script it runs asks (P-3): each simple command
-    keeps it (:func:`_git_answer_kept`) but one running a script (``bash``/``sh`` with no
-    option reading startup files, ``source``, ``.``, a path), no loop that could run the
-    script again after it changed it, and no ``BASH_ENV``/``ENV`` the shell sources first.
-    Only then may a script's ``cd "$(git rev-parse --show-toplevel)"`` be asked of git
-    (``asks_git`` of :func:`script_folders` and the others). ``folder``: where it runs (None:
-    unknown; what it writes is then taken as maybe git's files)."""
-    if environ.get("BASH_ENV") or environ.get("ENV"):
+    answer as the guard finds it until the one script it runs asks (P-3): each simple
+    command keeps it (:func:`_git_answer_kept`, a redirection into a literal file of none of
+    git's allowed) but one running a script (:func:`_runner_words`, its words plain,
+    redirected as the others), no loop that could run the script again, no ``BASH_ENV``/
+    ``ENV`` the shell sources first, no ``PS4`` holding an expansion (run by ``-x``). Only
+    then may a script's ``cd "$(git rev-parse --show-toplevel)"`` be asked of git
+    (``asks_git`` of :func:`script_folders` and the others). ``folder``: where it runs
+    (None: unknown; what it writes is then taken as maybe git's files)."""
+    if environ.get("BASH_ENV") or environ.get("ENV") or re.search(r"[$`]", environ.get("PS4", "")):
         return False
     runners = 0
     for piece in re.split(_SEGMENT_RE, without_comments(text))[::2]:
-        words = piece.split()
-        if _git_answer_kept(words, folder) and not {"for", "while", "until", "select"} & set(words):
+        said = piece.split()
+        if {"for", "while", "until", "select"} & set(said):
+            return False
+        if _git_answer_kept(said, folder, files=True) or _tee_kept(said, folder):
             continue
-        named = [word for word in words if not re.match(r"^[A-Za-z_]\w*\+?=", word)]
-        runner = named[:1] in (["bash"], ["sh"], ["source"], ["."]) or "/" in "".join(named[:1])
-        startup = any(re.match(r"^-[A-Za-z]*[il]|^--(?!$)", word) for word in named[1:])
-        rest = words[: len(words) - len(named)] + named[1:]  # its assignments, then operands
-        if not runner or startup or not _git_answer_kept(["true", *rest], folder):
+        words = _unredirected(
+            [w.replace('"', "").replace("'", "") for w in said], folder, files=True
+        )
+        given = None if words is None or "\\" in piece else _runner_words(words)
+        if given is None or not all(map(_plain, given)):
             return False
         runners += 1
     return runners <= 1
