@@ -237,6 +237,18 @@ LOST_CD_SCRIPTS = {
     "bash v.sh sub": 'cd "${BASH_ARGV[0]}"; echo x >> ../notes/v.md\n',
     "bash s.sh": "case $x in *) d=sub;; esac\ncd $d; echo x >> ../notes/s.md\n",
     "bash f.sh": 'g() { local d=sub; cd "$d"; }\nd=.; g; cp /etc/hostname ../notes/f.md\n',
+    # each below let through by every harness until guardfix62b (review guard62 B3)
+    "bash l1.sh": 'cd "$(echo sub)"\nd=..\necho x >> $d/notes/l1.md\n',
+    "bash l2.sh": 'cd "$(echo sub)"\necho x >> "$PWD/../notes/l2.md"\n',
+    "bash l3.sh": 'cd "$(echo sub)"\nsort -o ../notes/l3.md /etc/hostname\n',
+    "bash l4.sh": 'cd "$(echo sub)"\ncp -t ../notes /etc/hostname\n',
+    "bash l5.sh": "cd \"$(echo sub)\"\npython3 -c \"open('../notes/l5.md','w')\"\n",
+    "bash l6.sh": 'cd "$(echo sub)"\ntruncate -s 0 ../notes/l6.md\n',
+    "bash l7.sh": 'cd "$(echo sub)"\nsed -n "w ../notes/l7.md" /etc/hostname\n',
+    "bash m2.sh": 'export TMPDIR="$(cat target)"\ncd "$(mktemp -d)"\necho x > m2.md\n',
+    "bash m3.sh": 'cd "$(mktemp -p "$(cat target)" -d)"\necho x > m3.md\n',
+    "bash m4.sh": 'tmp=$(mktemp -d)\ncd "$tmp"\nln -s "$(cat $OLDPWD/t)" x\necho x > x/m4.md\n',
+    "bash c1.sh": "shopt -s cdable_vars\nsub=sub\ncd sub\necho x >> ../notes/c1.md\n",
 }
 """Scripts (by the command running them) writing a relative path after a ``cd`` into a folder
 the guard cannot work out (review guard61 finding 1): it followed no folder there and judged
@@ -270,6 +282,7 @@ def test_p3_a_script_writing_a_relative_path_after_a_cd_it_cannot_follow_is_refu
     assert passing == {c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in passing}
     assert_refused_by_every_harness_and_bash_writes(where, "bash r.sh")
     assert_refused_by_every_harness_and_bash_writes(where, "bash r2.sh")
+    assert_refused_by_every_harness_and_bash_writes(where, "bash l3.sh")
 
 
 GIVEN_AFTER_CD = {
@@ -277,6 +290,14 @@ GIVEN_AFTER_CD = {
     "bash q2.sh x ../notes/q2.md y": 'cd sub; echo x >> "${@:2:1}"\n',
     "bash q3.sh x y ../notes/q3.md": "cd sub; echo x >> ${*:3}\n",
     "bash q4.sh ../notes/q4.md": 'cd sub && cp /etc/hostname "$1"\n',
+    # each below let through by every harness until guardfix62b (review guard62 B3)
+    "bash q5.sh ../notes/q5.md": 'f="$1"\ncd sub\ncp /etc/hostname "$f"\n',
+    "bash q6.sh ../notes/q6.md": 'for a; do cd sub; echo x >> "$a"; done\n',
+    "bash q7.sh ../notes/q7.md": 'cd sub\necho x >> "${BASH_ARGV[0]}"\n',
+    "bash q8.sh -o ../notes/q8.md": (
+        "while getopts o: opt; do case $opt in o) out=$OPTARG;; esac; done\n"
+        'cd sub\necho x > "$out"\n'
+    ),
 }
 """Scripts writing words given to them (a slice of them, or one) after a ``cd`` (review guard61
 finding 2): the guard judged ``../notes/…`` from the Workspace, where it names no memory, while
@@ -298,3 +319,4 @@ def test_p3_a_script_writing_words_given_to_it_after_a_cd_is_refused(
         ("claude-code", "codex", "gemini")
     )
     assert_refused_by_every_harness_and_bash_writes(where, "bash q1.sh x y ../notes/q1.md")
+    assert_refused_by_every_harness_and_bash_writes(where, "bash q5.sh ../notes/q5.md")

@@ -364,12 +364,20 @@ def git_tops(
     return [f for f in scan.folders if any(f == t or f.startswith(t + "/") for t in tops)]
 
 
-_LOST_WRITERS = frozenset({"tee", "touch", "cp", "mv", "ln", "install", "dd", "mkdir"})
+_LOST_WRITERS = frozenset(
+    {"tee", "touch", "cp", "mv", "ln", "install", "dd", "mkdir", "truncate", "rm", "rmdir"}
+)
+_TARGETED = {"-o": ("sort",), "-t": ("cp", "mv", "ln", "install")}
+"""Options whose next word a program writes (``sort -o x``, ``cp -t dir``)."""
 """Programs whose operands :func:`lost_writes` takes as written (``cp``, ``mv``, ``ln`` and
 ``install`` their last, ``dd`` its ``of=``, the others every one)."""
 
 
-_GIVEN_RE = r"\$(?:[0-9@*]|\{(?:[0-9@*]|!#))"
+_GIVEN_HINT = frozenset("0123456789@*!AO")
+"""Characters one of :data:`_GIVEN_RE`'s words holds (a cheap test before the regex)."""
+_NAMES_READ_RE = r"\$\{?([A-Za-z_]\w*)"
+"""The names of the variables a word reads (``$f``, ``${out}``)."""
+_GIVEN_RE = r"\$(?:[0-9@*]|\{(?:[0-9@*]|!#|BASH_ARGV\b)|\{?OPTARG\b)"
 """A word built from the words given to the script: ``$1``, ``"$@"``, ``"${@:3}"``,
 ``${*:3}``, ``"${!#}"`` (review guard61 finding 2)."""
 
@@ -386,12 +394,17 @@ def _written_words(words: list[str]) -> list[str]:
     name = words[0].rsplit("/", 1)[-1] if words else ""
     operands = [word for word in words[1:] if word[:1] not in ("-", ">", "<", "&")]
     operands = [w for w in operands if not re.match(r"^[0-9]*[<>]", w)]
+    for at, word in enumerate(words[1:], 1):  # ``sort -o x``, ``cp -t dir``, their long forms
+        if name in _TARGETED.get(word, ()) and at + 1 < len(words):
+            written.append(words[at + 1])
+        long = re.match(r"^--(?:output|target-directory)=(?P<rest>.+)$", word)
+        written += [long.group("rest")] if long and name in _TARGETED["-t"] + ("sort",) else []
     if name == "dd":
         written += [word[3:] for word in operands if word.startswith("of=")]
     elif name in ("cp", "mv", "ln", "install") and len(operands) > 1:
         written.append(operands[-1])
     elif name in _LOST_WRITERS - {"dd", "cp", "mv", "ln", "install"}:
-        written += operands
+        written += [word for word in operands if not word[:1].isdigit() or name != "truncate"]
     return [word for word in written if word]
 
 
@@ -451,6 +464,8 @@ def _scan(
     """:func:`_scanned`'s scan, one linear pass over ``text``'s simple commands."""
     scan = _NestedScan(base, environ, sourced=sourced)
     scan.git_sure = asks_git and not sourced
+    scan.cdable = "cdable_vars" in text  # ``cd name`` may enter the folder ``$name`` holds
+    scan.gives = re.search(_GIVEN_RE, text) is not None
     text = _own_read(scan, without_comments(text), script)
     if "--show-toplevel" in text:
         text = re.sub(_TOPLEVEL_RE, _TOP, text)
@@ -467,7 +482,7 @@ def _scan(
             words.append("$")  # ``cd $(echo sub)``: its folder, not a bare ``cd`` (home)
         maybe = at > 0 and pieces[at - 1] in ("&&", "||")  # ``a && d=x``: may not run
         following = pieces[at + 2].split()[:1] if at + 2 < len(pieces) else []
-        scan.mktemp = ending == "$(" and following == ["mktemp"]  # ``d=$(mktemp -d)``
+        scan.mktemp = ending == "$(" and following == ["mktemp"] and _new_temp(pieces[at + 2], scan)
         scan.command(words, top=top, maybe=maybe)
         if scan.git_sure:  # ``f() {`` defines a function: runs nothing yet
             defining = ending == "(" and pieces[at + 2 : at + 4] in (["", ")"], [" ", ")"])
@@ -477,6 +492,13 @@ def _scan(
         scan.subshell(ending)
         top = (top and ending not in ("$(", "`")) or ending == "\n"
     return scan
+
+
+def _new_temp(said: str, scan: _NestedScan) -> bool:
+    """Whether ``mktemp`` run with the text ``said`` makes a new folder under the system's
+    temporary one: no ``-p``/``--tmpdir`` naming another, no ``TMPDIR`` the script set
+    (``export TMPDIR="$(cat target)"``: review guard62 B3)."""
+    return "TMPDIR" not in scan.known and not re.search(r"\s(?:-p|--tmpdir)", said)
 
 
 _ENTERING = (["cd"], ["pushd"])
@@ -778,6 +800,9 @@ class _NestedScan:
         self.mktemp = False  # the command's last word is ``$(mktemp …)``'s output
         self.temps: set[str] = set()  # variables holding a new temporary folder's name
         self.in_temp = False  # the unknown folder is a new temporary one (``cd "$(mktemp -d)"``)
+        self.given: set[str] = set()  # variables holding a word given to the script
+        self.gives = False  # the script reads a given word (:data:`_GIVEN_RE`) or loops on them
+        self.cdable = False  # ``shopt -s cdable_vars``: a ``cd`` may enter a variable's folder
         self.opened: list[tuple[str | None, str | None, bool]] = []  # at each open subshell
         self.globs = 0
         self.depth = 0  # the ``if``, loops, ``case`` and ``{`` groups open
@@ -789,8 +814,12 @@ class _NestedScan:
         if self.base != self.folders[0]:  # after a ``cd``: given words land elsewhere
             written = _written_words(words)
             lost = self.base is None and not self.in_temp
-            self.lost_writes.extend(w for w in written if lost and w[0] not in "/~$&")
-            self.lost_writes.extend(w for w in written if re.search(_GIVEN_RE, w))
+            self.lost_writes.extend(w for w in written if lost and not self._placed(w))
+            self.lost_writes.extend(w for w in written if self._given_in(w))
+            if lost:  # ``python3 -c "open('../x', 'w')"``, ``sed -n 'w ../x'``: up from there
+                self.lost_writes.extend(w for w in words if re.search(r"(?:^|\W)\.\.(?:/|$)", w))
+            if self.in_temp and words[:1] == ["ln"]:
+                self.in_temp = False  # a link made in the new folder may lead anywhere
         if words and words[0] in _CLOSING:
             self.depth = max(0, self.depth - 1)
         while words and (
@@ -809,6 +838,9 @@ class _NestedScan:
                 self._assign(word, top=top, maybe=maybe or self.depth > 0)
         elif name in _OPENING or name == "for":
             self.depth += 1  # ``case x in``, a loop: what it assigns may not run
+            if name == "for" and len(words) > 1 and words[2:3] != ["in"]:
+                self.given.add(words[1].rstrip(";"))  # ``for a; do``: over the given words
+                self.gives = True
             if name == "for" and len(words) > 2 and words[2] == "in":
                 values = [self._values(word) for word in words[3:]]
                 flat = [value for each in values if each is not None for value in each]
@@ -822,6 +854,26 @@ class _NestedScan:
             self._note("shell", script_operand(words[1:]), top=top)
         elif "/" in words[0]:
             self._note("run", words[0], top=top)
+
+    def _given_in(self, word: str) -> bool:
+        """Whether ``word`` holds a word given to the script (:data:`_GIVEN_RE`), or a variable
+        holding one (``f="$1"``, a ``for a; do`` loop's, ``out=$OPTARG``: review guard62 B3)."""
+        if not _GIVEN_HINT.isdisjoint(word) and re.search(_GIVEN_RE, word):
+            return True
+        return bool(self.given) and not self.given.isdisjoint(re.findall(_NAMES_READ_RE, word))
+
+    def _placed(self, word: str) -> bool:
+        """Whether a place written ``word`` lands where it does whatever the folder is: an
+        absolute path, ``~``, a descriptor (``&2``), or one starting with a variable whose
+        every known value is absolute (``$HOME/x``); ``$d/x`` with ``d=..``, ``$PWD/../x``
+        after a lost ``cd`` are not (review guard62 B3)."""
+        if word[0] in "/~&":
+            return True
+        if word[0] != "$":
+            return False
+        head = re.match(_PLAIN_VARIABLE_RE, word)
+        values = self._values(head.group(0), matched=False) if head else None
+        return values is not None and all(value.startswith("/") for value in values)
 
     def subshell(self, ending: str) -> None:
         """Keep the folder at a subshell's ``(`` or ``$(`` (``ending``: what ended the last
@@ -844,10 +896,9 @@ class _NestedScan:
         if assigned is None:
             return
         name, value = assigned.group("name"), assigned.group("value")
-        if self.mktemp and value == "$":
-            self.temps.add(name)
-        else:
-            self.temps.discard(name)
+        (self.temps.add if self.mktemp and value == "$" else self.temps.discard)(name)
+        if self.gives:  # ``f="$1"``, ``out=$OPTARG``: a given word kept
+            (self.given.add if self._given_in(value) else self.given.discard)(name)
         values = self._values(value, matched=False)  # bash matches no pattern there
         if maybe and values is not None:
             before = self.known[name] if name in self.known else [self.environ.get(name, "")]
@@ -884,6 +935,8 @@ class _NestedScan:
             joined = None
             if here is not None and values is not None and len(values) == 1 and values[0]:
                 joined = self._cd_path(here, values[0])
+            if self.cdable and values and not values[0].startswith(("/", "./", "../")):
+                joined = None  # ``shopt -s cdable_vars``: maybe a variable's folder
             target = joined
             if name == "pushd":
                 self.stack.append(here)
