@@ -48,6 +48,8 @@ EVERYDAY_SCRIPTS = {
     "bash t37.sh --verbose": f"{TOP}\n{OUT}\n",
     "bash -e t38.sh -- --fix": f"{TOP}\n{OUT}\n",
     "bash t39.sh -l": f"{TOP}\n{OUT}\n",
+    "bash t40.sh": 'for p in pkg/*; do (cd "$p" && echo x > build.log); done\n',
+    "bash t41.sh": 'for pkg in api web; do\n  (cd "pkg/$pkg" && echo x > build.log)\ndone\n',
 }
 """Scripts by the command running them; all but ``t02``, ``t08``, ``t16``, ``t23`` and
 ``t32`` were refused (a relative write after the top's ``cd``; ``t02`` and ``t32`` passed
@@ -67,7 +69,8 @@ EVERYDAY_CALLS = [
 """Calls running such a script: from another folder, logging, with options or variables, given
 words that look like bash's options (``--release``, ``-l``: only the words before the
 script's name are bash's), under ``time``, ``env``, ``timeout``, ``nice`` (each refused before
-guardfix62b, as ``t36``-``t39``: review guard62 O1)."""
+guardfix62b, as ``t36``-``t41``: review guard62 O1; ``t40``, ``t41`` a subshell's ``cd`` into
+each folder a loop names, judged in each)."""
 
 
 @pytest.fixture(autouse=True)
@@ -78,8 +81,8 @@ def _git_answers_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_p3_everyday_scripts_that_change_folder_pass(where: Layout) -> None:
     workspace = where.workspace
-    for folder in ("sub", "out"):
-        (workspace / folder).mkdir()
+    for folder in ("sub", "out", "pkg/api", "pkg/web"):
+        (workspace / folder).mkdir(parents=True)
     (workspace / "sub" / "a.txt").write_text("a\n", encoding="utf-8")
     subprocess.run(["git", "init", "-q"], cwd=workspace, check=True)
     for command, text in EVERYDAY_SCRIPTS.items():

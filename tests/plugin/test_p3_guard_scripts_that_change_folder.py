@@ -249,6 +249,7 @@ LOST_CD_SCRIPTS = {
     "bash m3.sh": 'cd "$(mktemp -p "$(cat target)" -d)"\necho x > m3.md\n',
     "bash m4.sh": 'tmp=$(mktemp -d)\ncd "$tmp"\nln -s "$(cat $OLDPWD/t)" x\necho x > x/m4.md\n',
     "bash c1.sh": "shopt -s cdable_vars\nsub=sub\ncd sub\necho x >> ../notes/c1.md\n",
+    "bash k2.sh": 'for d in sub tools; do cd "$d"; echo x >> ../notes/k2.md; done\n',
 }
 """Scripts (by the command running them) writing a relative path after a ``cd`` into a folder
 the guard cannot work out (review guard61 finding 1): it followed no folder there and judged
@@ -283,6 +284,20 @@ def test_p3_a_script_writing_a_relative_path_after_a_cd_it_cannot_follow_is_refu
     assert_refused_by_every_harness_and_bash_writes(where, "bash r.sh")
     assert_refused_by_every_harness_and_bash_writes(where, "bash r2.sh")
     assert_refused_by_every_harness_and_bash_writes(where, "bash l3.sh")
+
+
+def test_p3_a_script_cd_into_each_of_a_loops_folders_in_a_subshell_is_judged_in_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``for p in sub tools; do (cd "$p" && …); done``: each pass starts from the script's
+    folder, so each folder the loop names is judged as a ``cd`` into it (the same in the loop
+    itself, its passes adding up, stays unknown: ``k2.sh`` above). Through ``sub``'s
+    ``../notes`` link it is refused, and bash writes into the other scope."""
+    where = _scripts(tmp_path, monkeypatch)
+    text = 'for p in tools sub; do (cd "$p" && echo x >> ../notes/k1.md); done\n'
+    (where.workspace / "k1.sh").write_text(text, encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, "bash k1.sh")
 
 
 GIVEN_AFTER_CD = {

@@ -501,6 +501,8 @@ def _new_temp(said: str, scan: _NestedScan) -> bool:
     return "TMPDIR" not in scan.known and not re.search(r"\s(?:-p|--tmpdir)", said)
 
 
+_NO_LOOP = 1 << 30
+"""``loop_opened`` outside any loop (no subshell count reaches it)."""
 _ENTERING = (["cd"], ["pushd"])
 """A ``cd`` or ``pushd`` whose folder a substitution after white space names."""
 _TOP = "\0t"
@@ -803,7 +805,9 @@ class _NestedScan:
         self.given: set[str] = set()  # variables holding a word given to the script
         self.gives = False  # the script reads a given word (:data:`_GIVEN_RE`) or loops on them
         self.cdable = False  # ``shopt -s cdable_vars``: a ``cd`` may enter a variable's folder
-        self.opened: list[tuple[str | None, str | None, bool]] = []  # at each open subshell
+        self.opened: list[tuple[str | None, str | None, bool, bool]] = []  # at each subshell
+        self.each = False  # the folder is one of a loop's known ones, each in ``folders``
+        self.loop_opened = _NO_LOOP  # how many subshells were open at the last ``for``
         self.globs = 0
         self.depth = 0  # the ``if``, loops, ``case`` and ``{`` groups open
 
@@ -813,7 +817,7 @@ class _NestedScan:
         words = [word.replace('"', "").replace("'", "") for word in said]
         if self.base != self.folders[0]:  # after a ``cd``: given words land elsewhere
             written = _written_words(words)
-            lost = self.base is None and not self.in_temp
+            lost = self.base is None and not self.in_temp and not self.each
             self.lost_writes.extend(w for w in written if lost and not self._placed(w))
             self.lost_writes.extend(w for w in written if self._given_in(w))
             if lost:  # ``python3 -c "open('../x', 'w')"``, ``sed -n 'w ../x'``: up from there
@@ -838,13 +842,8 @@ class _NestedScan:
                 self._assign(word, top=top, maybe=maybe or self.depth > 0)
         elif name in _OPENING or name == "for":
             self.depth += 1  # ``case x in``, a loop: what it assigns may not run
-            if name == "for" and len(words) > 1 and words[2:3] != ["in"]:
-                self.given.add(words[1].rstrip(";"))  # ``for a; do``: over the given words
-                self.gives = True
-            if name == "for" and len(words) > 2 and words[2] == "in":
-                values = [self._values(word) for word in words[3:]]
-                flat = [value for each in values if each is not None for value in each]
-                self.known[words[1]] = None if None in values else flat
+            if name == "for":
+                self._loop(words)
         elif name in ("cd", "pushd", "popd"):
             self.enter(name, words[1:])
         elif name in (".", "source"):
@@ -854,6 +853,19 @@ class _NestedScan:
             self._note("shell", script_operand(words[1:]), top=top)
         elif "/" in words[0]:
             self._note("run", words[0], top=top)
+
+    def _loop(self, words: list[str]) -> None:
+        """Read a ``for`` loop's ``words``: its variable holds each of its values (known when
+        literal), or each given word (``for a; do``); the subshells open are counted (a
+        ``cd`` in one opened inside it is judged in each folder: :meth:`_each`)."""
+        self.loop_opened = len(self.opened)
+        if len(words) > 2 and words[2] == "in":
+            values = [self._values(word) for word in words[3:]]
+            flat = [value for each in values if each is not None for value in each]
+            self.known[words[1]] = None if None in values else flat
+        elif len(words) > 1:
+            self.given.add(words[1].rstrip(";"))  # ``for a; do``: over the given words
+            self.gives = True
 
     def _given_in(self, word: str) -> bool:
         """Whether ``word`` holds a word given to the script (:data:`_GIVEN_RE`), or a variable
@@ -881,9 +893,9 @@ class _NestedScan:
         folder as it was (``(cd "$d" && make); echo ok > out.txt``); a ``)`` with none open
         (a ``case`` pattern's) changes nothing."""
         if ending in ("(", "$("):
-            self.opened.append((self.base, self.previous, self.in_temp))
+            self.opened.append((self.base, self.previous, self.in_temp, self.each))
         elif ending == ")" and self.opened:
-            self.base, self.previous, self.in_temp = self.opened.pop()
+            self.base, self.previous, self.in_temp, self.each = self.opened.pop()
             self.known["PWD"] = None if self.base is None else [self.base]
 
     def _assign(self, word: str, *, top: bool, maybe: bool = False) -> None:
@@ -918,6 +930,7 @@ class _NestedScan:
         options = [word for word in operands if word not in named]
         here = self.base
         target: str | None
+        each = False  # a loop's known folders, each judged (:meth:`_each`)
         if name != "cd" and any(word[:1] == "+" or word[1:].isdigit() for word in options):
             target = None  # a rotation of the stack: which folder is the guard's guess
         elif name == "popd" or (name == "pushd" and not named):
@@ -938,14 +951,31 @@ class _NestedScan:
             if self.cdable and values and not values[0].startswith(("/", "./", "../")):
                 joined = None  # ``shopt -s cdable_vars``: maybe a variable's folder
             target = joined
+            each = here is not None and values is not None and self._each(name, here, values)
             if name == "pushd":
                 self.stack.append(here)
+        self.each = target is None and each
         spelt = re.sub(r"^\$\{?(\w+)\}?$", r"\1", named[0]) if named else ""
         self.in_temp = target is None and (self.mktemp or spelt in self.temps)
         self.previous, self.base = here, target
         self.known["PWD"] = None if target is None else [target]
         if target is not None and target not in self.folders:
             self.folders.append(target)
+
+    def _each(self, name: str, here: str, values: list[str]) -> bool:
+        """Whether a ``cd`` (``name``) from ``here`` into a loop variable's known ``values``
+        (``for p in packages/*; do (cd "$p" && make); done``) may be judged in each folder:
+        in a subshell opened inside the loop (each pass starts from the same folder), at most
+        :data:`_VALUES_CAP` of them, no ``cdable_vars``; each is then added to ``folders``
+        (review guard62 O1). A ``cd`` in the loop itself (its passes add up) is unknown."""
+        inside = len(self.opened) > self.loop_opened and 1 < len(values) <= _VALUES_CAP
+        if name != "cd" or not inside or self.cdable:
+            return False
+        folders = [self._cd_path(here, value) for value in values]
+        if None in folders:
+            return False
+        self.folders.extend(f for f in folders if f is not None and f not in self.folders)
+        return True
 
     def _cd_path(self, here: str, name: str) -> str | None:
         """The folder ``cd name`` enters from ``here``: the first of ``CDPATH``'s folders
