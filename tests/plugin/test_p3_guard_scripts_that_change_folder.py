@@ -250,6 +250,11 @@ LOST_CD_SCRIPTS = {
     "bash m4.sh": 'tmp=$(mktemp -d)\ncd "$tmp"\nln -s "$(cat $OLDPWD/t)" x\necho x > x/m4.md\n',
     "bash c1.sh": "shopt -s cdable_vars\nsub=sub\ncd sub\necho x >> ../notes/c1.md\n",
     "bash k2.sh": 'for d in sub tools; do cd "$d"; echo x >> ../notes/k2.md; done\n',
+    "bash p1.sh": '(\ncd "$(echo sub)"\ncase a in a) echo x >> ../notes/p1.md;; esac\n)\n',
+    "bash p2.sh": (
+        'echo "building (release"\ncd "$(echo sub)"\necho "done :)"\necho x >> ../notes/p2.md\n'
+    ),
+    "bash p3.sh": '(\ncd "$(echo sub)"\necho "a)"\necho x >> ../notes/p3.md\n)\n',
 }
 """Scripts (by the command running them) writing a relative path after a ``cd`` into a folder
 the guard cannot work out (review guard61 finding 1): it followed no folder there and judged
@@ -284,6 +289,7 @@ def test_p3_a_script_writing_a_relative_path_after_a_cd_it_cannot_follow_is_refu
     assert_refused_by_every_harness_and_bash_writes(where, "bash r.sh")
     assert_refused_by_every_harness_and_bash_writes(where, "bash r2.sh")
     assert_refused_by_every_harness_and_bash_writes(where, "bash l3.sh")
+    assert_refused_by_every_harness_and_bash_writes(where, "bash p1.sh")
 
 
 def test_p3_a_script_cd_into_each_of_a_loops_folders_in_a_subshell_is_judged_in_each(

@@ -489,7 +489,8 @@ def _scan(
             said = pieces[at].split()
             kept = _defines_kept(said) if defining else _git_answer_kept(said, scan.base)
             scan.git_sure = kept
-        scan.subshell(ending)
+        if ending in _PARENTHESES:
+            scan.subshell(ending, pieces[at])
         top = (top and ending not in ("$(", "`")) or ending == "\n"
     return scan
 
@@ -501,6 +502,8 @@ def _new_temp(said: str, scan: _NestedScan) -> bool:
     return "TMPDIR" not in scan.known and not re.search(r"\s(?:-p|--tmpdir)", said)
 
 
+_PARENTHESES = frozenset({"(", "$(", ")"})
+"""What :meth:`_NestedScan.subshell` reads (other endings open or close no subshell)."""
 _NO_LOOP = 1 << 30
 """``loop_opened`` outside any loop (no subshell count reaches it)."""
 _ENTERING = (["cd"], ["pushd"])
@@ -808,6 +811,7 @@ class _NestedScan:
         self.opened: list[tuple[str | None, str | None, bool, bool]] = []  # at each subshell
         self.each = False  # the folder is one of a loop's known ones, each in ``folders``
         self.loop_opened = _NO_LOOP  # how many subshells were open at the last ``for``
+        self.cases: list[tuple[int, int]] = []  # each open ``case``: the depth, subshells open
         self.globs = 0
         self.depth = 0  # the ``if``, loops, ``case`` and ``{`` groups open
 
@@ -842,7 +846,7 @@ class _NestedScan:
                 self._assign(word, top=top, maybe=maybe or self.depth > 0)
         elif name in _OPENING or name == "for":
             self.depth += 1  # ``case x in``, a loop: what it assigns may not run
-            if name == "for":
+            if name in ("for", "case"):
                 self._loop(words)
         elif name in ("cd", "pushd", "popd"):
             self.enter(name, words[1:])
@@ -858,6 +862,9 @@ class _NestedScan:
         """Read a ``for`` loop's ``words``: its variable holds each of its values (known when
         literal), or each given word (``for a; do``); the subshells open are counted (a
         ``cd`` in one opened inside it is judged in each folder: :meth:`_each`)."""
+        if words[0] == "case":  # its patterns' ``)`` close no subshell
+            self.cases.append((self.depth, len(self.opened)))
+            return
         self.loop_opened = len(self.opened)
         if len(words) > 2 and words[2] == "in":
             values = [self._values(word) for word in words[3:]]
@@ -887,14 +894,23 @@ class _NestedScan:
         values = self._values(head.group(0), matched=False) if head else None
         return values is not None and all(value.startswith("/") for value in values)
 
-    def subshell(self, ending: str) -> None:
+    def subshell(self, ending: str, piece: str) -> None:
         """Keep the folder at a subshell's ``(`` or ``$(`` (``ending``: what ended the last
-        command) and go back to it at its ``)``: a ``cd`` inside one leaves the script's
-        folder as it was (``(cd "$d" && make); echo ok > out.txt``); a ``)`` with none open
-        (a ``case`` pattern's) changes nothing."""
+        command, ``piece``: its text) and go back to it at its ``)``: a ``cd`` inside one
+        leaves the script's folder as it was (``(cd "$d" && make); echo ok > out.txt``); a
+        ``)`` with none open changes nothing, nor does a ``(`` or ``)`` inside quotes (an odd
+        number of them before it: ``echo "done :)"``) or a ``case`` pattern's ``)`` (none
+        opened since the ``case``): review guard62 B3."""
+        if ending != "$(" and (piece.count('"') % 2 or piece.count("'") % 2):
+            return
         if ending in ("(", "$("):
             self.opened.append((self.base, self.previous, self.in_temp, self.each))
-        elif ending == ")" and self.opened:
+            return
+        while self.cases and self.cases[-1][0] > self.depth:
+            self.cases.pop()  # its ``esac`` passed
+        if self.cases and len(self.opened) <= self.cases[-1][1]:
+            return
+        if self.opened:
             self.base, self.previous, self.in_temp, self.each = self.opened.pop()
             self.known["PWD"] = None if self.base is None else [self.base]
 
