@@ -44,6 +44,12 @@ EVERYDAY_SCRIPTS = {
     "bash t33.sh": f'usage() {{ echo "usage: $0"; }}\n{TOP}\n{OUT}\n',
     "bash t34.sh": f'if [ -n "${{CI:-}}" ]; then echo ci; fi\n{TOP}\n{OUT}\n',
     "bash t35.sh": f'echo "building" >&2\ncommand -v git >/dev/null || exit 1\n{TOP}\n{OUT}\n',
+    "bash t36.sh": f'cd "$(git rev-parse --show-toplevel 2>/dev/null)"\n{OUT}\n',
+    "bash t37.sh --verbose": f"{TOP}\n{OUT}\n",
+    "bash -e t38.sh -- --fix": f"{TOP}\n{OUT}\n",
+    "bash t39.sh -l": f"{TOP}\n{OUT}\n",
+    "bash t40.sh": 'for p in pkg/*; do (cd "$p" && echo x > build.log); done\n',
+    "bash t41.sh": 'for pkg in api web; do\n  (cd "pkg/$pkg" && echo x > build.log)\ndone\n',
 }
 """Scripts by the command running them; all but ``t02``, ``t08``, ``t16``, ``t23`` and
 ``t32`` were refused (a relative write after the top's ``cd``; ``t02`` and ``t32`` passed
@@ -53,8 +59,18 @@ EVERYDAY_CALLS = [
     "bash t35.sh > build.log 2>&1",
     "FOO=1 bash -ex t35.sh",
     "set -e; ./t35.sh | tee log.txt",
+    "./t35.sh --release",
+    "./t35.sh -l",
+    "time bash t01.sh",
+    "env CI=1 bash t01.sh",
+    "timeout 600 bash t01.sh",
+    "nice -n 5 bash t01.sh",
 ]
-"""Calls running such a script: from another folder, logging, with options or variables."""
+"""Calls running such a script: from another folder, logging, with options or variables, given
+words that look like bash's options (``--release``, ``-l``: only the words before the
+script's name are bash's), under ``time``, ``env``, ``timeout``, ``nice`` (each refused before
+guardfix62b, as ``t36``-``t41``: review guard62 O1; ``t40``, ``t41`` a subshell's ``cd`` into
+each folder a loop names, judged in each)."""
 
 
 @pytest.fixture(autouse=True)
@@ -65,12 +81,13 @@ def _git_answers_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_p3_everyday_scripts_that_change_folder_pass(where: Layout) -> None:
     workspace = where.workspace
-    for folder in ("sub", "out"):
-        (workspace / folder).mkdir()
+    for folder in ("sub", "out", "pkg/api", "pkg/web"):
+        (workspace / folder).mkdir(parents=True)
     (workspace / "sub" / "a.txt").write_text("a\n", encoding="utf-8")
     subprocess.run(["git", "init", "-q"], cwd=workspace, check=True)
     for command, text in EVERYDAY_SCRIPTS.items():
-        (workspace / command.split()[1]).write_text(text, encoding="utf-8")
+        name = next(word for word in command.split() if word.endswith(".sh"))
+        (workspace / name).write_text(text, encoding="utf-8")
     (workspace / "t35.sh").chmod(0o755)
 
     refused = {c: refusals_by_every_harness(where, c) for c in [*EVERYDAY_SCRIPTS, *EVERYDAY_CALLS]}

@@ -189,11 +189,15 @@ PROCESS_LINKS_KNOWN_AT_RUN_TIME = [
     "cd {root}/{own} && D=self/cwd; echo x > /proc/$D/../{other}/l.md",
     "cd {root}/{own} && cp /etc/hostname /proc/self/c[w]d/../{other}/",
     "cd {root}/{own} && if true; then D=self/cwd; fi; echo x > /dev/../proc/$D/../{other}/m.md",
+    "cd {root}/{own} && cp /etc/hostname /pro[c]/self/cwd/../{other}/",
+    "cd {root}/{own} && cp /etc/hostname /p?oc/self/cwd/../{other}/",
+    "cd {root}/{own} && cp /etc/hostname /*/self/cwd/../{other}/",
 ]
 """A process link whose name the shell makes at run time when written (review guard61 finding
 3): a variable set after ``&&`` or in a branch (``D=self/cwd``, not surely set), a glob
-(``c[w]d``): each was allowed and bash, in the own scope, wrote into the other through
-``/proc/self/cwd/..``."""
+(``c[w]d``), a glob in ``proc`` itself (``/pro[c]/``, ``/p?oc/``, ``/*/``: review guard62 B4,
+let through until guardfix62b): each was allowed and bash, in the own scope, wrote into the
+other through ``/proc/self/cwd/..``."""
 
 
 @pytest.mark.parametrize("command", PROCESS_LINKS_KNOWN_AT_RUN_TIME)
@@ -207,6 +211,20 @@ def test_p3_reading_a_process_link_named_at_run_time_passes(where: Layout) -> No
     reads = ["ls /proc/$$/fd", "cat /proc/$PPID/status", "python3 -c pass /proc/$$/status"]
     assert {c: refusals_by_every_harness(where, c) for c in reads} == {
         c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in reads
+    }
+
+
+def test_p3_a_socket_bash_opens_at_run_time_passes(where: Layout) -> None:
+    """``/dev/tcp/HOST/PORT`` is no file: bash opens a socket for a redirection there, and
+    with no ``/dev/tcp`` folder any other open fails, whatever its variables hold (refused as a
+    process link named at run time before guardfix62b: review guard62 O1)."""
+    checks = [
+        "HOST=localhost; PORT=5432; (echo > /dev/tcp/$HOST/$PORT) 2>/dev/null && echo up",
+        "echo > /dev/tcp/localhost/${PORT:-8080} && echo open",
+        "echo ping > /dev/udp/127.0.0.1/${PORT:-53}",
+    ]
+    assert {c: refusals_by_every_harness(where, c) for c in checks} == {
+        c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in checks
     }
 
 

@@ -288,6 +288,11 @@ def test_p3_a_script_at_its_git_top_is_judged_there(where: Layout, text: str) ->
 
 _TOP_CD = 'cd "$(git rev-parse --show-toplevel)"; echo x > '
 _SET_TOP = 'git config core.worktree "$(cat target)"'
+_CFG = (
+    "W=$(cat target)\nprintf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n"
+    '\\tworktree = %s\\n\' "$W" '
+)
+"""A script writing ``.git/config`` anew with ``core.worktree`` pointing into another scope."""
 GIT_TOP_MAY_CHANGE = {
     "bash s1.sh": f"{_SET_TOP}\n{_TOP_CD}s1.md\n",
     "bash s2.sh": f'export GIT_WORK_TREE="$(cat target)"\n{_TOP_CD}s2.md\n',
@@ -299,12 +304,36 @@ GIT_TOP_MAY_CHANGE = {
     'GIT_WORK_TREE="$(cat target)" bash s8.sh': f"{_TOP_CD}s8.md\n",
     "bash s9.sh > cfg": f"{_TOP_CD}s9.md\n",
     "bash s10.sh | tee .git/description": f"{_TOP_CD}s10.md\n",
+    # before guardfix62b each below was let through by every harness (review guard62 B1/B2)
+    "bash s11.sh": f"git() {{ cat target; }}\n{_TOP_CD}s11.md\n",
+    "bash s12.sh": f"if {_SET_TOP}; then :; fi\n{_TOP_CD}s12.md\n",
+    "bash s13.sh": f"! {_SET_TOP}\n{_TOP_CD}s13.md\n",
+    "bash s14.sh": f"{{ {_SET_TOP}; }}\n{_TOP_CD}s14.md\n",
+    "bash s15.sh": f'export GIT\\_WORK\\_TREE="$(cat target)"\n{_TOP_CD}s15.md\n',
+    "bash s16.sh": f'declare -n r=GIT_WORK_TREE\nexport r="$(cat target)"\n{_TOP_CD}s16.md\n',
+    "bash s17.sh": f'set -a\nW=$(cat target)\nprintf -v GIT\\_WORK\\_TREE %s "$W"\n{_TOP_CD}s17.md',
+    "bash s18.sh": f'shopt -s expand_aliases\ndeclare BASH_ALIASES[git]="cat t #"\n{_TOP_CD}s18.md',
+    "bash s29.sh": f'shopt -s expand_aliases\nalias git="cat target #"\n{_TOP_CD}s29.md',
+    "bash s19.sh": f"hash -p bin/fg git\n{_TOP_CD}s19.md\n",
+    "bash s20.sh": f"trap 'hash -p bin/fg git' ERR\nfalse\n{_TOP_CD}s20.md\n",
+    "bash s21.sh": f"trap 'hash -p bin/fg git' DEB\\UG\n{_TOP_CD}s21.md\n",
+    "bash s22.sh": f'printf -v P\\ATH %s "$PWD/bin:$PATH"\n{_TOP_CD}s22.md\n',
+    "bash s23.sh": f"{_CFG}>& .git/config\n{_TOP_CD}s23.md\n",
+    "bash s24.sh": f"{_CFG}>&.git/config\n{_TOP_CD}s24.md\n",
+    "bash s25.sh": f"{_CFG}>\\.git/config\n{_TOP_CD}s25.md\n",
+    "bash s26.sh": f"{_CFG}1<>.git/config\n{_TOP_CD}s26.md\n",
+    "export GIT\\_WORK\\_TREE=$(cat target); bash s27.sh": f"{_TOP_CD}s27.md\n",
+    "hash -p bin/fg git; source s28.sh": f"{_TOP_CD}s28.md\n",
 }
 """A script's ``cd "$(git rev-parse --show-toplevel)"`` after a command that could change git's
 answer (a setting, git's variables, a sourced file, another script the call runs first, a
 loop running it again, a login shell's startup files): the top is known only at run time, and
 a relative write after it stays refused, as typed after another command. So does a call
-writing git's own files (``cfg`` a link to ``.git/config``) as it runs the script."""
+writing git's own files (``cfg`` a link to ``.git/config``) as it runs the script. Since
+guardfix62b only a strict allowlist may stand before the ``cd`` (``named_scripts.
+_git_answer_kept``): a function named ``git``, a command after a keyword, an escaped or
+indirect name (``GIT\\_WORK\\_TREE``, a nameref, ``printf -v``), ``hash -p``, a ``trap``, an
+alias, a redirection into ``.git/config`` past the old check each leave the top unknown."""
 
 
 def test_p3_a_script_whose_git_top_may_change_before_its_cd_stays_unknown(
@@ -315,6 +344,10 @@ def test_p3_a_script_whose_git_top_may_change_before_its_cd_stays_unknown(
     (where.workspace / "env.sh").write_text("true\n", encoding="utf-8")
     (where.workspace / "w.sh").write_text(f"{_SET_TOP}\n", encoding="utf-8")
     (where.workspace / "cfg").symlink_to(".git/config")
+    (where.workspace / "bin").mkdir()
+    for fake in ("bin/fg", "bin/git"):
+        (where.workspace / fake).write_text("#!/bin/sh\ncat target\n", encoding="utf-8")
+        (where.workspace / fake).chmod(0o755)
     for command, text in GIT_TOP_MAY_CHANGE.items():
         name = next(w for w in command.replace(";", " ").split() if w[:1] == "s" and "." in w)
         (where.workspace / name).write_text(text, encoding="utf-8")
@@ -322,7 +355,12 @@ def test_p3_a_script_whose_git_top_may_change_before_its_cd_stays_unknown(
     assert_each_refused_by_every_harness(
         where, list(GIT_TOP_MAY_CHANGE), "a cd into a folder known only"
     )
-    for command, written in (("bash w.sh; bash s4.sh", "s4.md"), ("bash s6.sh", "s6.md")):
+    proofs = (
+        ("bash w.sh; bash s4.sh", "s4.md"),
+        ("bash s6.sh", "s6.md"),
+        ("bash s12.sh", "s12.md"),
+    )
+    for command, written in proofs:
         _bash(where, command)
         assert (where.root / where.other / written).exists(), "bash wrote nothing there"
         _git(where, "config", "--unset", "core.worktree")

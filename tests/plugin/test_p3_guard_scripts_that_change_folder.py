@@ -237,6 +237,24 @@ LOST_CD_SCRIPTS = {
     "bash v.sh sub": 'cd "${BASH_ARGV[0]}"; echo x >> ../notes/v.md\n',
     "bash s.sh": "case $x in *) d=sub;; esac\ncd $d; echo x >> ../notes/s.md\n",
     "bash f.sh": 'g() { local d=sub; cd "$d"; }\nd=.; g; cp /etc/hostname ../notes/f.md\n',
+    # each below let through by every harness until guardfix62b (review guard62 B3)
+    "bash l1.sh": 'cd "$(echo sub)"\nd=..\necho x >> $d/notes/l1.md\n',
+    "bash l2.sh": 'cd "$(echo sub)"\necho x >> "$PWD/../notes/l2.md"\n',
+    "bash l3.sh": 'cd "$(echo sub)"\nsort -o ../notes/l3.md /etc/hostname\n',
+    "bash l4.sh": 'cd "$(echo sub)"\ncp -t ../notes /etc/hostname\n',
+    "bash l5.sh": "cd \"$(echo sub)\"\npython3 -c \"open('../notes/l5.md','w')\"\n",
+    "bash l6.sh": 'cd "$(echo sub)"\ntruncate -s 0 ../notes/l6.md\n',
+    "bash l7.sh": 'cd "$(echo sub)"\nsed -n "w ../notes/l7.md" /etc/hostname\n',
+    "bash m2.sh": 'export TMPDIR="$(cat target)"\ncd "$(mktemp -d)"\necho x > m2.md\n',
+    "bash m3.sh": 'cd "$(mktemp -p "$(cat target)" -d)"\necho x > m3.md\n',
+    "bash m4.sh": 'tmp=$(mktemp -d)\ncd "$tmp"\nln -s "$(cat $OLDPWD/t)" x\necho x > x/m4.md\n',
+    "bash c1.sh": "shopt -s cdable_vars\nsub=sub\ncd sub\necho x >> ../notes/c1.md\n",
+    "bash k2.sh": 'for d in sub tools; do cd "$d"; echo x >> ../notes/k2.md; done\n',
+    "bash p1.sh": '(\ncd "$(echo sub)"\ncase a in a) echo x >> ../notes/p1.md;; esac\n)\n',
+    "bash p2.sh": (
+        'echo "building (release"\ncd "$(echo sub)"\necho "done :)"\necho x >> ../notes/p2.md\n'
+    ),
+    "bash p3.sh": '(\ncd "$(echo sub)"\necho "a)"\necho x >> ../notes/p3.md\n)\n',
 }
 """Scripts (by the command running them) writing a relative path after a ``cd`` into a folder
 the guard cannot work out (review guard61 finding 1): it followed no folder there and judged
@@ -270,6 +288,22 @@ def test_p3_a_script_writing_a_relative_path_after_a_cd_it_cannot_follow_is_refu
     assert passing == {c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in passing}
     assert_refused_by_every_harness_and_bash_writes(where, "bash r.sh")
     assert_refused_by_every_harness_and_bash_writes(where, "bash r2.sh")
+    assert_refused_by_every_harness_and_bash_writes(where, "bash l3.sh")
+    assert_refused_by_every_harness_and_bash_writes(where, "bash p1.sh")
+
+
+def test_p3_a_script_cd_into_each_of_a_loops_folders_in_a_subshell_is_judged_in_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``for p in sub tools; do (cd "$p" && …); done``: each pass starts from the script's
+    folder, so each folder the loop names is judged as a ``cd`` into it (the same in the loop
+    itself, its passes adding up, stays unknown: ``k2.sh`` above). Through ``sub``'s
+    ``../notes`` link it is refused, and bash writes into the other scope."""
+    where = _scripts(tmp_path, monkeypatch)
+    text = 'for p in tools sub; do (cd "$p" && echo x >> ../notes/k1.md); done\n'
+    (where.workspace / "k1.sh").write_text(text, encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, "bash k1.sh")
 
 
 GIVEN_AFTER_CD = {
@@ -277,6 +311,14 @@ GIVEN_AFTER_CD = {
     "bash q2.sh x ../notes/q2.md y": 'cd sub; echo x >> "${@:2:1}"\n',
     "bash q3.sh x y ../notes/q3.md": "cd sub; echo x >> ${*:3}\n",
     "bash q4.sh ../notes/q4.md": 'cd sub && cp /etc/hostname "$1"\n',
+    # each below let through by every harness until guardfix62b (review guard62 B3)
+    "bash q5.sh ../notes/q5.md": 'f="$1"\ncd sub\ncp /etc/hostname "$f"\n',
+    "bash q6.sh ../notes/q6.md": 'for a; do cd sub; echo x >> "$a"; done\n',
+    "bash q7.sh ../notes/q7.md": 'cd sub\necho x >> "${BASH_ARGV[0]}"\n',
+    "bash q8.sh -o ../notes/q8.md": (
+        "while getopts o: opt; do case $opt in o) out=$OPTARG;; esac; done\n"
+        'cd sub\necho x > "$out"\n'
+    ),
 }
 """Scripts writing words given to them (a slice of them, or one) after a ``cd`` (review guard61
 finding 2): the guard judged ``../notes/…`` from the Workspace, where it names no memory, while
@@ -298,3 +340,4 @@ def test_p3_a_script_writing_words_given_to_it_after_a_cd_is_refused(
         ("claude-code", "codex", "gemini")
     )
     assert_refused_by_every_harness_and_bash_writes(where, "bash q1.sh x y ../notes/q1.md")
+    assert_refused_by_every_harness_and_bash_writes(where, "bash q5.sh ../notes/q5.md")

@@ -1231,9 +1231,40 @@ def _process_links_at_run_time(found: ShellPaths) -> list[str]:
     pass through, and so where they land, is known only at run time (P-3, review guard61
     finding 3). Reads (``ls /proc/$$/fd``) are no writes."""
     sure = Counter(found.written) - Counter(found.guessed)
-    return [
-        word for word in sure if re.match(r"^/+(?:\.?/+)*(?:proc|dev)/.*[$`*?\[]", word) is not None
-    ]
+    return [word for word in sure if _may_pass_a_process_link(word)]
+
+
+def _may_pass_a_process_link(word: str) -> bool:
+    """Whether ``word``, an absolute path holding an expansion or a glob, may pass through a
+    process link (``/proc/…``, ``/dev/fd/…``) the guard cannot name (P-3): its literal folders
+    before the first such character lead to ``/proc`` or ``/dev`` (spelled, with ``..``, or
+    through a link), or the first folder itself holds it and may be one of them (``/pro[c]/``,
+    ``/p?oc/``, ``/*/``, ``/$X/``: review guard62 B4). Not under ``/dev/tcp/`` or ``/dev/udp/``
+    when no such folder exists: bash opens a socket for a redirection there and any other
+    open fails, whatever the variables after it hold (``/dev/tcp/$HOST/$PORT``)."""
+    cut = min((word.find(char) for char in "$`*?[" if char in word), default=-1)
+    if cut < 0 or not word.startswith("/"):
+        return False
+    literal = word[:cut]
+    parts = [part for part in literal[: literal.rfind("/")].split("/") if part not in ("", ".")]
+    if ".." in parts:
+        return True
+    if not parts:
+        first = next(part for part in word.split("/") if part not in ("", "."))
+        return any(char in first for char in "$`") or any(
+            fnmatch_case(name, first) for name in ("proc", "dev")
+        )
+    real = [part for part in os.path.realpath("/" + "/".join(parts)).split("/") if part]
+    for folders in (parts, real):
+        if folders[:1] == ["proc"] or (folders[:1] == ["dev"] and not _socket(folders)):
+            return True
+    return False
+
+
+def _socket(folders: list[str]) -> bool:
+    """Whether ``folders`` (``dev`` first) name bash's ``/dev/tcp`` or ``/dev/udp``, absent
+    from the file system (a path below it opens no file)."""
+    return folders[1:2] in (["tcp"], ["udp"]) and not os.path.lexists("/dev/" + folders[1])
 
 
 def _split_refusal(word: str) -> str:

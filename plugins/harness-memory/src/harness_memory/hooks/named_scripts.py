@@ -364,12 +364,20 @@ def git_tops(
     return [f for f in scan.folders if any(f == t or f.startswith(t + "/") for t in tops)]
 
 
-_LOST_WRITERS = frozenset({"tee", "touch", "cp", "mv", "ln", "install", "dd", "mkdir"})
+_LOST_WRITERS = frozenset(
+    {"tee", "touch", "cp", "mv", "ln", "install", "dd", "mkdir", "truncate", "rm", "rmdir"}
+)
+_TARGETED = {"-o": ("sort",), "-t": ("cp", "mv", "ln", "install")}
+"""Options whose next word a program writes (``sort -o x``, ``cp -t dir``)."""
 """Programs whose operands :func:`lost_writes` takes as written (``cp``, ``mv``, ``ln`` and
 ``install`` their last, ``dd`` its ``of=``, the others every one)."""
 
 
-_GIVEN_RE = r"\$(?:[0-9@*]|\{(?:[0-9@*]|!#))"
+_GIVEN_HINT = frozenset("0123456789@*!AO")
+"""Characters one of :data:`_GIVEN_RE`'s words holds (a cheap test before the regex)."""
+_NAMES_READ_RE = r"\$\{?([A-Za-z_]\w*)"
+"""The names of the variables a word reads (``$f``, ``${out}``)."""
+_GIVEN_RE = r"\$(?:[0-9@*]|\{(?:[0-9@*]|!#|BASH_ARGV\b)|\{?OPTARG\b)"
 """A word built from the words given to the script: ``$1``, ``"$@"``, ``"${@:3}"``,
 ``${*:3}``, ``"${!#}"`` (review guard61 finding 2)."""
 
@@ -386,12 +394,17 @@ def _written_words(words: list[str]) -> list[str]:
     name = words[0].rsplit("/", 1)[-1] if words else ""
     operands = [word for word in words[1:] if word[:1] not in ("-", ">", "<", "&")]
     operands = [w for w in operands if not re.match(r"^[0-9]*[<>]", w)]
+    for at, word in enumerate(words[1:], 1):  # ``sort -o x``, ``cp -t dir``, their long forms
+        if name in _TARGETED.get(word, ()) and at + 1 < len(words):
+            written.append(words[at + 1])
+        long = re.match(r"^--(?:output|target-directory)=(?P<rest>.+)$", word)
+        written += [long.group("rest")] if long and name in _TARGETED["-t"] + ("sort",) else []
     if name == "dd":
         written += [word[3:] for word in operands if word.startswith("of=")]
     elif name in ("cp", "mv", "ln", "install") and len(operands) > 1:
         written.append(operands[-1])
     elif name in _LOST_WRITERS - {"dd", "cp", "mv", "ln", "install"}:
-        written += operands
+        written += [word for word in operands if not word[:1].isdigit() or name != "truncate"]
     return [word for word in written if word]
 
 
@@ -451,6 +464,8 @@ def _scan(
     """:func:`_scanned`'s scan, one linear pass over ``text``'s simple commands."""
     scan = _NestedScan(base, environ, sourced=sourced)
     scan.git_sure = asks_git and not sourced
+    scan.cdable = "cdable_vars" in text  # ``cd name`` may enter the folder ``$name`` holds
+    scan.gives = re.search(_GIVEN_RE, text) is not None
     text = _own_read(scan, without_comments(text), script)
     if "--show-toplevel" in text:
         text = re.sub(_TOPLEVEL_RE, _TOP, text)
@@ -467,70 +482,151 @@ def _scan(
             words.append("$")  # ``cd $(echo sub)``: its folder, not a bare ``cd`` (home)
         maybe = at > 0 and pieces[at - 1] in ("&&", "||")  # ``a && d=x``: may not run
         following = pieces[at + 2].split()[:1] if at + 2 < len(pieces) else []
-        scan.mktemp = ending == "$(" and following == ["mktemp"]  # ``d=$(mktemp -d)``
+        scan.mktemp = ending == "$(" and following == ["mktemp"] and _new_temp(pieces[at + 2], scan)
         scan.command(words, top=top, maybe=maybe)
         if scan.git_sure:  # ``f() {`` defines a function: runs nothing yet
             defining = ending == "(" and pieces[at + 2 : at + 4] in (["", ")"], [" ", ")"])
-            scan.git_sure = defining or _git_answer_kept(words, scan.base)
-        scan.subshell(ending)
+            said = pieces[at].split()
+            kept = _defines_kept(said) if defining else _git_answer_kept(said, scan.base)
+            scan.git_sure = kept
+        if ending in _PARENTHESES:
+            scan.subshell(ending, pieces[at])
         top = (top and ending not in ("$(", "`")) or ending == "\n"
     return scan
 
 
+def _new_temp(said: str, scan: _NestedScan) -> bool:
+    """Whether ``mktemp`` run with the text ``said`` makes a new folder under the system's
+    temporary one: no ``-p``/``--tmpdir`` naming another, no ``TMPDIR`` the script set
+    (``export TMPDIR="$(cat target)"``: review guard62 B3)."""
+    return "TMPDIR" not in scan.known and not re.search(r"\s(?:-p|--tmpdir)", said)
+
+
+_PARENTHESES = frozenset({"(", "$(", ")"})
+"""What :meth:`_NestedScan.subshell` reads (other endings open or close no subshell)."""
+_NO_LOOP = 1 << 30
+"""``loop_opened`` outside any loop (no subshell count reaches it)."""
 _ENTERING = (["cd"], ["pushd"])
 """A ``cd`` or ``pushd`` whose folder a substitution after white space names."""
 _TOP = "\0t"
 """What stands for the folder ``$(git rev-parse --show-toplevel)`` prints, in a script's text
 once read: asked of git where the script is then (:meth:`_NestedScan._top`)."""
+_QUIET = r"(?:\s+2>\s*/dev/null)?\s*"
 _TOPLEVEL_RE = (
-    r"\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`"
+    rf"\$\(\s*git\s+rev-parse\s+--show-toplevel{_QUIET}\)"
+    rf"|`\s*git\s+rev-parse\s+--show-toplevel{_QUIET}`"
 )
-"""``$(git rev-parse --show-toplevel)`` and its backquoted spelling."""
+"""``$(git rev-parse --show-toplevel)`` and its backquoted spelling, its errors maybe sent to
+``/dev/null``."""
 _TOPS_CAP = 4
 """The most folders one scan asks git for its top (each a git run of ~3 ms: H-5)."""
-_GIT_KEEPING = frozenset(
-    {"set", "shopt", "cd", "pushd", "popd", "echo", "printf", ":", "true", "false", "test", "["}
-    | {"[[", "]]", "if", "then", "else", "elif", "fi", "while", "until", "do", "done", "esac"}
-    | {"{", "}", "!", "case", "for", "local", "export", "readonly", "declare", "typeset"}
-    | {"unset", "umask", "shift", "exit", "return", "pwd", "dirname", "basename", "realpath"}
-    | {"readlink", "cat", "head", "tail", "wc", "ls", "date", "uname", "nproc", "id", "whoami"}
-    | {"type", "hash", "which", "trap", "break", "continue", "wait", "sleep"}
+_KEEPING = frozenset({"echo", "printf", "true", "false", ":", "test", "[", "command", "set"})
+_KEEPING_ALSO = frozenset({"cd", "pushd", "popd", "exit"})
+"""The commands that may stand before a script's ``cd`` to its git top (P-3): builtins that
+run no code, define no function, alias, trap or ``hash`` entry and write no file
+(:func:`_git_answer_kept`), and the folder changes the scan follows, and ``exit``."""
+_KEYWORDS_KEPT = frozenset({"if", "then", "elif", "else", "fi", "{", "}"})
+"""Keywords passed over before such a command (what follows each is judged as a command)."""
+_UNSAFE_NAME_RE = (
+    r"^(?:GIT_\w*|XDG_\w*|BASH\w*|LD_\w*|PATH|HOME|ENV|CDPATH|TMPDIR|PS4|SHELLOPTS|IFS"
+    r"|GLOBIGNORE|PROMPT_COMMAND|EXECIGNORE|GCONV_PATH|LOCPATH|HOSTALIASES|PWD|OLDPWD"
+    r"|POSIXLY_CORRECT)$"
 )
-"""Commands that cannot change what ``git rev-parse --show-toplevel`` answers (they write no
-file but through a redirection, change no variable git or the shell's search for it reads,
-run no code the script does not show): after only these, a script's ``cd`` to its top is asked
-of git before it runs, as the command's opening one is (``git_toplevel``)."""
-_GIT_READ_RE = r"^(?:GIT_\w*|HOME|XDG_CONFIG_HOME|PATH|BASH_ENV|ENV)(?:\+?=|$)"
-"""A variable git, or the shell finding and starting it, reads (set, exported or unset)."""
+"""Variables git, the dynamic loader or the shell (finding and starting git, ``cd``,
+``mktemp``, tracing) reads: no assignment of one may stand before the ``cd``."""
+_SAFE_EXPANSION_RE = (
+    r"\$(?:[0-9#?@*$!-]|[A-Za-z_]\w*"
+    r"|\{(?:[0-9]+|[#?@*]|[A-Za-z_]\w*(?::?[-+][^$`{}\[\]\\]*)?)\})"
+)
+"""The expansions a word before the ``cd`` may hold: a variable, a given word, ``${x:-y}``
+with a literal ``y``; never ``${x@P}``, a subscript (arithmetic: code), nor ``$'…'``."""
+_SET_WORD_RE = (
+    r"^(?:[-+][euxvETCfo]+|pipefail|errexit|nounset|xtrace|noclobber|noglob|errtrace"
+    r"|functrace|verbose)$"
+)
+"""``set``'s words allowed there: options, none exporting every variable (``-a``, ``-k``)."""
+_REDIRECTED_KEPT = frozenset(
+    {">/dev/null", ">>/dev/null", "1>/dev/null", "2>/dev/null", "&>/dev/null", "2>>/dev/null"}
+    | {">&2", "1>&2", "2>&1"}
+)
+"""Redirections that write nothing a git may read (before the ``cd``, in the script)."""
+_ARROWS = frozenset({">", ">>", "1>", "2>", "&>", "1>>", "2>>", "&>>"})
+"""A redirection whose target is the next word."""
+_NOT_FUNCTIONS = frozenset(
+    {"git", "dirname", "readlink", "realpath", "pwd", "command_not_found_handle", "cd"}
+    | {"pushd", "popd", "exit", "source"}
+)
+"""Names no function defined before the ``cd`` may have (they would run for git's answer)."""
 
 
-def _git_answer_kept(said: list[str], folder: str | None) -> bool:
+def _plain(word: str) -> bool:
+    """Whether ``word`` (quotes removed) holds no backslash and no expansion but those of
+    :data:`_SAFE_EXPANSION_RE`: nothing in it runs code or reads a name bash evaluates."""
+    return "\\" not in word and "$" not in re.sub(_SAFE_EXPANSION_RE, "", word)
+
+
+def _unredirected(words: list[str], folder: str | None, *, files: bool) -> list[str] | None:
+    """``words`` without their redirections, None when one may write git's files: only those
+    of :data:`_REDIRECTED_KEPT` (``files``: in the call's own command, a literal file too
+    whose real path is none of git's, :func:`_git_file_kept`); any other ``<`` or ``>``
+    (``>&.git/config``, ``1<>x``, ``a>b``) is None."""
+    kept: list[str] = []
+    at = 0
+    while at < len(words):
+        word = words[at]
+        following = words[at + 1] if at + 1 < len(words) else ""
+        if word in _REDIRECTED_KEPT:
+            at += 1
+            continue
+        if word in _ARROWS and (following == "/dev/null" or (files and _file(following, folder))):
+            at += 2
+            continue
+        arrow = re.match(r"^(?:[12]?>>?|&>>?)(?P<rest>[^<>&].*)$", word)
+        if arrow is not None and files and _file(arrow.group("rest"), folder):
+            at += 1
+            continue
+        if "<" in word or ">" in word:
+            return None
+        kept.append(word)
+        at += 1
+    return kept
+
+
+def _file(target: str, folder: str | None) -> bool:
+    """Whether ``target`` is a literal file name whose writing changes none of git's files."""
+    plain = re.match(r"^[\w./+,:@%=-]+$", target) is not None
+    return plain and target != "/dev/null" and _git_file_kept(target, folder)
+
+
+def _git_answer_kept(said: list[str], folder: str | None, *, files: bool = False) -> bool:
     """Whether the simple command ``said`` (split at white space) run in ``folder`` (None:
-    unknown) surely leaves git's answer to ``--show-toplevel`` as it was
-    (:data:`_GIT_KEEPING`): an assignment of no variable git reads (:data:`_GIT_READ_RE`),
-    ``git rev-parse``/``describe``/``status``, no ``trap`` on ``DEBUG``/``RETURN`` (code run
-    before each command), and what it writes (a redirection's target, ``tee``'s operands)
-    none of git's files (:func:`_git_file_kept`). Empty: kept."""
-    words = [word.replace('"', "").replace("'", "") for word in said]
-    if any(re.match(_GIT_READ_RE, word) for word in words):
+    unknown) surely leaves git's answer to ``--show-toplevel`` as it was (P-3), by a strict
+    allowlist: no word holds a backslash or an expansion but a variable's
+    (:func:`_plain`); after keywords of a branch or a group (:data:`_KEYWORDS_KEPT`) come
+    assignments of no variable git or the shell reads (:data:`_UNSAFE_NAME_RE`), then
+    nothing or one of :data:`_KEEPING` (``set`` with options only, no ``printf -v``,
+    ``command -v`` only, no ``test -v``) or :data:`_KEEPING_ALSO`, redirected nowhere but as
+    :func:`_unredirected` allows (``files``: the call's own command). Empty: kept."""
+    unquoted = [word.replace('"', "").replace("'", "") for word in said]
+    words = _unredirected(unquoted, folder, files=files)
+    if words is None or any("\\" in word for word in said) or not all(map(_plain, words)):
         return False
-    for at, word in enumerate(words):
-        arrow = re.match(r"^[0-9]*(?:>>?|&>>?|>\|)(?P<rest>.*)$", word)
-        target = (arrow.group("rest") or "".join(words[at + 1 : at + 2])) if arrow else ""
-        if arrow and not re.match(r"^&[0-9-]$", target) and not _git_file_kept(target, folder):
+    while words and words[0] in _KEYWORDS_KEPT:
+        words = words[1:]
+    while words and (assigned := re.match(_ASSIGNED_RE, words[0])) is not None:
+        if re.match(_UNSAFE_NAME_RE, assigned.group("name")):
             return False
-    named = [word for word in words if not re.match(r"^[A-Za-z_]\w*\+?=", word)]
-    if not named:
+        words = words[1:]
+    if not words:
         return True
-    if named[0] == "git":
-        return named[1:2] in (["rev-parse"], ["describe"], ["status"])
-    if named[0] == "trap":
-        return not {"DEBUG", "RETURN"} & set(named)
-    if named[0] in ("command", "builtin"):
-        return named[1:2] in (["-v"], ["-V"])
-    if named[0] == "tee":
-        return all(_git_file_kept(w, folder) for w in named[1:] if w[:1] not in "-<>&")
-    return named[0] in _GIT_KEEPING
+    name, rest = words[0], words[1:]
+    if name == "set":
+        return all(re.match(_SET_WORD_RE, word) for word in rest)
+    if name == "command":
+        return rest[:1] in (["-v"], ["-V"])
+    if name in ("printf", "test", "["):
+        return not any(word.startswith("-v") for word in rest)
+    return name in _KEEPING or name in _KEEPING_ALSO
 
 
 def _git_file_kept(target: str, folder: str | None) -> bool:
@@ -540,7 +636,7 @@ def _git_file_kept(target: str, folder: str | None) -> bool:
     will) has no part starting with ``.git`` or named ``git``."""
     if target == "/dev/null":
         return True
-    if not target or folder is None or any(char in target for char in "$`~*?["):
+    if not target or folder is None or any(char in target for char in "$`~*?[\\&"):
         return False
     try:
         real = os.path.realpath(os.path.join(folder, target))  # noqa: PTH118
@@ -549,27 +645,82 @@ def _git_file_kept(target: str, folder: str | None) -> bool:
     return not any(part.startswith(".git") or part == "git" for part in PurePath(real).parts)
 
 
+def _defines_kept(words: list[str]) -> bool:
+    """Whether ``words`` (before ``() {``) define a function of a name that runs nothing
+    for git's answer: a plain name, none of :data:`_NOT_FUNCTIONS`, :data:`_KEEPING` or
+    :data:`_KEYWORDS_KEPT` (its body is judged as the commands before the ``cd`` are)."""
+    if len(words) != 1 or not re.match(r"^[A-Za-z_][\w-]*$", words[0]):
+        return False
+    return words[0] not in _NOT_FUNCTIONS | _KEEPING | _KEEPING_ALSO | _KEYWORDS_KEPT
+
+
+_BASH_OPTION_RE = r"^(?:-[euxvETCfn]+|--)$"
+"""Options of ``bash``/``sh`` before the script's name that read no startup file, set no
+``allexport`` or ``-k``, run no ``-c`` text, no standard input, no ``shopt``."""
+_DURATION_RE = r"^[0-9]+(?:\.[0-9]+)?[smhd]?$"
+
+
+def _runner_words(words: list[str]) -> list[str] | None:
+    """The words after the one script a runner command runs, with that script's word first:
+    its leading assignments none of :data:`_UNSAFE_NAME_RE`, then the wrappers ``time``,
+    ``timeout DURATION``, ``nice [-n N]``, ``env NAME=value…``, then ``bash``/``sh`` with the
+    options of :data:`_BASH_OPTION_RE` (only the words before the script's name are
+    bash's), ``source``, ``.`` or a path; None for any other command."""
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if (assigned := re.match(_ASSIGNED_RE, word)) is not None:
+            if re.match(_UNSAFE_NAME_RE, assigned.group("name")):
+                return None
+        elif word in ("time", "nice", "env"):
+            if word == "nice" and words[at + 1 : at + 2] == ["-n"]:
+                at += 2
+        elif word == "timeout" and re.match(_DURATION_RE, "".join(words[at + 1 : at + 2])):
+            at += 1
+        else:
+            break
+        at += 1
+    name, rest = "".join(words[at : at + 1]), words[at + 1 :]
+    if name in ("bash", "sh"):
+        while rest and re.match(_BASH_OPTION_RE, rest[0]):
+            rest = rest[1:]
+        return rest if rest and rest[0][:1] not in ("-", "+") else None
+    if name in ("source", "."):
+        return rest or None
+    return [name, *rest] if "/" in name else None
+
+
+def _tee_kept(said: list[str], folder: str | None) -> bool:
+    """Whether ``said`` is ``tee`` writing literal files none of git's (``| tee log.txt``)."""
+    words = [word.replace('"', "").replace("'", "") for word in said]
+    files = [word for word in words[1:] if word[:1] != "-"]
+    return words[:1] == ["tee"] and all(_file(word, folder) for word in files)
+
+
 def git_answer_kept_by(text: str, folder: str | None, environ: Mapping[str, str]) -> bool:
     """Whether the call's own command ``text`` surely leaves git's ``--show-toplevel``
-    answer as the guard finds it until the one script it runs asks (P-3): each simple command
-    keeps it (:func:`_git_answer_kept`) but one running a script (``bash``/``sh`` with no
-    option reading startup files, ``source``, ``.``, a path), no loop that could run the
-    script again after it changed it, and no ``BASH_ENV``/``ENV`` the shell sources first.
-    Only then may a script's ``cd "$(git rev-parse --show-toplevel)"`` be asked of git
-    (``asks_git`` of :func:`script_folders` and the others). ``folder``: where it runs (None:
-    unknown; what it writes is then taken as maybe git's files)."""
-    if environ.get("BASH_ENV") or environ.get("ENV"):
+    answer as the guard finds it until the one script it runs asks (P-3): each simple
+    command keeps it (:func:`_git_answer_kept`, a redirection into a literal file of none of
+    git's allowed) but one running a script (:func:`_runner_words`, its words plain,
+    redirected as the others), no loop that could run the script again, no ``BASH_ENV``/
+    ``ENV`` the shell sources first, no ``PS4`` holding an expansion (run by ``-x``). Only
+    then may a script's ``cd "$(git rev-parse --show-toplevel)"`` be asked of git
+    (``asks_git`` of :func:`script_folders` and the others). ``folder``: where it runs
+    (None: unknown; what it writes is then taken as maybe git's files)."""
+    if environ.get("BASH_ENV") or environ.get("ENV") or re.search(r"[$`]", environ.get("PS4", "")):
         return False
     runners = 0
     for piece in re.split(_SEGMENT_RE, without_comments(text))[::2]:
-        words = piece.split()
-        if _git_answer_kept(words, folder) and not {"for", "while", "until", "select"} & set(words):
+        said = piece.split()
+        if {"for", "while", "until", "select"} & set(said):
+            return False
+        if _git_answer_kept(said, folder, files=True) or _tee_kept(said, folder):
             continue
-        named = [word for word in words if not re.match(r"^[A-Za-z_]\w*\+?=", word)]
-        runner = named[:1] in (["bash"], ["sh"], ["source"], ["."]) or "/" in "".join(named[:1])
-        startup = any(re.match(r"^-[A-Za-z]*[il]|^--(?!$)", word) for word in named[1:])
-        rest = words[: len(words) - len(named)] + named[1:]  # its assignments, then operands
-        if not runner or startup or not _git_answer_kept(["true", *rest], folder):
+        words = _unredirected(
+            [w.replace('"', "").replace("'", "") for w in said], folder, files=True
+        )
+        given = None if words is None or "\\" in piece else _runner_words(words)
+        if given is None or not all(map(_plain, given)):
             return False
         runners += 1
     return runners <= 1
@@ -654,7 +805,13 @@ class _NestedScan:
         self.mktemp = False  # the command's last word is ``$(mktemp …)``'s output
         self.temps: set[str] = set()  # variables holding a new temporary folder's name
         self.in_temp = False  # the unknown folder is a new temporary one (``cd "$(mktemp -d)"``)
-        self.opened: list[tuple[str | None, str | None, bool]] = []  # at each open subshell
+        self.given: set[str] = set()  # variables holding a word given to the script
+        self.gives = False  # the script reads a given word (:data:`_GIVEN_RE`) or loops on them
+        self.cdable = False  # ``shopt -s cdable_vars``: a ``cd`` may enter a variable's folder
+        self.opened: list[tuple[str | None, str | None, bool, bool]] = []  # at each subshell
+        self.each = False  # the folder is one of a loop's known ones, each in ``folders``
+        self.loop_opened = _NO_LOOP  # how many subshells were open at the last ``for``
+        self.cases: list[tuple[int, int]] = []  # each open ``case``: the depth, subshells open
         self.globs = 0
         self.depth = 0  # the ``if``, loops, ``case`` and ``{`` groups open
 
@@ -664,9 +821,13 @@ class _NestedScan:
         words = [word.replace('"', "").replace("'", "") for word in said]
         if self.base != self.folders[0]:  # after a ``cd``: given words land elsewhere
             written = _written_words(words)
-            lost = self.base is None and not self.in_temp
-            self.lost_writes.extend(w for w in written if lost and w[0] not in "/~$&")
-            self.lost_writes.extend(w for w in written if re.search(_GIVEN_RE, w))
+            lost = self.base is None and not self.in_temp and not self.each
+            self.lost_writes.extend(w for w in written if lost and not self._placed(w))
+            self.lost_writes.extend(w for w in written if self._given_in(w))
+            if lost:  # ``python3 -c "open('../x', 'w')"``, ``sed -n 'w ../x'``: up from there
+                self.lost_writes.extend(w for w in words if re.search(r"(?:^|\W)\.\.(?:/|$)", w))
+            if self.in_temp and words[:1] == ["ln"]:
+                self.in_temp = False  # a link made in the new folder may lead anywhere
         if words and words[0] in _CLOSING:
             self.depth = max(0, self.depth - 1)
         while words and (
@@ -685,10 +846,8 @@ class _NestedScan:
                 self._assign(word, top=top, maybe=maybe or self.depth > 0)
         elif name in _OPENING or name == "for":
             self.depth += 1  # ``case x in``, a loop: what it assigns may not run
-            if name == "for" and len(words) > 2 and words[2] == "in":
-                values = [self._values(word) for word in words[3:]]
-                flat = [value for each in values if each is not None for value in each]
-                self.known[words[1]] = None if None in values else flat
+            if name in ("for", "case"):
+                self._loop(words)
         elif name in ("cd", "pushd", "popd"):
             self.enter(name, words[1:])
         elif name in (".", "source"):
@@ -699,15 +858,60 @@ class _NestedScan:
         elif "/" in words[0]:
             self._note("run", words[0], top=top)
 
-    def subshell(self, ending: str) -> None:
+    def _loop(self, words: list[str]) -> None:
+        """Read a ``for`` loop's ``words``: its variable holds each of its values (known when
+        literal), or each given word (``for a; do``); the subshells open are counted (a
+        ``cd`` in one opened inside it is judged in each folder: :meth:`_each`)."""
+        if words[0] == "case":  # its patterns' ``)`` close no subshell
+            self.cases.append((self.depth, len(self.opened)))
+            return
+        self.loop_opened = len(self.opened)
+        if len(words) > 2 and words[2] == "in":
+            values = [self._values(word) for word in words[3:]]
+            flat = [value for each in values if each is not None for value in each]
+            self.known[words[1]] = None if None in values else flat
+        elif len(words) > 1:
+            self.given.add(words[1].rstrip(";"))  # ``for a; do``: over the given words
+            self.gives = True
+
+    def _given_in(self, word: str) -> bool:
+        """Whether ``word`` holds a word given to the script (:data:`_GIVEN_RE`), or a variable
+        holding one (``f="$1"``, a ``for a; do`` loop's, ``out=$OPTARG``: review guard62 B3)."""
+        if not _GIVEN_HINT.isdisjoint(word) and re.search(_GIVEN_RE, word):
+            return True
+        return bool(self.given) and not self.given.isdisjoint(re.findall(_NAMES_READ_RE, word))
+
+    def _placed(self, word: str) -> bool:
+        """Whether a place written ``word`` lands where it does whatever the folder is: an
+        absolute path, ``~``, a descriptor (``&2``), or one starting with a variable whose
+        every known value is absolute (``$HOME/x``); ``$d/x`` with ``d=..``, ``$PWD/../x``
+        after a lost ``cd`` are not (review guard62 B3)."""
+        if word[0] in "/~&":
+            return True
+        if word[0] != "$":
+            return False
+        head = re.match(_PLAIN_VARIABLE_RE, word)
+        values = self._values(head.group(0), matched=False) if head else None
+        return values is not None and all(value.startswith("/") for value in values)
+
+    def subshell(self, ending: str, piece: str) -> None:
         """Keep the folder at a subshell's ``(`` or ``$(`` (``ending``: what ended the last
-        command) and go back to it at its ``)``: a ``cd`` inside one leaves the script's
-        folder as it was (``(cd "$d" && make); echo ok > out.txt``); a ``)`` with none open
-        (a ``case`` pattern's) changes nothing."""
+        command, ``piece``: its text) and go back to it at its ``)``: a ``cd`` inside one
+        leaves the script's folder as it was (``(cd "$d" && make); echo ok > out.txt``); a
+        ``)`` with none open changes nothing, nor does a ``(`` or ``)`` inside quotes (an odd
+        number of them before it: ``echo "done :)"``) or a ``case`` pattern's ``)`` (none
+        opened since the ``case``): review guard62 B3."""
+        if ending != "$(" and (piece.count('"') % 2 or piece.count("'") % 2):
+            return
         if ending in ("(", "$("):
-            self.opened.append((self.base, self.previous, self.in_temp))
-        elif ending == ")" and self.opened:
-            self.base, self.previous, self.in_temp = self.opened.pop()
+            self.opened.append((self.base, self.previous, self.in_temp, self.each))
+            return
+        while self.cases and self.cases[-1][0] > self.depth:
+            self.cases.pop()  # its ``esac`` passed
+        if self.cases and len(self.opened) <= self.cases[-1][1]:
+            return
+        if self.opened:
+            self.base, self.previous, self.in_temp, self.each = self.opened.pop()
             self.known["PWD"] = None if self.base is None else [self.base]
 
     def _assign(self, word: str, *, top: bool, maybe: bool = False) -> None:
@@ -720,10 +924,9 @@ class _NestedScan:
         if assigned is None:
             return
         name, value = assigned.group("name"), assigned.group("value")
-        if self.mktemp and value == "$":
-            self.temps.add(name)
-        else:
-            self.temps.discard(name)
+        (self.temps.add if self.mktemp and value == "$" else self.temps.discard)(name)
+        if self.gives:  # ``f="$1"``, ``out=$OPTARG``: a given word kept
+            (self.given.add if self._given_in(value) else self.given.discard)(name)
         values = self._values(value, matched=False)  # bash matches no pattern there
         if maybe and values is not None:
             before = self.known[name] if name in self.known else [self.environ.get(name, "")]
@@ -743,6 +946,7 @@ class _NestedScan:
         options = [word for word in operands if word not in named]
         here = self.base
         target: str | None
+        each = False  # a loop's known folders, each judged (:meth:`_each`)
         if name != "cd" and any(word[:1] == "+" or word[1:].isdigit() for word in options):
             target = None  # a rotation of the stack: which folder is the guard's guess
         elif name == "popd" or (name == "pushd" and not named):
@@ -760,15 +964,34 @@ class _NestedScan:
             joined = None
             if here is not None and values is not None and len(values) == 1 and values[0]:
                 joined = self._cd_path(here, values[0])
+            if self.cdable and values and not values[0].startswith(("/", "./", "../")):
+                joined = None  # ``shopt -s cdable_vars``: maybe a variable's folder
             target = joined
+            each = here is not None and values is not None and self._each(name, here, values)
             if name == "pushd":
                 self.stack.append(here)
+        self.each = target is None and each
         spelt = re.sub(r"^\$\{?(\w+)\}?$", r"\1", named[0]) if named else ""
         self.in_temp = target is None and (self.mktemp or spelt in self.temps)
         self.previous, self.base = here, target
         self.known["PWD"] = None if target is None else [target]
         if target is not None and target not in self.folders:
             self.folders.append(target)
+
+    def _each(self, name: str, here: str, values: list[str]) -> bool:
+        """Whether a ``cd`` (``name``) from ``here`` into a loop variable's known ``values``
+        (``for p in packages/*; do (cd "$p" && make); done``) may be judged in each folder:
+        in a subshell opened inside the loop (each pass starts from the same folder), at most
+        :data:`_VALUES_CAP` of them, no ``cdable_vars``; each is then added to ``folders``
+        (review guard62 O1). A ``cd`` in the loop itself (its passes add up) is unknown."""
+        inside = len(self.opened) > self.loop_opened and 1 < len(values) <= _VALUES_CAP
+        if name != "cd" or not inside or self.cdable:
+            return False
+        folders = [self._cd_path(here, value) for value in values]
+        if None in folders:
+            return False
+        self.folders.extend(f for f in folders if f is not None and f not in self.folders)
+        return True
 
     def _cd_path(self, here: str, name: str) -> str | None:
         """The folder ``cd name`` enters from ``here``: the first of ``CDPATH``'s folders
