@@ -426,7 +426,7 @@ def entry_linked_files(text: str) -> set[str]:
     resolved through the definitions; code fences and comments skipped. What a delete's answer
     compares before and after the pruning to name the files left with no entry (A-6).
 
-    >>> sorted(entry_linked_files("- [A][a], see [B](b.md)\n\n[a]: a.md\n[c]: c.md\n"))
+    >>> sorted(entry_linked_files("- [A][a], see [B](b.md)\\n\\n[a]: a.md\\n[c]: c.md\\n"))
     ['a.md', 'b.md']
     """
     lines = blank_comment_lines(index_lines(text))
