@@ -830,10 +830,10 @@ class _NestedScan:
                 self.in_temp = False  # a link made in the new folder may lead anywhere
         if words and words[0] in _CLOSING:
             self.depth = max(0, self.depth - 1)
-        while words and (
+        while words and (  # each pattern only where its literal is (H-5: per command)
             words[0] in _LEADING
-            or re.match(_ASSIGNED_RE, words[0])
-            or re.match(_REDIRECTION_RE, words[0])
+            or ("=" in words[0] and re.match(_ASSIGNED_RE, words[0]))
+            or (("<" in words[0] or ">" in words[0]) and re.match(_REDIRECTION_RE, words[0]))
         ):
             word = words.pop(0)
             self.depth += word in _OPENING
@@ -920,7 +920,7 @@ class _NestedScan:
         adds its value to those the variable held (unset: empty), so a script named with it
         is each it may be (``d=sub; if x; then d=.; fi; . $d/s.sh``); past
         :data:`_VALUES_CAP` values, or beside an unknown one, it is unknown."""
-        assigned = re.match(_ASSIGNED_RE, word)
+        assigned = re.match(_ASSIGNED_RE, word) if "=" in word else None
         if assigned is None:
             return
         name, value = assigned.group("name"), assigned.group("value")
@@ -1051,7 +1051,7 @@ class _NestedScan:
                 return None
             word = word.replace(_TOP, top)
         words = [word]
-        for found in re.finditer(_PLAIN_VARIABLE_RE, word):
+        for found in re.finditer(_PLAIN_VARIABLE_RE, word) if "$" in word else ():
             variable = found.group("braced") or found.group("plain")
             values = self.known.get(variable)
             if values is None and variable not in self.known and variable in self.environ:
