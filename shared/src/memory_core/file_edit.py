@@ -73,6 +73,7 @@ from memory_core.atomic import fsync_directory, write_temp_beside
 from memory_core.errors import FileKeptChanging
 from memory_core.hard_links import NamedElsewhereError
 from memory_core.read_only_mounts import on_read_only_mount
+from memory_core.said_once import first_time
 from memory_core.swap import (
     IDLE_GRACE,
     IdleRead,
@@ -106,8 +107,6 @@ Edit = Callable[[bytes], bytes | None]
 """A pure edit: the file's bytes in, the new bytes out, or ``None`` to leave the file alone."""
 Merge = Callable[[bytes, bytes, bytes], bytes]
 """``merge(base, a, b)``: two whole-file edits of ``base`` combined, ``b`` winning conflicts."""
-
-_warned: set[str] = set()
 
 
 class FileTooLarge(OSError):
@@ -184,8 +183,7 @@ class Edited:
 
 
 def _warn_once(key: str, message: str, *args: object) -> None:
-    if key not in _warned:
-        _warned.add(key)
+    if first_time((__name__, key)):
         logger.warning(message, *args)
 
 

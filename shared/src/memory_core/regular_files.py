@@ -18,8 +18,11 @@ from memory_core.errors import NotRegularFileError
 __all__ = ["read_regular_file"]
 
 
-def read_regular_file(path: Path, max_bytes: int, *, follow_symlinks: bool = True) -> bytes:
-    """The bytes of the regular file ``path``, at most ``max_bytes`` of them.
+def read_regular_file(
+    path: Path, max_bytes: int, *, follow_symlinks: bool = True, dir_fd: int | None = None
+) -> bytes:
+    """The bytes of the regular file ``path`` (relative to the folder held as ``dir_fd``, when
+    given), at most ``max_bytes`` of them.
 
     Opened with ``O_NONBLOCK`` (a FIFO never hangs the read) and, when ``follow_symlinks`` is
     False, ``O_NOFOLLOW`` (a symlink is refused: ``OSError`` ``ELOOP``). Raises
@@ -30,7 +33,7 @@ def read_regular_file(path: Path, max_bytes: int, *, follow_symlinks: bool = Tru
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
     if not follow_symlinks:
         flags |= os.O_NOFOLLOW
-    fd = os.open(path, flags)
+    fd = os.open(path, flags, dir_fd=dir_fd)
     try:  # judged before fdopen, which refuses a folder naming only the descriptor's number
         regular = stat.S_ISREG(os.fstat(fd).st_mode)
     except BaseException:

@@ -50,6 +50,7 @@ from memory_core.rules import (
     WORKSPACE_PROMPT_RULE,
     template_placeholder_problem,
 )
+from memory_core.said_once import first_time
 from memory_core.wire import AgentCreate, ConfigPatch
 
 from memory_api.defaults import default_template
@@ -200,19 +201,13 @@ AGENTS_LINKED = (
 )
 """The ``detail`` and log line about ``agents/`` being a symlink (A-7, Q-2b)."""
 
-_SAID_AT_MOST = 4096
-_said: set[str] = set()
-
 
 def _said_once(path: str, what: str) -> None:
-    """Log ``what`` about ``path`` once per process (a warning; at most :data:`_SAID_AT_MOST`
-    paths remembered): a symlink met on every request is not logged on every request."""
-    if path in _said:
-        return
-    if len(_said) >= _SAID_AT_MOST:
-        _said.clear()
-    _said.add(path)
-    logger.warning("%s: %s", path, what)
+    """Log ``what`` about ``path`` once per process (a warning,
+    :func:`~memory_core.said_once.first_time`): a symlink met on every request is not logged on
+    every request."""
+    if first_time((__name__, path)):
+        logger.warning("%s: %s", path, what)
 
 
 def _logged(path: str, error: UnreadableAgent) -> UnreadableAgent:

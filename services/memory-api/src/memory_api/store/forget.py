@@ -35,7 +35,6 @@ import logging
 import os
 import re
 import secrets
-import stat
 from pathlib import Path
 
 from memory_core import layout
@@ -44,9 +43,11 @@ from memory_core.errors import NotRegularFileError
 from memory_core.index import entry_targets, index_lines, link_targets
 from memory_core.keys import USER_SCOPE
 from memory_core.regular_files import read_regular_file
+from memory_core.said_once import first_time
 
 from memory_api.errors import Conflict
 from memory_api.store.containment import walked_folder
+from memory_api.store.held_writes import taken
 from memory_api.store.not_scopes import FORGETTING_PREFIX
 from memory_api.store.scopes import MARKER_READ_CAP, read_marker
 
@@ -201,7 +202,7 @@ def _made_again(root: Path, fd: int, key: str, workspace: str | None) -> list[st
     back first when it has none and the old one named ``workspace``; ``[]`` when there is no
     such folder, or only a Session start's (a marker and nothing of the agent's)."""
     try:
-        made = os.open(key, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+        made = _folder_at(key, fd)
     except OSError:  # none there (or no folder: the overview names it)
         return []
     try:
@@ -215,22 +216,23 @@ def _made_again(root: Path, fd: int, key: str, workspace: str | None) -> list[st
     return held
 
 
+def _folder_at(name: str, folder: int) -> int:
+    """A descriptor of the folder ``name`` in the folder held as ``folder``, no symlink
+    followed (``OSError`` ``ELOOP``/``ENOTDIR`` for one); the caller closes it."""
+    return os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=folder)
+
+
 def _read_at(folder: int, name: str, cap: int) -> bytes | None:
     """The bytes of the regular file ``name`` in the folder ``folder`` (no symlink followed),
     None when it is not there or is no regular file; ``OSError`` ``EFBIG`` past ``cap``."""
     try:
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
+        return read_regular_file(Path(name), cap, follow_symlinks=False, dir_fd=folder)
+    except (FileNotFoundError, NotRegularFileError):
+        return None
     except OSError as error:  # a symlink (ELOOP) is no file of the scope's
-        if error.errno in (errno.ENOENT, errno.ELOOP):
+        if error.errno == errno.ELOOP:
             return None
         raise
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        raw = handle.read(cap + 1)
-    if len(raw) > cap:
-        raise OSError(errno.EFBIG, f"{name} is larger than {cap} bytes")
-    return raw
 
 
 def _write_new(folder: int, name: str, raw: bytes) -> None:
@@ -250,7 +252,7 @@ def _emptied(root: Path, root_fd: int, hidden: str) -> list[str]:
     line written into it since the look before (by an agent holding it open across the
     rename) keeps the scope, the index renamed back. A file written into the folder
     meanwhile keeps it: the marker and index are written back and what it holds returned."""
-    fd = os.open(hidden, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=root_fd)
+    fd = _folder_at(hidden, root_fd)
     try:
         try:
             saved = _read_at(fd, layout.MARKER_FILE, MARKER_READ_CAP)
@@ -292,18 +294,9 @@ def _index_aside(fd: int) -> bytes | str | None:
         kept = INDEX_UNJUDGED
     if kept is None:
         return raw
-    if not _there(fd, layout.INDEX_FILE):  # else kept under its aside name, and named
+    if not taken(fd, layout.INDEX_FILE):  # else kept under its aside name, and named
         os.rename(_ASIDE, layout.INDEX_FILE, src_dir_fd=fd, dst_dir_fd=fd)
     return kept
-
-
-def _there(fd: int, name: str) -> bool:
-    """Whether the folder ``fd`` holds an entry ``name`` (a symlink is one)."""
-    try:
-        os.stat(name, dir_fd=fd, follow_symlinks=False)
-    except FileNotFoundError:
-        return False
-    return True
 
 
 def recover_leftover(root: Path, hidden: str, key: str) -> bool:
@@ -315,11 +308,11 @@ def recover_leftover(root: Path, hidden: str, key: str) -> bool:
     Returns whether it is gone; one that still holds entries is logged (WARNING). Blocking;
     ``OSError`` when the root cannot be changed."""
     with walked_folder(root, root) as fd:
-        if not _there(fd, hidden):
+        if not taken(fd, hidden):
             return True
-        moved = os.open(hidden, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+        moved = _folder_at(hidden, fd)
         try:
-            if _there(moved, _ASIDE) and not _there(moved, layout.INDEX_FILE):
+            if taken(moved, _ASIDE) and not taken(moved, layout.INDEX_FILE):
                 os.rename(_ASIDE, layout.INDEX_FILE, src_dir_fd=moved, dst_dir_fd=moved)
         finally:
             os.close(moved)
@@ -328,9 +321,8 @@ def recover_leftover(root: Path, hidden: str, key: str) -> bool:
             return True
         if not _stuck(fd, hidden, key):
             _put_back(root, fd, hidden, key)
-        if _there(fd, hidden):
-            if (said := f"{root}/{hidden}") not in _STUCK_SAID:  # once, not at every overview
-                _STUCK_SAID.add(said)
+        if taken(fd, hidden):
+            if first_time((__name__, f"{root}/{hidden}")):  # once, not at every overview
                 logger.warning(
                     "scope %s: %s holds entries its scope also holds: move them", key, hidden
                 )
@@ -339,25 +331,21 @@ def recover_leftover(root: Path, hidden: str, key: str) -> bool:
         return True
 
 
-_STUCK_SAID: set[str] = set()
-"""The leftover folders (``root/hidden``) this process has logged as holding taken names."""
-
-
 def _stuck(fd: int, hidden: str, key: str) -> bool:
     """Whether every entry of the folder ``hidden`` has a name the folder ``key`` holds
     too (in the memory root held as ``fd``): nothing of it can move."""
     try:
-        moved = os.open(hidden, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+        moved = _folder_at(hidden, fd)
     except OSError:
         return False
     try:
-        fresh = os.open(key, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+        fresh = _folder_at(key, fd)
     except OSError:
         os.close(moved)
         return False
     try:
         names = os.listdir(moved)  # noqa: PTH208 (a held folder: no path)
-        return bool(names) and all(_there(fresh, name) for name in names)
+        return bool(names) and all(taken(fresh, name) for name in names)
     finally:
         os.close(fresh)
         os.close(moved)
@@ -380,7 +368,7 @@ def _put_back(root: Path, fd: int, hidden: str, key: str) -> None:
         fresh = os.open(key, folder, dir_fd=fd)
         try:
             for name in os.listdir(moved):  # noqa: PTH208 (a held folder: no path)
-                if not _there(fresh, name):
+                if not taken(fresh, name):
                     os.rename(name, name, src_dir_fd=moved, dst_dir_fd=fresh)
                 elif name in _SERVICE_FILES:
                     os.unlink(name, dir_fd=moved)

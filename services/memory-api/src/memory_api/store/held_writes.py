@@ -26,7 +26,7 @@ from memory_core.atomic import DEFAULT_MODE, fsync_directory
 
 from memory_api.store.containment import walked_folder
 
-__all__ = ["create_in", "remove_in", "replace_in"]
+__all__ = ["create_in", "remove_in", "replace_in", "taken"]
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -40,7 +40,7 @@ def create_in(root: Path, folder: Path, name: str, data: bytes) -> bool:
     no temp file, so a folder the service may only read (a read-only mount, a Q-2b group
     without write permission) holding the file is no ``OSError``."""
     with walked_folder(root, folder) as fd:
-        if _taken(fd, name):
+        if taken(fd, name):
             return False
         temp = _temp_written(fd, name, data)
         try:
@@ -67,7 +67,7 @@ def replace_in(root: Path, folder: Path, name: str, data: bytes) -> None:
         fsync_directory(".", dir_fd=fd)
 
 
-def _taken(fd: int, name: str) -> bool:
+def taken(fd: int, name: str) -> bool:
     """Whether ``name`` is taken in the folder ``fd`` (a symlink, dangling or not, too)."""
     try:
         os.stat(name, dir_fd=fd, follow_symlinks=False)

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from memory_core import layout
+from memory_core.said_once import first_time
 from memory_core.scope_files import is_scope_file
 from memory_core.scope_files import scope_file_cap as read_cap
 from memory_core.scope_merge import blob_id
@@ -223,24 +224,15 @@ def _keep(snapshot: Snapshot, seen: set[str], kept: KeptFile) -> None:
     snapshot.kept.append(kept)
 
 
-_SAID_KEPT = 4096
-"""How many ``(scope, file, why)`` a process remembers having warned of (:func:`_said`)."""
-_said_kept: dict[tuple[str, str, str], None] = {}
-
-
 def _said(scope: Path, kept: list[KeptFile]) -> None:
     """Log each file of the real ``scope`` whose content the history could not take as a
     WARNING (V-1, Q-2b: the user's history of it is not being kept, which an operator must
     hear without a debug log level), once per process for each file and reason; later records
     finding the same say it at DEBUG (a Session start records the scope again)."""
     for file in kept:
-        said = (os.fspath(scope), file.name, file.why)
-        if said in _said_kept:
+        if not first_time((__name__, os.fspath(scope), file.name, file.why)):
             logger.debug("history: %s keeps its last recorded content: %s", file.name, file.why)
             continue
-        if len(_said_kept) >= _SAID_KEPT:
-            _said_kept.pop(next(iter(_said_kept)))
-        _said_kept[said] = None
         logger.warning(
             "history of scope %s: %s keeps its last recorded content, its changes are not "
             "recorded: %s",
