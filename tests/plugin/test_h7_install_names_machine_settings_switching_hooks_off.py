@@ -192,3 +192,32 @@ def test_a_managed_gemini_install_into_system_settings_disabling_its_hooks_warns
     assert f"{warning}lists {name})" in said, said
     assert code == 0
     assert name in json.loads(path.read_text(encoding="utf-8"))["hooksConfig"]["disabled"]
+
+
+def test_managed_settings_holding_our_hooks_and_disabling_all_hooks_are_a_problem_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code's managed ``"disableAllHooks": true`` switches off every hook, the managed
+    settings' own too (only the managed level can switch managed hooks off: Claude Code's
+    hooks docs, anthropics/claude-code#10544): with our managed hooks in them, a user install's
+    hooks run no more than theirs do. Before, the user install said only that the managed
+    install "already runs these hooks for every user" (a WARNING, exit 0) and ``status`` had
+    no PROBLEM line for the user's hooks."""
+    path, env = machine_settings(tmp_path, monkeypatch, "claude-code", "{}")
+    assert install(tmp_path, "claude-code", env, "--managed", str(path.parent))[0] == 0
+    document = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**document, "disableAllHooks": True}), encoding="utf-8")
+
+    code, said = install(tmp_path, "claude-code", env)
+
+    problem = (
+        f"claude-code: PROBLEM: {path}, this machine's settings, switch the hooks of your "
+        'settings off ("disableAllHooks": true)'
+    )
+    assert problem in said, said
+    assert "already runs these hooks for every user" not in said, said
+    assert code == 1
+    code, status = cli(tmp_path / "home", "status", **env)
+    line = next(line for line in said.splitlines() if line.startswith(problem))
+    assert line in status.splitlines(), status
+    assert code == 1
