@@ -45,6 +45,12 @@ MACHINE = {
         "this machine's settings, switch the hooks of your settings off "
         '("hooks": a string replaces every hook of your settings)'
     ),
+    # Gemini CLI 0.61 then runs no hook of the user's settings (measured:
+    # test_e2e_gemini_repository_switches_hooks_off.py::test_gemini_system_settings_hooks_null_…)
+    ("gemini", '{"hooks": null}'): (
+        "this machine's settings, switch the hooks of your settings off "
+        '("hooks": null replaces every hook of your settings)'
+    ),
 }
 """(harness, this machine's settings) → what the install and ``status`` say after the path."""
 LEFT_ON = {"claude-code": '{"allowManagedHooksOnly": false}', "gemini": '{"hooksConfig": {}}'}
