@@ -71,11 +71,25 @@ def machine_settings(
     return path, {"GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(folder / "settings.json")}
 
 
+def checked_flags(tmp_path: Path) -> list[str]:
+    """:data:`FLAGS` without ``--no-check``, which skips this machine's settings too (settings
+    prepared for another machine), ``--executable`` an executable stand-in in ``tmp_path`` (the
+    check refuses a missing one); the service at ``127.0.0.1:9`` answering nothing is a
+    warning only."""
+    stub = tmp_path / "bin" / "harness-memory"
+    stub.parent.mkdir(parents=True, exist_ok=True)
+    stub.write_text("#!/bin/sh\n", encoding="utf-8")
+    stub.chmod(0o755)
+    flags = [flag for flag in FLAGS if flag != "--no-check"]
+    return [*flags[: flags.index("--executable")], "--executable", str(stub)]
+
+
 def install(tmp_path: Path, harness: str, env: dict[str, str], *more: str) -> tuple[int, str]:
     root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
     root.mkdir(parents=True, exist_ok=True)
     home = tmp_path / "home"
-    return cli(home, "install", harness, *FLAGS, "--memory-root", str(root), *more, **env)
+    flags = checked_flags(tmp_path)
+    return cli(home, "install", harness, *flags, "--memory-root", str(root), *more, **env)
 
 
 @pytest.mark.parametrize(("harness", "text"), list(MACHINE), ids=str)
@@ -96,6 +110,23 @@ def test_install_says_the_machines_settings_switch_its_hooks_off_as_status_does(
     path.write_text(LEFT_ON[harness], encoding="utf-8")
     code, said = install(tmp_path, harness, env)
     assert code == 0 and ": PROBLEM: " not in said, said
+
+
+@pytest.mark.parametrize(("harness", "text"), list(MACHINE)[:3], ids=str)
+def test_no_check_leaves_this_machines_settings_unchecked_as_its_help_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str, text: str
+) -> None:
+    """``--no-check`` writes "settings prepared for another machine" (its help, the README):
+    this machine's settings say nothing of where they run. Before, the install said this
+    machine's PROBLEM and exited 1 all the same; ``status`` on this machine still says it."""
+    path, env = machine_settings(tmp_path, monkeypatch, harness, text)
+
+    code, said = install(tmp_path, harness, env, "--no-check")
+
+    assert code == 0, said
+    assert ": PROBLEM: " not in said, said
+    _, status = cli(tmp_path / "home", "status", **env)
+    assert f"{harness}: PROBLEM: {path}" in status, status
 
 
 @pytest.mark.parametrize(
