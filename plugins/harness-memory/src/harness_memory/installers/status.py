@@ -458,8 +458,9 @@ def _codex_project_lines(
     """Hooks of ours in the ``.codex/`` folders of the project ``workspace`` is in, beside an
     install of Codex CLI's (``labels``: the installed ones; ``documents``: what was read, by
     label): :func:`~harness_memory.installers.codex_projects.status_lines` with the system
-    folders ``systems`` (``/etc/codex``, then ``--managed DIR``'s) Codex reads ``config.toml``
-    (``DIR``'s when given) and ``requirements.toml`` (each) from; the requirements saying
+    folders ``systems`` (``/etc/codex``, then ``--managed DIR``'s): ``config.toml`` (its
+    ``project_root_markers``) from the first alone, as Codex reads its system layer there
+    whatever ``DIR`` is, ``requirements.toml`` from each; the requirements saying
     ``allow_managed_hooks_only = true`` keep Codex from running
     any project's hooks (openai/codex ``hooks/src/engine/discovery.rs``,
     ``HookDiscoveryPolicy::allows``)."""
@@ -479,7 +480,7 @@ def _codex_project_lines(
         except SettingsFileError:
             only = False  # its own line says it cannot be read
         managed_only = requirements if only is True else managed_only
-    system = systems[-1]
+    system = systems[0]  # /etc/codex: Codex reads its system config.toml there alone
     return status_lines(workspace, codex_home, installed, system=system, managed_only=managed_only)
 
 
