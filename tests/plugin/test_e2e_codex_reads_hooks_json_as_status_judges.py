@@ -5,7 +5,8 @@ An ``mcp_tool`` handler and a ``"timeout": null`` beside ours: Codex reads the f
 injects memory, and ``status`` names no problem with it. A ``SubagentStop`` hook with a
 ``timeout`` of ``"30"``: Codex warns "failed to parse hooks config" and injects nothing, and
 ``status`` says it cannot read the file (``test_h7_status_reads_hooks_json_as_codex_0171_does.py``
-has the in-process cases, each measured so).
+has the in-process cases, each measured so); so for a handler setting both ``commandWindows``
+and ``command_windows``, one serde field by its name and its alias.
 """
 
 from __future__ import annotations
@@ -34,6 +35,20 @@ CASES: dict[str, dict[str, Any]] = {
     },
     "refused": {
         "SubagentStop": [{"hooks": [{"type": "command", "command": "true", "timeout": "30"}]}]
+    },
+    "both-names": {  # one field by its name and its serde alias: "duplicate field"
+        "Stop": [
+            {
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": "true",
+                        "commandWindows": "true.cmd",
+                        "command_windows": "true.cmd",
+                    }
+                ]
+            }
+        ]
     },
 }
 
@@ -70,4 +85,8 @@ async def test_codex_reads_hooks_json_exactly_when_status_says_it_does(
         said = harness_memory("status", run_dir / "home", workspace)[1]
         seen[case] = (injected, "failed to parse hooks config" in err, "Codex cannot read" in said)
 
-    assert seen == {"read": (1, False, False), "refused": (0, True, True)}
+    assert seen == {
+        "read": (1, False, False),
+        "refused": (0, True, True),
+        "both-names": (0, True, True),
+    }

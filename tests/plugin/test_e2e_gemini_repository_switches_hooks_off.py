@@ -92,6 +92,38 @@ async def test_gemini_a_repository_switches_the_user_settings_hooks_off(
     assert planted.exists()
 
 
+async def test_gemini_system_settings_hooks_null_runs_no_hook_of_the_user_settings(
+    shared_service: RealService,
+    module_agent: str,
+    module_memory_root: Path,
+    installed_homes: InstalledHomes,
+    tmp_path: Path,
+) -> None:
+    """Gemini CLI 0.61 merges its system settings last with the rest (``mergeSettings``:
+    defaults, system defaults, user, Workspace, system), a ``null`` replacing the value below
+    it as any value that is no object does, and runs the hooks of the merged ``hooks or {}``:
+    system settings saying ``"hooks": null`` (root's, as Gemini CLI requires of them) leave no
+    hook of the user's settings running, so ``install gemini`` and ``status`` say PROBLEM of
+    them (``test_h7_install_names_machine_settings_switching_hooks_off.py``), rightly."""
+    workspace, key = workspace_with_key(tmp_path)
+    home = tmp_path / "home"
+    flags = (home, shared_service, module_memory_root)
+    installed_homes.install("gemini", *flags, agent=module_agent, prepare=gemini_home)
+    overlay = tmp_path / "etc"
+    (overlay / "upper" / "gemini-cli").mkdir(parents=True)
+    (overlay / "work").mkdir()
+    (overlay / "upper" / "gemini-cli" / "settings.json").write_text('{"hooks": null}')
+    planted = other_scope(module_memory_root, tmp_path) / "planted.md"
+
+    fake, status, _out, err = await run_gemini_in(
+        [[write_call(planted, TOPIC)]], shared_service, workspace, home, etc_overlay=overlay
+    )
+
+    assert status == 0, err[-3000:]
+    assert f"- Workspace Memory Key: {key}" not in first_user_text(fake.session_turns()[0])
+    assert planted.exists()
+
+
 MANAGED_SWITCHES: dict[str, tuple[str, dict[str, Any]]] = {
     "user-enabled-false": ("user", {"hooksConfig": {"enabled": False}}),
     **{

@@ -9,8 +9,10 @@ of each hook) from the user layers only, a profile file's over ``config.toml`` f
 layer's hooks, and so their trust keys, are the main checkout's (``loader``,
 ``root_checkout_hooks_folder_for_dir``); and with the requirements'
 ``allow_managed_hooks_only = true`` it skips every layer but the managed ones, a project's
-included (``hooks/src/engine/discovery.rs``, ``HookDiscoveryPolicy::allows``). ``DIR`` of
-``status --managed DIR`` stands in for ``/etc/codex``.
+included (``hooks/src/engine/discovery.rs``, ``HookDiscoveryPolicy::allows``). Codex reads its
+system ``config.toml`` from ``/etc/codex`` alone (a monkeypatched stand-in here), never from
+the ``DIR`` of ``status --managed DIR``; that folder's ``requirements.toml`` stands in for the
+one beside it.
 """
 
 from __future__ import annotations
@@ -47,21 +49,58 @@ def hg_project_with_its_own_install(tmp_path: Path, home: Path) -> tuple[Path, P
     return project / "lib", folder
 
 
+def etc_codex_saying(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, image: str
+) -> list[str]:
+    """The stand-in for ``/etc/codex`` (Codex's ``DEFAULT_DIR``) whose ``config.toml`` is
+    ``text``, and the flags of ``status --managed DIR``, ``DIR`` another folder whose
+    ``config.toml`` is ``image``: Codex never reads that one (it reads its system layer from
+    ``/etc/codex`` alone), so neither does ``status``."""
+    from harness_memory.installers import codex_managed
+
+    system = tmp_path / "etc" / "codex"
+    system.mkdir(parents=True)
+    (system / "config.toml").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(codex_managed, "DEFAULT_DIR", system)
+    folder = tmp_path / "image" / "codex"
+    folder.mkdir(parents=True)
+    (folder / "config.toml").write_text(image, encoding="utf-8")
+    return ["--managed", str(folder)]
+
+
 def test_the_systems_project_root_markers_are_read_under_the_users(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``/etc/codex/config.toml`` saying ``project_root_markers = [".hg"]`` (the user's file
-    saying none): Codex walks up to the ``.hg`` folder, and status names ours there."""
+    saying none): Codex walks up to the ``.hg`` folder, and status names ours there, also
+    given ``--managed DIR`` whose ``config.toml`` says ``[]`` (before, status read the
+    markers from ``DIR``'s, a file Codex never reads, and named none)."""
     home = tmp_path / "home"
     subfolder, folder = hg_project_with_its_own_install(tmp_path, home)
-    system = tmp_path / "etc" / "codex"
-    system.mkdir(parents=True)
-    (system / "config.toml").write_text('project_root_markers = [".hg"]\n', encoding="utf-8")
+    hg, none = 'project_root_markers = [".hg"]\n', "project_root_markers = []\n"
+    flags = etc_codex_saying(tmp_path, monkeypatch, hg, none)
     monkeypatch.chdir(subfolder)
 
-    said = run(home, "status", "--managed", str(system))[1]
+    assert named(run(home, "status")[1], folder / "hooks.json")
+    said = run(home, "status", *flags)[1]
 
     assert named(said, folder / "hooks.json"), said
+
+
+def test_a_managed_dirs_project_root_markers_are_not_codexs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``status --managed DIR`` whose ``config.toml`` says ``project_root_markers = [".hg"]``,
+    ``/etc/codex`` saying none: Codex walks up to a ``.git`` only, so ours at the ``.hg``
+    root is not named (before, it was, as if Codex read ``DIR``'s)."""
+    home = tmp_path / "home"
+    subfolder, folder = hg_project_with_its_own_install(tmp_path, home)
+    flags = etc_codex_saying(tmp_path, monkeypatch, "", 'project_root_markers = [".hg"]\n')
+    monkeypatch.chdir(subfolder)
+
+    said = run(home, "status", *flags)[1]
+
+    assert not named(said, folder / "hooks.json"), said
 
 
 def test_the_users_project_root_markers_hold_over_the_systems(
@@ -71,14 +110,12 @@ def test_the_users_project_root_markers_hold_over_the_systems(
     own folder alone, so ours at the root is not named."""
     home = tmp_path / "home"
     subfolder, folder = hg_project_with_its_own_install(tmp_path, home)
-    system = tmp_path / "etc" / "codex"
-    system.mkdir(parents=True)
-    (system / "config.toml").write_text('project_root_markers = [".hg"]\n', encoding="utf-8")
+    flags = etc_codex_saying(tmp_path, monkeypatch, 'project_root_markers = [".hg"]\n', "")
     config = home / ".codex" / "config.toml"
     config.write_text("project_root_markers = []\n" + config.read_text(encoding="utf-8"))
     monkeypatch.chdir(subfolder)
 
-    said = run(home, "status", "--managed", str(system))[1]
+    said = run(home, "status", *flags)[1]
 
     assert not named(said, folder / "hooks.json"), said
 

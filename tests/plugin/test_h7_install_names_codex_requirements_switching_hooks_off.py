@@ -17,7 +17,10 @@ from pathlib import Path
 import pytest
 from harness_memory.installers import codex_managed
 
-from tests.plugin.test_h7_status_names_codex_hooks_it_skips import FLAGS, cli
+from tests.plugin.test_h7_install_names_machine_settings_switching_hooks_off import (
+    checked_flags,
+)
+from tests.plugin.test_h7_status_names_codex_hooks_it_skips import cli
 
 REQUIREMENTS = {
     "allow_managed_hooks_only = true\n": "allow_managed_hooks_only = true",
@@ -39,7 +42,7 @@ def test_install_codex_says_the_machines_requirements_switch_its_hooks_off(
     root.mkdir(parents=True)
     home = tmp_path / "home"
 
-    code, said = cli(home, "install", "codex", *FLAGS, "--memory-root", str(root))
+    code, said = cli(home, "install", "codex", *checked_flags(tmp_path), "--memory-root", str(root))
 
     assert (
         f"codex: PROBLEM: {requirements}, this machine's settings, switch the hooks of your "
@@ -49,7 +52,7 @@ def test_install_codex_says_the_machines_requirements_switch_its_hooks_off(
     assert code == 1
     assert (home / ".codex" / "hooks.json").exists()  # written: they run once it is gone
     requirements.write_text("[features]\n", encoding="utf-8")
-    code, said = cli(home, "install", "codex", *FLAGS, "--memory-root", str(root))
+    code, said = cli(home, "install", "codex", *checked_flags(tmp_path), "--memory-root", str(root))
     assert code == 0 and "this machine's settings" not in said, said
 
 
@@ -66,7 +69,9 @@ def test_a_dry_run_names_the_problem_and_offers_no_next_step_that_would_not_run(
     root.mkdir(parents=True)
     home = tmp_path / "home"
 
-    code, said = cli(home, "install", "codex", *FLAGS, "--memory-root", str(root), "--dry-run")
+    code, said = cli(
+        home, "install", "codex", *checked_flags(tmp_path), "--memory-root", str(root), "--dry-run"
+    )
 
     assert "codex: PROBLEM: " in said and "allow_managed_hooks_only = true" in said, said
     assert "next: " not in said, said

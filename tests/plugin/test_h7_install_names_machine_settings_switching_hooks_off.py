@@ -45,6 +45,12 @@ MACHINE = {
         "this machine's settings, switch the hooks of your settings off "
         '("hooks": a string replaces every hook of your settings)'
     ),
+    # Gemini CLI 0.61 then runs no hook of the user's settings (measured:
+    # test_e2e_gemini_repository_switches_hooks_off.py::test_gemini_system_settings_hooks_null_…)
+    ("gemini", '{"hooks": null}'): (
+        "this machine's settings, switch the hooks of your settings off "
+        '("hooks": null replaces every hook of your settings)'
+    ),
 }
 """(harness, this machine's settings) → what the install and ``status`` say after the path."""
 LEFT_ON = {"claude-code": '{"allowManagedHooksOnly": false}', "gemini": '{"hooksConfig": {}}'}
@@ -65,11 +71,25 @@ def machine_settings(
     return path, {"GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(folder / "settings.json")}
 
 
+def checked_flags(tmp_path: Path) -> list[str]:
+    """:data:`FLAGS` without ``--no-check``, which skips this machine's settings too (settings
+    prepared for another machine), ``--executable`` an executable stand-in in ``tmp_path`` (the
+    check refuses a missing one); the service at ``127.0.0.1:9`` answering nothing is a
+    warning only."""
+    stub = tmp_path / "bin" / "harness-memory"
+    stub.parent.mkdir(parents=True, exist_ok=True)
+    stub.write_text("#!/bin/sh\n", encoding="utf-8")
+    stub.chmod(0o755)
+    flags = [flag for flag in FLAGS if flag != "--no-check"]
+    return [*flags[: flags.index("--executable")], "--executable", str(stub)]
+
+
 def install(tmp_path: Path, harness: str, env: dict[str, str], *more: str) -> tuple[int, str]:
     root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
     root.mkdir(parents=True, exist_ok=True)
     home = tmp_path / "home"
-    return cli(home, "install", harness, *FLAGS, "--memory-root", str(root), *more, **env)
+    flags = checked_flags(tmp_path)
+    return cli(home, "install", harness, *flags, "--memory-root", str(root), *more, **env)
 
 
 @pytest.mark.parametrize(("harness", "text"), list(MACHINE), ids=str)
@@ -90,6 +110,23 @@ def test_install_says_the_machines_settings_switch_its_hooks_off_as_status_does(
     path.write_text(LEFT_ON[harness], encoding="utf-8")
     code, said = install(tmp_path, harness, env)
     assert code == 0 and ": PROBLEM: " not in said, said
+
+
+@pytest.mark.parametrize(("harness", "text"), list(MACHINE)[:3], ids=str)
+def test_no_check_leaves_this_machines_settings_unchecked_as_its_help_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str, text: str
+) -> None:
+    """``--no-check`` writes "settings prepared for another machine" (its help, the README):
+    this machine's settings say nothing of where they run. Before, the install said this
+    machine's PROBLEM and exited 1 all the same; ``status`` on this machine still says it."""
+    path, env = machine_settings(tmp_path, monkeypatch, harness, text)
+
+    code, said = install(tmp_path, harness, env, "--no-check")
+
+    assert code == 0, said
+    assert ": PROBLEM: " not in said, said
+    _, status = cli(tmp_path / "home", "status", **env)
+    assert f"{harness}: PROBLEM: {path}" in status, status
 
 
 @pytest.mark.parametrize(
@@ -192,3 +229,32 @@ def test_a_managed_gemini_install_into_system_settings_disabling_its_hooks_warns
     assert f"{warning}lists {name})" in said, said
     assert code == 0
     assert name in json.loads(path.read_text(encoding="utf-8"))["hooksConfig"]["disabled"]
+
+
+def test_managed_settings_holding_our_hooks_and_disabling_all_hooks_are_a_problem_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code's managed ``"disableAllHooks": true`` switches off every hook, the managed
+    settings' own too (only the managed level can switch managed hooks off: Claude Code's
+    hooks docs, anthropics/claude-code#10544): with our managed hooks in them, a user install's
+    hooks run no more than theirs do. Before, the user install said only that the managed
+    install "already runs these hooks for every user" (a WARNING, exit 0) and ``status`` had
+    no PROBLEM line for the user's hooks."""
+    path, env = machine_settings(tmp_path, monkeypatch, "claude-code", "{}")
+    assert install(tmp_path, "claude-code", env, "--managed", str(path.parent))[0] == 0
+    document = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**document, "disableAllHooks": True}), encoding="utf-8")
+
+    code, said = install(tmp_path, "claude-code", env)
+
+    problem = (
+        f"claude-code: PROBLEM: {path}, this machine's settings, switch the hooks of your "
+        'settings off ("disableAllHooks": true)'
+    )
+    assert problem in said, said
+    assert "already runs these hooks for every user" not in said, said
+    assert code == 1
+    code, status = cli(tmp_path / "home", "status", **env)
+    line = next(line for line in said.splitlines() if line.startswith(problem))
+    assert line in status.splitlines(), status
+    assert code == 1

@@ -88,6 +88,10 @@ REFUSED: dict[str, tuple[dict[str, Any], str]] = {
         {"Stop": [{"hooks": [{"type": "mcp_tool", "server": "notes"}]}]},
         "a Stop hook's tool is not a string (it is null)",
     ),
+    "command-windows-under-both-names": (  # serde: "duplicate field `commandWindows`"
+        {"Stop": command(commandWindows="a.cmd", command_windows="b.cmd")},
+        "a Stop hook sets commandWindows and command_windows, one field by two names",
+    ),
     "top-level-key": (
         {"/": {"comment": "mine"}},
         'the file holds a key besides "hooks" and "description"',

@@ -165,8 +165,8 @@ def _add_install_only_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-check",
         action="store_true",
-        help="write without checking the memory root, the URL and the ids "
-        "(settings prepared for another machine)",
+        help="write without checking the memory root, the URL and the ids, nor whether this "
+        "machine's settings switch the hooks off (settings prepared for another machine)",
     )
 
 
@@ -252,21 +252,25 @@ def run_install(
 
 
 def _machine_problems(
-    harness: str, where: tuple[Path, Mapping[str, str], Path | None], result: InstallResult
+    args: argparse.Namespace,
+    where: tuple[Path, Mapping[str, str], Path | None],
+    result: InstallResult,
 ) -> list[str]:
-    """For a user install of ``harness`` (``where``: the home, the environment and no managed
-    folder), the PROBLEM lines ``status`` says when this machine's settings keep its hooks from
-    running (:func:`~harness_memory.installers.status.machine_problems`, given the user's
-    settings as ``result`` planned them: Gemini CLI's ``hooksConfig.disabled`` names hooks);
-    ``[]`` for a managed install, which writes its hooks into those settings."""
+    """For a user install of ``args.harness`` (``where``: the home, the environment and no
+    managed folder), the PROBLEM lines ``status`` says when this machine's settings keep its
+    hooks from running (:func:`~harness_memory.installers.status.machine_problems`, given the
+    user's settings as ``result`` planned them: Gemini CLI's ``hooksConfig.disabled`` names
+    hooks); ``[]`` for a managed install, which writes its hooks into those settings, and with
+    ``--no-check`` (settings prepared for another machine, which this one's say nothing of)."""
     home, environ, managed = where
-    if managed is not None:
+    if managed is not None or getattr(args, "no_check", False):
         return []
     from harness_memory.installers import gemini
     from harness_memory.installers.files import json_object
     from harness_memory.installers.status import machine_problems
 
     path = gemini.settings_path(home, environ)
+    harness = args.harness
     planned = [c.new for c in result.changes if harness == "gemini" and c.path == path]
     settings = json_object(planned[0], path, comments=True) if planned else {}
     return machine_problems(harness, environ, settings)
@@ -427,9 +431,10 @@ def _after_install(
     the managed folder, None for a user install): the hooks' bytecode compiled (not in a dry
     run), the harness version found on PATH against the one the hooks are measured on
     (:mod:`~harness_memory.installers.harness_version`), a warning when a managed install
-    runs these hooks for every user already, and the PROBLEM lines when this machine's
-    settings keep them from running (:func:`_machine_problems`), returned (the install then
-    fails, as ``status`` does for them; a dry run too, as the run would)."""
+    runs these hooks for every user already (not when this machine's settings switch those off
+    too), and the PROBLEM lines when this machine's settings keep them from running
+    (:func:`_machine_problems`), returned (the install then fails, as ``status`` does for
+    them; a dry run too, as the run would)."""
     from harness_memory.installers.harness_version import version_note
 
     home, environ, managed = where
@@ -438,9 +443,10 @@ def _after_install(
 
         _say(out, args.harness, compile_bytecode(command), getattr(args, "verbose", False))
     out.write(f"{args.harness}: {version_note(args.harness, environ)}\n")
-    if managed is None and (also := _managed_install_too(args.harness, home, environ)):
+    problems = _machine_problems(args, where, result)  # H-7
+    also = None if managed or problems else _managed_install_too(args.harness, home, environ)
+    if also:
         out.write(f"{args.harness}: WARNING: {also}\n")
-    problems = _machine_problems(args.harness, where, result)  # H-7
     out.write("".join(f"{line}\n" for line in problems))
     return problems
 

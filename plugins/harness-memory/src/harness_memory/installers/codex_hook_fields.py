@@ -4,7 +4,8 @@ Codex CLI 0.171 reads ``hooks.json`` with serde (openai/codex ``codex-rs/config/
 hook_config.rs``): ``hooks`` an object, each of its 14 events' (:data:`_EVENTS`) a list of
 groups, a group's ``matcher`` a string or null and ``hooks`` a list, each handler tagged by
 ``type`` (``command``, ``mcp_tool``, ``prompt``, ``agent``); a command's ``command`` a string,
-``async`` a boolean, ``commandWindows`` (or ``command_windows``) a string or null; an
+``async`` a boolean, ``commandWindows`` (or ``command_windows``, its serde alias: a handler
+setting both is refused, "duplicate field `commandWindows`") a string or null; an
 ``mcp_tool``'s ``server`` and ``tool`` strings; either's ``timeout`` a ``u64`` or null,
 ``additionalContextLimit`` a ``usize`` or null, ``statusMessage`` a string or null. The
 file holds ``hooks`` and ``description`` alone (any other key: Codex refuses it); any other
@@ -120,6 +121,8 @@ def _handler_unreadable(handler: Any) -> list[str]:
             found.append(f"hook's {name} is not {what} (it is {_kind(handler[name])})")
     if kind == "command" and "async" in handler and not isinstance(handler["async"], bool):
         found.append(f"hook's async is not true or false (it is {_kind(handler['async'])})")
+    if kind == "command" and "commandWindows" in handler and "command_windows" in handler:
+        found.append("hook sets commandWindows and command_windows, one field by two names")
     return found
 
 

@@ -29,6 +29,7 @@ from harness_memory.installers.own_memory import plain_value
 __all__ = [
     "claude_code_off",
     "codex_off",
+    "every_hook_off",
     "gemini_off",
     "machine_off",
     "machine_off_said",
@@ -119,6 +120,22 @@ def machine_off(harness: str, machine: Mapping[str, Any], names: Collection[str]
             f'"hooks": {_json_type(machine["hooks"])} replaces every hook of your settings'
         )
     return found
+
+
+def every_hook_off(harness: str, machine: Mapping[str, Any]) -> list[str]:
+    """What in this machine's settings ``machine`` of ``harness`` (parsed, as
+    :func:`machine_off`) switches off every hook, the hooks those settings hold themselves
+    too (a managed install's), ``[]``: nothing. Claude Code's managed ``"disableAllHooks":
+    true`` (only there can it switch managed hooks off: Claude Code's hooks docs,
+    anthropics/claude-code#10544), Codex CLI's :func:`requirements_off`, Gemini CLI's system
+    ``hooksConfig.enabled: false``; not what skips only the user's hooks
+    (``allowManagedHooksOnly``, ``allow_managed_hooks_only``, a ``hooksConfig.disabled`` naming
+    theirs), which leaves the managed hooks running. Keys only, never a value (H-7)."""
+    if harness == "claude-code":
+        return claude_code_off(machine)
+    if harness == "codex":
+        return requirements_off(machine)
+    return gemini_off(machine, ())
 
 
 def requirements_off(requirements: Mapping[str, Any]) -> list[str]:

@@ -89,6 +89,7 @@ from harness_memory.installers.own_memory import plain_value
 from harness_memory.installers.own_switches import (
     claude_code_off,
     codex_off,
+    every_hook_off,
     gemini_off,
     machine_off,
     machine_off_said,
@@ -457,8 +458,9 @@ def _codex_project_lines(
     """Hooks of ours in the ``.codex/`` folders of the project ``workspace`` is in, beside an
     install of Codex CLI's (``labels``: the installed ones; ``documents``: what was read, by
     label): :func:`~harness_memory.installers.codex_projects.status_lines` with the system
-    folders ``systems`` (``/etc/codex``, then ``--managed DIR``'s) Codex reads ``config.toml``
-    (``DIR``'s when given) and ``requirements.toml`` (each) from; the requirements saying
+    folders ``systems`` (``/etc/codex``, then ``--managed DIR``'s): ``config.toml`` (its
+    ``project_root_markers``) from the first alone, as Codex reads its system layer there
+    whatever ``DIR`` is, ``requirements.toml`` from each; the requirements saying
     ``allow_managed_hooks_only = true`` keep Codex from running
     any project's hooks (openai/codex ``hooks/src/engine/discovery.rs``,
     ``HookDiscoveryPolicy::allows``)."""
@@ -478,7 +480,7 @@ def _codex_project_lines(
         except SettingsFileError:
             only = False  # its own line says it cannot be read
         managed_only = requirements if only is True else managed_only
-    system = systems[-1]
+    system = systems[0]  # /etc/codex: Codex reads its system config.toml there alone
     return status_lines(workspace, codex_home, installed, system=system, managed_only=managed_only)
 
 
@@ -490,11 +492,11 @@ def _user_hooks_skipped(
     """The PROBLEM lines when this machine's settings ``files`` (Claude Code's managed
     settings, Codex CLI's ``requirements.toml``, Gemini CLI's system settings) keep the hooks
     of a user install (``labels``: the installed ones; ``documents``: what was read, by label)
-    from running, one that holds none of its own in them (a managed install's own file says so
-    itself): :func:`_machine_lines`."""
+    from running: :func:`_machine_lines` (beside hooks of ours in them, only what switches
+    those off too)."""
     lines: list[str] = []
     for harness, path in files:
-        if harness not in labels or f"{harness} (managed)" in labels:
+        if harness not in labels:
             continue
         try:
             machine = _read(path, harness)
@@ -512,13 +514,12 @@ def machine_problems(
     machine's settings where ``harness`` reads them (:func:`~.managed_record.read_place`;
     ``environ`` may move Gemini CLI's) when they keep those hooks from running
     (:func:`_machine_lines`); ``[]`` when they do not, cannot be read (``status`` names that)
-    or hold hooks of ours (a managed install: they run there, H-7)."""
+    or hold hooks of ours (a managed install: they run there, H-7) and switch no hook off
+    that they hold themselves."""
     path = read_place(harness, environ)
     try:
         machine = _read(path, harness)
     except SettingsFileError:
-        return []
-    if our_commands(machine, harness):
         return []
     return _machine_lines(harness, path, machine, hook_names(settings))
 
@@ -529,7 +530,12 @@ def _machine_lines(
     """The PROBLEM lines when this machine's settings ``machine`` of ``harness`` (read from
     ``path``) keep a user install's hooks (named ``names``) from running: Claude Code's
     managed ``"allowManagedHooksOnly": true`` (:func:`~.own_switches.managed_only`) and every
-    switch :func:`~.own_switches.machine_off` finds; keys only, never a value."""
+    switch :func:`~.own_switches.machine_off` finds; keys only, never a value. When they hold
+    hooks of ours (a managed install, which run where the user's do not), only what switches
+    those off too (:func:`~.own_switches.every_hook_off`): then no hook of ours runs."""
+    if our_commands(machine, harness):
+        why = every_hook_off(harness, machine)
+        return [f"{harness}: PROBLEM: {machine_off_said(harness, path, why)}"] if why else []
     said = [managed_only(machine, path)] if harness == "claude-code" else []
     if why := machine_off(harness, machine, names):
         said.append(machine_off_said(harness, path, why))
