@@ -300,9 +300,12 @@ TOKENS_FILE_CAP = 1024 * 1024
 def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
     """The tokens of ``MEMORY_API_TOKENS`` and of the file ``MEMORY_API_TOKENS_FILE`` names.
 
-    A variable that is set (not blank) but yields no token raises :class:`SettingsError`: the
-    operator asked for tokens, and starting without any would open the service (A-10a).
+    A variable that is set but yields no token raises :class:`SettingsError`: the operator asked
+    for tokens, and starting without any would open the service (A-10a). Set but empty or blank
+    (a ``${TOKENS}`` with nothing in it, in an env file, a systemd unit or Compose) is such a
+    variable too: only an unset one means no tokens.
     """
+    _refuse_set_but_empty(env)
     raw = env.get("MEMORY_API_TOKENS", "")
     entries = _tokens(raw, "MEMORY_API_TOKENS")
     if raw.strip() and not entries:
@@ -324,6 +327,16 @@ def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
     if len(set(names)) != len(names):
         raise SettingsError("MEMORY_API_TOKENS, MEMORY_API_TOKENS_FILE: token names must be unique")
     return entries
+
+
+def _refuse_set_but_empty(env: Mapping[str, str]) -> None:
+    """Raise :class:`SettingsError` when a token variable is set but empty or blank (A-10a)."""
+    for name in ("MEMORY_API_TOKENS", "MEMORY_API_TOKENS_FILE"):
+        if name in env and not env[name].strip():
+            raise SettingsError(
+                f"{name} is set but empty (perhaps a ${{VARIABLE}} with nothing in it): give "
+                f"tokens, or unset {name} to run without tokens (loopback only)"
+            )
 
 
 def _refuse_writable_by_everyone(path: str) -> None:
