@@ -11,7 +11,8 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
                            (``memory_api.http.bind_address``)
 ``MEMORY_API_PORT``        TCP port (default ``8765``)
 ``MEMORY_API_TOKENS``      bearer tokens, comma-separated ``name=secret`` (every project) or
-                           ``name:proj-a|proj-b=secret`` (those projects); hashed at load (A-10)
+                           ``name:proj-a|proj-b=secret`` (those projects); hashed at load (A-10);
+                           set, it must hold a token (empty or blank too is refused, A-10a)
 ``MEMORY_API_TOKENS_FILE`` a file of more such entries, one per line or comma-separated, ``#``
                            comment lines (a mounted Kubernetes or Compose secret, deploy.md);
                            a regular file holding at least one token, that not every account
