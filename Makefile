@@ -80,7 +80,8 @@ wheels: | $(BIN)/python
 ## Start the service and its web page on 127.0.0.1 with the embedded data dir and a demo agent.
 ## The service logs the demo agent's Memory tab address once it listens (never before: a busy
 ## port's address would be another program's). A MEMORY_API_DATA_DIR from the environment (the
-## README's export, left from before the checkout moved) wins over .data: the seed says so first.
+## README's export, left from before the checkout moved) wins over .data: the seed says so first,
+## and stops (no serve) when that folder is gone while .data holds agents.
 run: $(RUN_STAMP)
 	@$(BIN)/memory-api demo seed --corpus tests/data/corpus --checkout-data "$(CURDIR)/.data"
 	@$(BIN)/memory-api serve

@@ -126,6 +126,21 @@ async def test_a10_limited_token_cannot_create_elsewhere(secured: Client) -> Non
     await expect_problem(response, 404, "no project 'globex'")
 
 
+async def test_a10_a_create_can_tell_an_agent_id_of_another_project_is_taken_and_no_more(
+    secured: Client,
+) -> None:
+    """The documented limit (docs/security.md): agent ids are unique across projects, so a
+    limited token creating ``spy`` in its own project learns the id is taken (409), and nothing
+    else: not the project holding it, nor anything of that agent, which stays 404 to it."""
+    taken = await secured.post(
+        "/api/projects/acme/agents", json={"id": "spy", "name": "S"}, headers=bearer(ACME_BOT)
+    )
+    body = await expect_problem(taken, 409, "the agent id 'spy' is taken")
+    assert "globex" not in str(body)
+    config = await secured.get("/api/projects/acme/agents/spy/config", headers=bearer(ACME_BOT))
+    await expect_problem(config, 404, "no agent 'spy'")
+
+
 async def test_a10_all_projects_token_reaches_every_project(secured: Client) -> None:
     for project, agent in (("acme", "coder"), ("globex", "spy")):
         url = f"/api/projects/{project}/agents/{agent}/config"

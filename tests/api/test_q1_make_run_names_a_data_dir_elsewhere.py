@@ -29,23 +29,55 @@ def seed(
     assert main(argv) == 0
 
 
-def test_q1_a_data_dir_named_elsewhere_is_said_with_why_and_the_checkouts_own(
+def test_q1_a_vanished_data_dir_named_elsewhere_stops_make_run_and_makes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The export from before the checkout moved names a folder that is gone, while the
+    checkout's own ``.data`` holds the user's agents: the seed made that folder again and
+    seeded a fresh data dir with the demo agent alone, and ``make run`` served it. It stops
+    (exit 2, so ``make run`` starts no ``serve``) before making anything, saying what to do."""
     corpus = small_corpus(tmp_path / "corpus")
     moved = tmp_path / "src" / "agent-memory" / ".data"
     seed(moved, moved, corpus, monkeypatch)  # the checkout's own, as moved with it
     capsys.readouterr()
     gone = tmp_path / "agent-memory" / ".data"  # the export from before the move
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(gone))
 
-    seed(gone, moved, corpus, monkeypatch)
+    argv = ["demo", "seed", "--corpus", str(corpus), "--checkout-data", str(moved)]
+    assert main(argv) == 2
+
+    said = capsys.readouterr()
+    assert not gone.parent.exists()
+    assert said.out == ""
+    assert f"data dir: {gone}, named by MEMORY_API_DATA_DIR" in said.err, said.err
+    assert f"not this checkout's {moved} (agents: demo)" in said.err
+    assert "it does not exist: nothing made" in said.err
+    assert "unset MEMORY_API_DATA_DIR" in said.err
+    assert f"mkdir -p {shlex.quote(str(gone))}" in said.err
+
+
+def test_q1_a_data_dir_named_elsewhere_made_by_hand_is_seeded_and_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Made by hand (the way on the refusal names), or with the checkout's ``.data`` holding
+    no agent, the named data dir is seeded as before, said first with why and the way back."""
+    corpus = small_corpus(tmp_path / "corpus")
+    moved = tmp_path / "src" / "agent-memory" / ".data"
+    seed(moved, moved, corpus, monkeypatch)
+    capsys.readouterr()
+    chosen = tmp_path / "agent-memory" / ".data"
+    chosen.mkdir(parents=True)
+
+    seed(chosen, moved, corpus, monkeypatch)
 
     said = capsys.readouterr().out
-    assert f"data dir: {gone}, named by MEMORY_API_DATA_DIR" in said, said
+    assert f"data dir: {chosen}, named by MEMORY_API_DATA_DIR" in said, said
     assert f"not this checkout's {moved}" in said
-    assert "it did not exist: made now, with the demo agent alone" in said
     assert "unset MEMORY_API_DATA_DIR" in said
     assert said.index("data dir:") < said.index("agent 'demo'")  # said first, not scrolled past
+    fresh = tmp_path / "new" / ".data"  # the checkout's .data not made yet: nothing to lose
+    seed(fresh, tmp_path / "clone" / ".data", corpus, monkeypatch)
+    assert "it did not exist: made now, with the demo agent alone" in capsys.readouterr().out
 
 
 def test_q1_the_checkouts_own_data_dir_adds_no_line(

@@ -280,14 +280,22 @@ def test_a10a_tokens_variable_without_a_token_refuses_to_start(tmp_path: Path, v
         Settings.from_env(env)
 
 
-def test_a10a_blank_token_variables_mean_no_tokens(tmp_path: Path) -> None:
-    """Blank is unset (a Compose ``${VAR}`` with nothing in it): loopback mode, said at start."""
-    env = {
-        "MEMORY_API_DATA_DIR": str(tmp_path),
-        "MEMORY_API_TOKENS": " ",
-        "MEMORY_API_TOKENS_FILE": "",
-    }
-    assert Settings.from_env(env).env_tokens == ()
+@pytest.mark.parametrize("value", ["", " ", "\t"])
+@pytest.mark.parametrize("name", ["MEMORY_API_TOKENS", "MEMORY_API_TOKENS_FILE"])
+def test_a10a_a_token_variable_set_empty_refuses_to_start(
+    tmp_path: Path, name: str, value: str
+) -> None:
+    """Set but empty (a ``${TOKENS}`` of an env file, a systemd unit or Compose with nothing in
+    it) asks for tokens as ``" , "`` does: it never starts the service open (A-10a)."""
+    env = {"MEMORY_API_DATA_DIR": str(tmp_path), name: value}
+    with pytest.raises(SettingsError, match=f"{name} is set but empty") as caught:
+        Settings.from_env(env)
+    assert f"unset {name} to run without tokens (loopback only)" in str(caught.value)
+
+
+def test_a10a_token_variables_unset_mean_no_tokens(tmp_path: Path) -> None:
+    """Unset is open loopback mode, said at start."""
+    assert Settings.from_env({"MEMORY_API_DATA_DIR": str(tmp_path)}).env_tokens == ()
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "device", "link to a fifo"])

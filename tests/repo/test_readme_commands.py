@@ -210,6 +210,24 @@ def test_h3_the_readme_wires_claude_code_by_hand_as_the_install_does(tmp_path: P
             harness_memory_parser().parse_args(["hook", harness, event, "--flags-only"])
 
 
+def test_q1_no_readme_session_makes_the_checkout_a_workspace() -> None:
+    """Every Session README.md's commands start (by ``curl``, ``harness-memory session-start``
+    or a hook fed an event by hand) is in the scratch folder ``$TRY`` (``mktemp -d``), so the
+    checkout, where the commands run, never becomes a Workspace listed in the Memory tab (the
+    hand-wiring example sent ``"cwd": "$PWD"``, the checkout, while "Using it" used ``$TRY``)."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    starts = [command for command in shell_commands(text) if "session-start" in command]
+    assert len(starts) >= 3, starts
+    for command in starts:
+        assert "$PWD" not in command, command
+        assert "$TRY" in command, command
+    for block in SHELL_BLOCK.findall(text):
+        if "session-start" in block:  # each block sets $TRY, to a new scratch folder
+            made = [line for line in block.splitlines() if line.startswith("TRY=")]
+            assert made and "$(mktemp -d)" in made[0], block
+            assert block.index("TRY=") < block.index("$TRY"), block
+
+
 INLINE_COMMAND = re.compile(r"`((?:\.venv/bin/)?(?:harness-memory|memory-api) [^`]*)`")
 PLACEHOLDERS = {"HARNESS": "claude-code", "EVENT": "session-start", "K": "1"}
 """The placeholders README.md's prose commands use, each with a value its program takes."""

@@ -7,7 +7,10 @@ place, made again empty when it is gone (no token, so open to local callers; non
 user's agents), and the page shows nothing of what the user had. ``make run`` names the
 checkout's ``.data`` (``memory-api demo seed --checkout-data``), and :func:`elsewhere_note`
 says, before the seed's own lines, which data dir is used, that ``MEMORY_API_DATA_DIR`` chose
-it, what the checkout's own holds, and how to serve that one.
+it, what the checkout's own holds, and how to serve that one. When the named folder is not
+there while the checkout's own holds agents (an export from before the move), the seed stops
+before making anything (:func:`vanished_refusal`): a fresh data dir there would hold the demo
+agent alone, served open in place of the user's.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import os
 import shlex
 from pathlib import Path
 
-__all__ = ["elsewhere_note"]
+__all__ = ["elsewhere_note", "vanished_refusal"]
 
 
 def elsewhere_note(data_dir: Path, checkout_data: Path) -> str:
@@ -28,6 +31,28 @@ def elsewhere_note(data_dir: Path, checkout_data: Path) -> str:
     if os.path.realpath(data_dir) == os.path.realpath(checkout_data):
         return ""
     new = "" if data_dir.is_dir() else "; it did not exist: made now, with the demo agent alone"
+    return _said(data_dir, checkout_data, new)
+
+
+def vanished_refusal(data_dir: Path, checkout_data: Path) -> str | None:
+    """Why ``make run`` stops, nothing made (Q-1), when ``data_dir`` (named by
+    ``MEMORY_API_DATA_DIR`` or ``--data-dir``) is not there while ``checkout_data``, another
+    folder, holds agents; None otherwise (the seed goes on: :func:`elsewhere_note` says it).
+    The lines end in a line end: the data dir, why, what the checkout's own holds, and the two
+    ways on (serve the checkout's, or make the named folder by hand to start a new one)."""
+    if os.path.lexists(data_dir) or not _agents(checkout_data):
+        return None
+    if os.path.realpath(data_dir) == os.path.realpath(checkout_data):
+        return None
+    return _said(data_dir, checkout_data, "; it does not exist: nothing made") + (
+        f"  To start a new data dir there instead: mkdir -p {shlex.quote(str(data_dir))} and "
+        "run make run again\n"
+    )
+
+
+def _said(data_dir: Path, checkout_data: Path, new: str) -> str:
+    """The lines naming ``data_dir``, why it is used, what ``checkout_data`` holds (``new``
+    added to the first) and how to serve the checkout's instead."""
     held = _agents(checkout_data)
     if held is None:
         own = f"not this checkout's {checkout_data} (not made yet)"

@@ -646,9 +646,13 @@ def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
-    from memory_api.checkout_data import elsewhere_note
+    from memory_api.checkout_data import elsewhere_note, vanished_refusal
     from memory_api.demo import DEMO_MEMORY_TAB, seed_demo
 
+    if args.checkout_data is not None and settings.data_dir_named:  # before anything is made
+        refusal = vanished_refusal(settings.data_dir, Path(args.checkout_data))
+        if refusal is not None:
+            raise PlaceRefused(refusal.rstrip("\n"))
     place_for(settings, args, writes=True, api=False, makes=True)  # make run's first start
     if args.checkout_data is not None:
         print(elsewhere_note(settings.data_dir, Path(args.checkout_data)), end="")
@@ -1161,7 +1165,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--checkout-data",
         metavar="DIR",
         help="the data dir of the checkout (make run's .data): when the data dir in use is "
-        "another, say so, why, and how to use this one",
+        "another, say so, why, and how to use this one; when that one is not there while this "
+        "one holds agents, stop (exit 2) before making anything",
     )
     seed.set_defaults(func=_demo_seed)
     _add_memory_commands(commands)

@@ -11,7 +11,8 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
                            (``memory_api.http.bind_address``)
 ``MEMORY_API_PORT``        TCP port (default ``8765``)
 ``MEMORY_API_TOKENS``      bearer tokens, comma-separated ``name=secret`` (every project) or
-                           ``name:proj-a|proj-b=secret`` (those projects); hashed at load (A-10)
+                           ``name:proj-a|proj-b=secret`` (those projects); hashed at load (A-10);
+                           set, it must hold a token (empty or blank too is refused, A-10a)
 ``MEMORY_API_TOKENS_FILE`` a file of more such entries, one per line or comma-separated, ``#``
                            comment lines (a mounted Kubernetes or Compose secret, deploy.md);
                            a regular file holding at least one token, that not every account
@@ -300,9 +301,12 @@ TOKENS_FILE_CAP = 1024 * 1024
 def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
     """The tokens of ``MEMORY_API_TOKENS`` and of the file ``MEMORY_API_TOKENS_FILE`` names.
 
-    A variable that is set (not blank) but yields no token raises :class:`SettingsError`: the
-    operator asked for tokens, and starting without any would open the service (A-10a).
+    A variable that is set but yields no token raises :class:`SettingsError`: the operator asked
+    for tokens, and starting without any would open the service (A-10a). Set but empty or blank
+    (a ``${TOKENS}`` with nothing in it, in an env file, a systemd unit or Compose) is such a
+    variable too: only an unset one means no tokens.
     """
+    _refuse_set_but_empty(env)
     raw = env.get("MEMORY_API_TOKENS", "")
     entries = _tokens(raw, "MEMORY_API_TOKENS")
     if raw.strip() and not entries:
@@ -324,6 +328,16 @@ def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
     if len(set(names)) != len(names):
         raise SettingsError("MEMORY_API_TOKENS, MEMORY_API_TOKENS_FILE: token names must be unique")
     return entries
+
+
+def _refuse_set_but_empty(env: Mapping[str, str]) -> None:
+    """Raise :class:`SettingsError` when a token variable is set but empty or blank (A-10a)."""
+    for name in ("MEMORY_API_TOKENS", "MEMORY_API_TOKENS_FILE"):
+        if name in env and not env[name].strip():
+            raise SettingsError(
+                f"{name} is set but empty (perhaps a ${{VARIABLE}} with nothing in it): give "
+                f"tokens, or unset {name} to run without tokens (loopback only)"
+            )
 
 
 def _refuse_writable_by_everyone(path: str) -> None:

@@ -3,9 +3,11 @@
 A **folder** is read one level deep, the way coding agents keep their memory: ``MEMORY.md`` is
 its index, every other ``*.md`` file whose name passes K-7 a topic file. Everything else is
 listed with the reason it is not imported: a file that is not Markdown, a folder, a symlink
-(never followed: it could lead anywhere), a FIFO or device, a name no route could address, a
-file larger than :data:`IMPORT_FILE_CAP`, a topic file larger than the 1 MiB the service reads of
-one (:data:`OVER_TOPIC_CAP`, checked by the importer).
+(never followed: it could lead anywhere), a file with a name outside the folder (another hard
+link: its content is another file's, as the service never reads such a memory file, A-7), a
+FIFO or device, a name no route could address, a file larger than :data:`IMPORT_FILE_CAP`, a
+topic file larger than the 1 MiB the service reads of one (:data:`OVER_TOPIC_CAP`, checked by
+the importer).
 
 An **archive** is a ``.tar.gz`` written by :mod:`memory_api.transfer.exporter`: its members are
 read into memory and judged by name and type; nothing is ever extracted to disk, so a member
@@ -46,6 +48,7 @@ from typing import Literal
 from memory_core import json_text, layout
 from memory_core.decoding import decode_text, not_decoded_why
 from memory_core.errors import InvalidId
+from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
 from memory_core.hidden_text import find_hidden
 from memory_core.keys import check_scope_key, check_topic_file_name
 from memory_core.rules import marker_problem
@@ -362,14 +365,18 @@ def entry_kind(path: Path) -> Literal["file", "folder"] | Skipped:
 
 
 def read_bytes(path: Path) -> bytes | Skipped:
-    """The bytes of the regular file ``path`` (never through a symlink), or why not."""
+    """The bytes of the regular file ``path`` (never through a symlink), or why not: one with
+    a name outside its folder (another hard link, judged on the file opened) is not read, as a
+    symlink is not followed and the service reads no such memory file (A-7, P-5)."""
     kind = entry_kind(path)
     if isinstance(kind, Skipped):
         return kind
     if kind == "folder":
         return Skipped(str(path), "a folder (only the top level is imported)")
     try:
-        raw, _ = read_regular(path, IMPORT_FILE_CAP + 1)
+        raw, _ = read_regular(path, IMPORT_FILE_CAP + 1, memory=True)
+    except NamedElsewhereError:
+        return Skipped(str(path), HARD_LINKED)
     except (OSError, NotRegularFileError) as error:
         return Skipped(str(path), f"cannot be read ({error.strerror or error})")
     _spend(len(raw), str(path))
