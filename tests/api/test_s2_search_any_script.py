@@ -861,6 +861,51 @@ async def test_s2_an_identifier_as_typed_ranks_first(client: Client, agent: Agen
     ]
 
 
+LOWER_CASE_NOTE = (
+    "We host on github, write javascript, store data in postgresql and ship an iphone app; "
+    "the devops team runs k8s. Plans for the weekend游戏 night."
+)
+
+
+async def test_s2_every_case_spelling_of_a_word_finds_what_its_lower_case_finds(
+    client: Client, agent: AgentHome
+) -> None:
+    """A query word finds the notes writing it in any case, however its capitals fall: the
+    camelCase reading of ``GitHub`` (``git hub``) may add hits, never take away ``github``."""
+    topic(agent.user, "stack.md", "stack", "x", LOWER_CASE_NOTE)
+    topic(agent.user, "prose.md", "prose", "x", "the hub of git users; nothing else")
+    spellings = {
+        "github": ["github", "GITHUB", "GitHub", "gitHub", "GitHUB"],
+        "javascript": ["JavaScript", "Javascript"],
+        "postgresql": ["PostgreSQL", "PostgreSql"],
+        "iphone": ["iPhone", "IPhone"],
+        "devops": ["DevOps", "DEVOPS"],
+        "k8s": ["K8S", "K8s", "k8S"],
+        "weekend": ["WeekEnd游戏", "weekend游戏", "WeekEnd"],
+    }
+    for word, typed in spellings.items():
+        for query in typed:
+            results = await search(client, query)
+            assert results["total"] == 1, (query, results)
+            assert files_of(results) == [("user", "stack.md")], query
+            shown = marked(results["hits"][0]["snippet"])
+            assert any(word in mark for mark in shown), (query, shown)
+
+
+async def test_s2_a_camelcase_query_still_finds_its_words_in_a_row(
+    client: Client, agent: AgentHome
+) -> None:
+    """The camelCase reading adds hits: ``parseJson`` finds ``parse json`` and ``parseJSON``,
+    and ``GitHub`` both ``github`` and ``git hub``."""
+    topic(agent.user, "words.md", "words", "x", "parse json then git hub")
+    topic(agent.user, "code.md", "code", "x", "call parseJSON on github")
+    for query in ("parseJson", "GitHub"):
+        assert sorted(files_of(await search(client, query))) == [
+            ("user", "code.md"),
+            ("user", "words.md"),
+        ], query
+
+
 @pytest.mark.parametrize(
     "text",
     [

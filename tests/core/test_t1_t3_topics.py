@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memory_core.decoding import decode_exact
+from memory_core.decoding import decode_exact, shown_lines
+from memory_core.encoding_findings import not_utf8_notes
+from memory_core.hidden_text import show_hidden
+from memory_core.lint import lint_scope
 from memory_core.topics import READ_CAP_BYTES, ParsedTopic, decode_text, parse_topic, read_topic
 
 WORKSPACE = "coding-agent-workspace"
@@ -177,6 +180,45 @@ def test_t2_bytes_cp1252_cannot_map_fall_back_to_latin1() -> None:
     assert problems == [
         "encoding: not valid UTF-8 (byte 0x81 at offset 1, line 1); read as Latin-1"
     ]
+
+
+def test_t2_a_windows_1252_index_with_one_unmapped_byte_reads_its_other_lines_as_cp1252() -> None:
+    """I-9, T-2: an index in Windows-1252 (en dashes, ``\\x96``) with one line holding a byte
+    cp1252 does not define (``\\x81``): only that line is read as Latin-1; every dash elsewhere
+    is a dash, never U+0096, which lint would name as hidden text and the model see as a mark."""
+    raw = (
+        b"# Memory\r\n- [Deploy](deploy.md) \x96 how we ship\r\n- [Caf\xe9](cafe.md) \x96 "
+        b"the menu\r\n- [Odd](odd.md) \x96 a stray \x81 byte\r\n"
+    )
+    text, problems = decode_text(raw)
+    assert text.splitlines() == [
+        "# Memory",
+        "- [Deploy](deploy.md) \u2013 how we ship",
+        "- [Café](cafe.md) \u2013 the menu",
+        "- [Odd](odd.md) \x96 a stray \x81 byte",
+    ]
+    assert problems[0] == (
+        "encoding: not valid UTF-8 (byte 0x96 at offset 32, line 2; byte 0xe9 at offset 53, "
+        "line 3; byte 0x96 at offset 93, line 4); read as cp1252, line 4 as Latin-1 (a byte cp1252 "
+        "does not define)"
+    )
+    topics = [parse_topic(b"---\nname: deploy\ndescription: d\n---\nx\n", "deploy.md")]
+    hidden = [
+        finding.line
+        for finding in lint_scope(text, topics, ["deploy.md", "cafe.md", "odd.md"])
+        if finding.code == "hidden-text"
+    ]
+    assert hidden == [4]  # the line read as Latin-1 holds C1 controls indeed
+    assert show_hidden(text).count("[hidden:") == 2  # that line's two, no dash
+    exact = decode_exact(raw)  # a delete's pruned lines are shown as read, bytes kept (A-6)
+    assert exact is not None and exact.encode(exact.text) == raw
+    lines = exact.text.splitlines(keepends=True)
+    assert shown_lines(raw, lines[1:3]) == [
+        line.replace("\n", "\r\n") for line in text.splitlines(True)[1:3]
+    ]
+    [(line, message)] = not_utf8_notes("MEMORY.md", problems)
+    assert line == 2
+    assert "remove or retype the bytes cp1252 does not define" in message
 
 
 def test_t2_utf8_with_a_line_of_another_encoding_is_read_line_by_line() -> None:

@@ -28,6 +28,7 @@ from memory_core.legacy_readings import (
 
 __all__ = [
     "CYRILLIC_8BIT",
+    "LATIN1_LINES",
     "LEGACY_MULTIBYTE",
     "MIXED_READING",
     "NOT_DECODED",
@@ -138,10 +139,7 @@ def _not_utf8_text(
             f"{NOT_UTF8}{where}); line {shown}{more} {MIXED_READING}, every other line as UTF-8"
         )
         return text
-    try:
-        text, used = raw.decode("cp1252"), "cp1252"
-    except UnicodeDecodeError:
-        text, used = raw.decode("latin-1"), "Latin-1"
+    text, used = _western_text(raw)
     problem = f"{NOT_UTF8}{where}); read as {used}"
     if (wide := _unmarked_utf16(raw, partial=partial)) is not None:
         problem += f", but {UNMARKED_UTF16} ({wide}: it holds NUL bytes, as no 8-bit text does)"
@@ -149,6 +147,40 @@ def _not_utf8_text(
         problem += f", but {_looks_like(legacy)}"
     problems.append(problem)
     return text
+
+
+def _western_text(raw: bytes) -> tuple[str, str]:
+    """``raw`` read as cp1252, each line holding a byte cp1252 does not define (``0x81``) as
+    Latin-1, and how it was read: ``cp1252``; ``Latin-1`` when no other line holds a byte above
+    0x7F (the whole text reads as Latin-1 then); else ``cp1252, line 4 as Latin-1`` and the
+    like (:data:`LATIN1_LINES`). One stray byte never makes every dash of a Windows-1252 file
+    (``0x96``) the control U+0096, which lint names as hidden text and the model is shown as
+    its mark (I-9, T-2)."""
+    try:
+        return raw.decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        pass
+    parts: list[str] = []
+    odd: list[int] = []
+    western = False
+    for number, line in enumerate(raw.splitlines(keepends=True), start=1):
+        try:
+            parts.append(line.decode("cp1252"))
+            western = western or _HIGH_BYTE.search(line) is not None
+        except UnicodeDecodeError:
+            parts.append(line.decode("latin-1"))
+            odd.append(number)
+    if not western:
+        return raw.decode("latin-1"), "Latin-1"
+    shown = ", ".join(str(number) for number in odd[:5])
+    more = f" and {len(odd) - 5} more" if len(odd) > 5 else ""
+    plural = "s" if len(odd) > 1 else ""
+    return "".join(parts), f"cp1252, line{plural} {shown}{more} {LATIN1_LINES}"
+
+
+LATIN1_LINES = "as Latin-1 (a byte cp1252 does not define)"
+"""What an ``encoding`` problem of a Windows-1252 file says of its lines holding a byte
+cp1252 does not define (``0x81 0x8d 0x8f 0x90 0x9d``): those lines alone are read as Latin-1."""
 
 
 def _unmarked_utf16(raw: bytes, *, partial: bool) -> str | None:
@@ -642,15 +674,17 @@ def shown_lines(raw: bytes, lines: list[str]) -> list[str]:
     put back, A-6, V-2), as a person is shown them: for an index :func:`decode_file` does not
     decode (read as cp1252 or Latin-1 only to keep its bytes), each line's bytes in the legacy
     encoding it looks like (``- [設定](settings.md)``, not ``- [\x90Ý’è](settings.md)``), a
-    byte that encoding cannot read as U+FFFD; other lines as they are."""
+    byte that encoding cannot read as U+FFFD; for one read as Latin-1 (a byte cp1252 does not
+    define), each line as :func:`decode_text` reads it (``–``, not U+0096, but on the lines
+    holding such a byte); other lines as they are."""
     exact = decode_exact(raw)
     if exact is not None and exact.errors == "surrogateescape":  # mostly UTF-8: line by line
         return [_shown_line(line.encode(exact.codec, exact.errors)) for line in lines]
     if exact is None or exact.codec not in ("cp1252", "latin-1"):
         return lines
     readings = legacy_readings(raw) if not_decoded_why(raw) is not None else None
-    if readings is None:
-        return lines
+    if readings is None:  # Windows-1252 with a byte it does not define: line by line
+        return [_western_text(line.encode(exact.codec))[0] for line in lines]
     return [_in_its_encoding(line.encode(exact.codec), readings) for line in lines]
 
 

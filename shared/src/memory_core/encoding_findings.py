@@ -17,7 +17,7 @@ import re
 import shlex
 from collections.abc import Iterable
 
-from memory_core.decoding import MIXED_READING, NOT_UTF8, REPLACED, UNMARKED_UTF16
+from memory_core.decoding import LATIN1_LINES, MIXED_READING, NOT_UTF8, REPLACED, UNMARKED_UTF16
 
 __all__ = ["not_utf8_notes"]
 
@@ -64,6 +64,12 @@ def _fix(file: str, problem: str) -> str:
         )
     if ", but " in problem:  # a legacy encoding named, with its iconv command
         return f"{shown}: convert the file to UTF-8 as that says"
+    if LATIN1_LINES in problem:  # iconv -f CP1252 refuses the byte cp1252 does not define
+        return (
+            f"{shown}: remove or retype the bytes cp1252 does not define (0x81 0x8d 0x8f 0x90 "
+            f"0x9d) on the lines read as Latin-1, then save the file as UTF-8 (iconv -f CP1252 "
+            f"-t UTF-8 {quoted} > {quoted}.new && mv {quoted}.new {quoted})"
+        )
     used = problem.rsplit("read as ", 1)[-1]
     source = _ICONV_NAMES.get(used, "CP1252")
     return (

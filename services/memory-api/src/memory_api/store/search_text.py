@@ -36,8 +36,9 @@ article (``والنشر``, "and the publishing", as ``والنشر النشر ن
 after them. Hebrew writes its prefixes (``ה ו ב כ ל מ ש``, up to three) onto the word in the
 same way: a word starting with them is indexed with its ends after them too (``הקפה``, "the
 coffee", as ``הקפה קפה``). A camelCase identifier (``getUserName``, ``HTTPServer``) is indexed
-as itself followed by its words, and a camelCase query word asks for those words in a row, so
-``UserName``, ``user_name`` and ``json`` find ``getUserName`` and ``parseJSON``; the hits
+as itself followed by its words, and a camelCase query word asks for itself (any case) or
+those words in a row, so ``UserName``, ``user_name`` and ``json`` find ``getUserName`` and
+``parseJSON``, and ``GitHub`` finds ``github`` as ``github`` does (and ``git hub`` too); the hits
 holding a query identifier exactly as typed (``user_name``) rank first. A query word typed with
 the signs ``#`` or ``+`` right after it (``C#``, ``C++``, ``F#``, ``g++``) is a name: found as a
 whole word (``C#`` never asks for every word starting with ``c``), the hits holding it with
@@ -1086,6 +1087,10 @@ class Term:
     """``run`` ends in a Hangul syllable still being typed (:func:`_open_syllable`; only in a
     query still being typed, ``typing``): that syllable is found with any final consonant
     (``한구`` finds ``한국``), a match so is loose (:attr:`Match.loose`)."""
+    whole: tuple[str, ...] = ()
+    """``words`` with each camelCase piece whole, as typed (``GitHub`` of ``Git Hub``), when a
+    piece was split: a note writing the word in any case (``github``) holds the term too, so
+    a camelCase reading only adds hits (S-2); else empty."""
     typed: str = ""
     """The word as typed when it holds a letter an Arabic fold merges (:data:`_MERGING`) or
     merges onto (``على``, whose form is ``علي``, or ``علي`` itself): a match that writes one
@@ -1112,7 +1117,11 @@ class Term:
             if len(self.run) == 1:
                 return f'"{self.run}"*'
             return '"' + " ".join(self.run[i : i + 2] for i in range(len(self.run) - 1)) + '"'
-        return '"' + " ".join(self.words) + '"' + ("*" if self.prefix else "")
+        star = "*" if self.prefix else ""
+        phrase = '"' + " ".join(self.words) + '"' + star
+        if self.whole:  # the word as typed, any case, or its camelCase words in a row
+            return '("' + " ".join(self.whole) + '"' + star + " OR " + phrase + ")"
+        return phrase
 
 
 _HANGUL_FIRST, _HANGUL_LAST, _FINALS = 0xAC00, 0xD7A3, 28
@@ -1191,6 +1200,8 @@ def parse_query(text: str, *, typing: bool = False) -> Query | None:
     '"deploy" AND "notes"*'
     >>> parse_query("用Python写代码").fts
     '"用"* AND "Python" AND "写代 代码"'
+    >>> parse_query("GitHub pages").fts
+    '("GitHub" OR "Git Hub") AND "pages"*'
     >>> parse_query("?!") is None
     True
     >>> parse_query("\\u0301 \\ufe0f") is None
@@ -1218,17 +1229,18 @@ def parse_query(text: str, *, typing: bool = False) -> Query | None:
             elif piece.group("run"):
                 terms.append(Term(run=piece.group()))
             elif terms and terms[-1].words and word_continues(word, piece.start()):
-                words = (*terms.pop().words, *_CAMEL_SPLIT.split(piece.group()))
-                terms.append(Term(words=words, identifier=word[begin : piece.end()]))
+                words, whole = _camel_words(terms.pop(), piece.group())
+                terms.append(Term(words, identifier=word[begin : piece.end()], whole=whole))
             else:
                 begin = piece.start()
-                words = tuple(_CAMEL_SPLIT.split(piece.group()))
+                words, whole = _camel_words(None, piece.group())
                 at = found.start() + piece.start()
                 typed = unmerged[at : at + len(piece.group())]
                 terms.append(
                     Term(
                         words=words,
                         identifier=piece.group() if len(words) > 1 else "",
+                        whole=whole,
                         typed=typed if _FOLD_TARGET_RE.search(typed) else "",
                     )
                 )
@@ -1249,6 +1261,19 @@ def parse_query(text: str, *, typing: bool = False) -> Query | None:
     elif last.run and _open_syllable(last.run[-1]):
         terms[-1] = dataclasses.replace(last, open_end=True)
     return Query(tuple(dict.fromkeys(terms)))  # a word typed twice is one thing to find
+
+
+def _camel_words(before: Term | None, piece: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words of a query identifier once ``piece`` (a word typed after ``before``'s across
+    an underscore, or first) is added, each camelCase piece split into its words (``GitHub``:
+    ``Git Hub``); and those words with each such piece whole (``GitHub``), or empty when no
+    piece was split (S-2)."""
+    words = tuple(_CAMEL_SPLIT.split(piece))
+    if before is None:
+        return words, ((piece,) if len(words) > 1 else ())
+    if len(words) == 1 and not before.whole:
+        return (*before.words, *words), ()
+    return (*before.words, *words), (*(before.whole or before.words), piece)
 
 
 _MERGING = "\u0622\u0623\u0625\u0671\u0649\u0629"
