@@ -21,10 +21,12 @@ from pathlib import Path
 import pytest
 from harness_memory.cli import main
 from harness_memory.hooks.session_start import ignored_env_message
-from harness_memory.installers.spec import flag_values, our_commands
+from harness_memory.installers.spec import GUARD_EVENTS, flag_values, our_commands
 from harness_memory.settings import load_settings
+from memory_core import layout
 
 from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.real_service import RealService
 
 TOKEN = "s3cr3t-Token-4711"
 AS_INSTALLED = ["--project", "acme", "--agent", "coder"]
@@ -302,3 +304,88 @@ def test_h3_a_moved_data_dir_is_named_with_memory_root_alone(
     assert token.read_text("utf-8") == TOKEN + "\n"
     _, told = cli(home, "status")
     assert "PROBLEM" not in told
+
+
+_REFUSED_UNLESS_THE_GUARD_RAN = (
+    " || { echo 'Agent Memory: the write guard did not run (its command failed or is "
+    "missing), so this call is refused; see harness-memory status' >&2; exit 2; }"
+)
+
+
+def _hooks_before_the_token_file(
+    harness: str, home: Path, service: tuple[str, str], root: Path
+) -> str:
+    """The hooks file an install of ``harness`` from before the token file (commit 4045f5bb)
+    wrote for ``service`` (its URL and token): the token on each hook command line
+    (``--token T``), as that release had it."""
+    state, (url, token) = (home / SETTINGS[harness]).parent / "harness-memory", service
+
+    def command(event: str) -> str:
+        words = f"hook {harness} {event} --url {url} --project acme --agent coder"
+        line = f"{HARNESS_MEMORY} {words} --memory-root {root} --token {token} --state-dir {state}"
+        return line + (_REFUSED_UNLESS_THE_GUARD_RAN if event in GUARD_EVENTS else "")
+
+    if harness == "codex":
+        start = {"type": "command", "command": command("session-start"), "timeout": 30}
+        guard = {"type": "command", "command": command("pre-tool-use"), "timeout": 30}
+        matcher, event = "apply_patch|Bash|write_stdin|mcp__.*", "PreToolUse"
+    else:
+        start = {"name": "agent-memory-session-start", "type": "command",
+                 "command": command("session-start"), "timeout": 30_000}  # fmt: skip
+        guard = {"name": "agent-memory-before-tool", "type": "command",
+                 "command": command("before-tool"), "timeout": 30_000}  # fmt: skip
+        matcher, event = "write_file|replace|run_shell_command|mcp_.*", "BeforeTool"
+    hooks = {"SessionStart": [{"hooks": [start]}], event: [{"matcher": matcher, "hooks": [guard]}]}
+    return json.dumps({"hooks": hooks}, indent=2)
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_h3_installing_again_with_flags_keeps_a_token_from_the_command_lines(
+    tmp_path: Path, shared_service: RealService, new_agent: str, harness: str
+) -> None:
+    """Hooks from before the token file carry ``--token T`` on their command lines. Installing
+    again with every setting given (``--url --project --agent --memory-root``, no token) keeps
+    that token, as installing again with nothing else does and as Claude Code's ``env`` token
+    is kept: the service that needs it is asked with it, and it is moved into the 0600 file,
+    off every line. Found: the install failed ("needs a bearer token and none was given")."""
+    home, url = tmp_path / "home", shared_service.url
+    root = layout.memory_root(shared_service.data_dir, new_agent)
+    path = home / SETTINGS[harness]
+    path.parent.mkdir(parents=True)
+    old = _hooks_before_the_token_file(harness, home, (url, shared_service.token), root)
+    path.write_text(old.replace("--agent coder", f"--agent {new_agent}"), "utf-8")
+    flags = ["--url", url, "--project", "acme", "--agent", new_agent, "--memory-root", str(root)]
+    out = io.StringIO()
+    argv = ["install", harness, *flags, "--home", str(home), "--executable", str(HARNESS_MEMORY)]
+
+    status = main(argv, environ={"HOME": str(home)}, stdout=out)
+
+    said, token = out.getvalue(), path.parent / "harness-memory" / "token"
+    assert status == 0, said
+    assert shared_service.token not in said + path.read_text("utf-8")
+    assert token.read_text("utf-8") == shared_service.token + "\n"
+    assert stat.S_IMODE(token.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("given", [[], ["--token", "n3w-Token-0815"]], ids=["kept", "new"])
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_h3_installing_again_with_flags_and_no_check_keeps_a_token_unless_one_is_given(
+    tmp_path: Path, root: Path, harness: str, given: list[str]
+) -> None:
+    """As above, unchecked (an open service, or one that does not answer): the old hooks'
+    token is kept in the 0600 file, never dropped in silence; a token given anew wins.
+    Found: no token file was written."""
+    home = tmp_path / "home"
+    path = home / SETTINGS[harness]
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        _hooks_before_the_token_file(harness, home, ("http://127.0.0.1:9", TOKEN), root), "utf-8"
+    )
+
+    status, said = cli(home, "install", harness, *AS_INSTALLED, "--url", "http://127.0.0.1:9",
+                       "--memory-root", str(root), *given)  # fmt: skip
+
+    assert status == 0, said
+    assert TOKEN not in said + path.read_text("utf-8")
+    token = (path.parent / "harness-memory" / "token").read_text("utf-8")
+    assert token == (given[-1] if given else TOKEN) + "\n"

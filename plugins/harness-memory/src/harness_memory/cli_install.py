@@ -363,8 +363,11 @@ def _settings_given(
 ) -> tuple[str | None, dict[str, str | None], str | None, Path | None]:
     """The memory root, the URL and ids, a token reused from the earlier install and the
     remote state folder for ``install``/``uninstall``: from the flags, else
-    ``HARNESS_MEMORY_*``, else (an ``install`` naming none) as installed before. Exits with a
-    usage error naming what an install is missing."""
+    ``HARNESS_MEMORY_*``, else (an ``install`` naming none) as installed before. The token is
+    reused by an install given its settings too when the hooks installed before carry it on
+    their command lines (``--token``, an older release's Codex and Gemini CLI hooks), as
+    Claude Code's older ``env`` token is (H-3). Exits with a usage error naming what an
+    install is missing."""
     install = args.command == "install"
     root = args.root or environ.get("HARNESS_MEMORY_ROOT")
     values = {
@@ -374,6 +377,10 @@ def _settings_given(
     reused_token = None
     if install and not any(values.values()) and args.remote_url is None:
         root, reused_token = _as_installed(args, environ, home, managed, values, out, root)
+    elif install and managed is None:  # settings given: an older release's --token still kept
+        from harness_memory.installers.reinstall import installed_settings
+
+        reused_token = installed_settings(args.harness, home, environ, managed).typed
     remote_state = _remote_state(parser, args, values, home)
     if remote_state is not None and values["project"] and values["agent"]:
         from harness_memory.settings import remote_memory_root
@@ -485,7 +492,7 @@ def _token(
     if token is not None:
         return token, source
     if reused is not None:
-        return reused, "the token file of the hooks installed before"
+        return reused, "the token of the hooks installed before"
     return None, None
 
 

@@ -5,7 +5,10 @@ without ``--flags-only`` or the post-write hook) is upgraded by installing again
 one command the hooks and ``harness-memory status`` name is enough, an install that is given
 no service URL, project, agent or memory root (flags or ``HARNESS_MEMORY_*``) takes them from
 the hooks this plugin already wrote into that harness's settings (:func:`installed_settings`),
-and the token from the token file they name. Whatever is given still wins.
+and the token from the token file they name. Whatever is given still wins. A token an install
+from before the token file wrote on the hook command lines (``--token T``, Codex and Gemini
+CLI) is kept by any install that is given none, with its settings or without: Claude Code's
+older ``env`` token is kept so too (H-3).
 
 A checkout moved with ``make run``'s ``.data`` in it leaves hooks naming the old place: their
 ``harness-memory`` and their memory root are both gone. Installed again from the new place,
@@ -38,13 +41,15 @@ class Installed:
     """What the installed hooks of one harness say: ``flags`` (a name of :data:`FLAGS` → the
     one value every command that names it gives), ``token`` (the text of the token file they
     name, or the ``--token`` an older install wrote on them; None when there is neither or the
-    file cannot be read), ``path``, the settings file, and ``script``, the ``harness-memory``
-    every hook command starts (None when they start more than one, or none are installed)."""
+    file cannot be read), ``path``, the settings file, ``script``, the ``harness-memory``
+    every hook command starts (None when they start more than one, or none are installed), and
+    ``typed``, the ``--token`` alone (None when no or more than one is written on them)."""
 
     path: Path
     flags: dict[str, str] = field(default_factory=dict)
     token: str | None = None
     script: str | None = None
+    typed: str | None = None
 
 
 def installed_settings(
@@ -69,7 +74,8 @@ def installed_settings(
     token = typed.pop() if len(typed) == 1 else None
     scripts = {hook_program(command)[1] for command in commands}
     script = scripts.pop() if len(scripts) == 1 else None
-    return Installed(path, flags, _token(files.pop()) if len(files) == 1 else token, script)
+    found = _token(files.pop()) if len(files) == 1 else token
+    return Installed(path, flags, found, script, token)
 
 
 def moved_root(script: str, root: str, program: str) -> str | None:
