@@ -439,7 +439,8 @@ def describe(changes: list[FileChange]) -> str:
             parts.append(
                 f"(mode of {target}: {old_mode:04o} -> {mode:04o}: it will hold the bearer token)\n"
             )
-        if change.loose and (folder := _mode_of(target.parent)) not in (None, private_mode(folder)):
+        folder = _mode_of(target.parent) if change.loose else None
+        if folder is not None and folder != private_mode(folder):
             parts.append(
                 f"(mode of {target.parent}: {folder:04o} -> {private_mode(folder):04o}: it holds "
                 "the bearer token)\n"
