@@ -225,7 +225,7 @@ def token_plan(
         return [], stale
     old = read_text(place)
     secrets = frozenset(s for s in (token, old, (old or "").strip()) if s)
-    loose = old is not None and open_to_others(place)  # made owner-only again
+    loose = old == token + "\n" and open_to_others(place)  # made owner-only again
     changes = [FileChange(place, old, token + "\n", secrets, backup=False, loose=loose)]
     ignore = place.parent / IGNORE_NAME
     if place.parent.parts[-2:] == TOKENS_FOLDER and not os.path.lexists(ignore):
