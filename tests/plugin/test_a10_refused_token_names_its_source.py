@@ -17,13 +17,14 @@ import pytest
 from harness_memory.cli import main
 from harness_memory.errors import unauthorized_hint
 
+from tests.plugin.helpers import hook_fixture
 from tests.plugin.real_service import RealService
 
 REFUSED = (
     "memory service answered 401: the bearer token is not known to this service (revoked or "
     "mistyped) (the service refused the token from {source}: it is wrong, or was revoked; give "
-    "one this service takes; installed hooks: run `harness-memory install` again with a token "
-    "it takes)"
+    "one this service takes; installed hooks: give a token it takes in HARNESS_MEMORY_TOKEN "
+    "and run `harness-memory install HARNESS` again (HARNESS: claude-code, codex or gemini))"
 )
 
 
@@ -80,8 +81,8 @@ NO_TOKEN_SENT = (
     "no token was sent: give this service's token in a --token-file (`harness-memory install` "
     "keeps yours in harness-memory/token beside the harness's settings, "
     "~/.claude/harness-memory/token for Claude Code) or, without --flags-only, in "
-    "HARNESS_MEMORY_TOKEN; installed hooks: run `harness-memory install` again with a token it "
-    "takes"
+    "HARNESS_MEMORY_TOKEN; installed hooks: give a token it takes in HARNESS_MEMORY_TOKEN and "
+    "run `harness-memory install HARNESS` again (HARNESS: claude-code, codex or gemini)"
 )
 
 
@@ -89,3 +90,33 @@ def test_a10_the_advice_for_no_token_holds_under_flags_only() -> None:
     """``--flags-only`` reads no ``HARNESS_MEMORY_TOKEN``: a 401's advice to give the token
     there did nothing for a hook run with it (README's hand-wired example)."""
     assert unauthorized_hint(None) == f" ({NO_TOKEN_SENT})"
+
+
+SESSION_START = {
+    "claude-code": ("session-start", "session_start.json"),
+    "codex": ("session-start", "codex_session_start.json"),
+    "gemini": ("session-start", "gemini_session_start.json"),
+}
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_a10_a_hook_refused_names_its_own_install_and_where_the_token_goes(
+    shared_service: RealService, new_agent: str, tmp_path: Path, harness: str
+) -> None:
+    """A hook sending no token (or an old one) told the user to "run `harness-memory install`
+    again", which argparse refuses (the harness is required). The hook knows its harness: it
+    names that install, and gives the token in ``HARNESS_MEMORY_TOKEN``."""
+    event, fixture = SESSION_START[harness]
+    flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
+    flags += ["--state-dir", str(tmp_path / "state"), "--flags-only"]
+    out = io.StringIO()
+    stdin = io.BytesIO(hook_fixture(fixture, workspace=str(tmp_path)))
+    status = main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out)
+    assert status == 0
+    said = json.loads(out.getvalue())["systemMessage"]
+    assert "no token was sent" in said, said
+    assert (
+        "installed hooks: give a token it takes in HARNESS_MEMORY_TOKEN and run "
+        f"`harness-memory install {harness}` again"
+    ) in said
+    assert "`harness-memory install` again" not in said

@@ -148,7 +148,7 @@ def test_h3_session_start_by_hand_names_the_program_in_its_warning(
 
     assert (status, read) == (1, 0)
     assert note in prompt.getvalue(), prompt.getvalue()  # the Session's prompt: never rewritten
-    assert "run `.venv/bin/harness-memory install` again with a token it takes" in stream.getvalue()
+    assert "run `.venv/bin/harness-memory install HARNESS` again" in stream.getvalue()
 
 
 def test_h3_the_token_create_hint_names_memory_api_as_the_user_can_run_it(tmp_path: Path) -> None:

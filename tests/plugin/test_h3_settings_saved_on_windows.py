@@ -82,3 +82,36 @@ def test_h3_a_file_saved_on_windows_is_installed_into_and_given_back(
 
     assert run(tmp_path, "uninstall", harness)[0] == 0
     assert path.read_bytes() == before
+
+
+HAND_LAID = (
+    '{\r\n  "permissions": {\r\n    "allow": ["Bash(ls:*)", "Read"]\r\n  },\r\n'
+    '  "statusLine": "M\\u00e4rz"\r\n}\r\n'
+)
+"""A Claude Code settings file saved on Windows in a layout no :func:`json.dumps` call gives
+back (a one-line array inside an indented object), its non-ASCII written as ``\\u`` escapes."""
+
+
+@pytest.mark.parametrize("mark", [MARK, ""], ids=["byte order mark", "no mark"])
+def test_h3_a_windows_file_no_layout_reproduces_keeps_crlf_and_its_escapes(
+    tmp_path: Path, mark: str
+) -> None:
+    """Rewritten in the two-space indent of a layout the install cannot reproduce, the file came
+    back with LF everywhere and ``\\u00e4`` as a literal ``ä``; its lines keep CRLF and its
+    escapes now, and the byte order mark, and ``uninstall`` gives it back byte for byte."""
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    before = (mark + HAND_LAID).encode("utf-8")
+    path.write_bytes(before)
+
+    status, said = run(tmp_path, "install", "claude-code")
+
+    assert status == 0, said
+    after = path.read_bytes().decode("utf-8")
+    assert after.startswith(mark) and after.endswith("}\r\n")
+    assert not LONE_LF.search(after), "every line ends as the file's own do: CRLF"
+    assert '"M\\u00e4rz"' in after and "ä" not in after
+    permissions = parsed(path, after)["permissions"]
+    assert isinstance(permissions, dict) and permissions["allow"][:2] == ["Bash(ls:*)", "Read"]
+    assert run(tmp_path, "uninstall", "claude-code")[0] == 0
+    assert path.read_bytes() == before

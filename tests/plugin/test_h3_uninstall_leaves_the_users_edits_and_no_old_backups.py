@@ -152,3 +152,19 @@ def test_h7_uninstall_keep_backups_keeps_a_backup_holding_a_token_owner_only(
 
     assert held.exists() and stat.S_IMODE(held.stat().st_mode) == 0o600
     assert "older-token" not in settings.read_text(encoding="utf-8")
+
+
+README = Path(__file__).parents[2] / "plugins" / "harness-memory" / "README.md"
+
+
+def test_h3_the_readme_says_which_backup_an_uninstall_keeps_and_that_it_may_go() -> None:
+    """The README said an uninstall "puts everything back" while one backup stays beside a file
+    the user changed since the install (the uninstall names it): its uninstall section says
+    which, what it holds and that it can be deleted."""
+    text = README.read_text(encoding="utf-8")
+    start = text.index("`uninstall` needs no `--memory-root`")
+    section = " ".join(text[start : text.index("\n\n", start)].split())
+    assert "One backup stays: of a settings file you (or the harness) changed since" in section
+    assert "`<file>.harness-memory-backup-<UTC time>`" in section
+    assert "the whole file as it was just before the uninstall" in section
+    assert "delete it" in section

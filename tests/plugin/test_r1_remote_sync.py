@@ -374,8 +374,9 @@ def test_r1_a_token_the_service_refuses_says_where_the_token_comes_from(
     )
     assert (
         "(the service refused the token from --token-file /home/ada/.claude/harness-memory/"
-        "token: it is wrong, or was revoked; give one this service takes; installed hooks: run "
-        "`harness-memory install` again with a token it takes)"
+        "token: it is wrong, or was revoked; give one this service takes; installed hooks: give "
+        "a token it takes in HARNESS_MEMORY_TOKEN and run `harness-memory install HARNESS` again "
+        "(HARNESS: claude-code, codex or gemini))"
     ) in result.error
     assert "mem_not-a-token" not in result.error
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 __all__ = [
+    "INSTALL_AGAIN",
     "MESSAGE_KEYS",
     "WHERE_THE_SERVICE_RUNS",
     "AsTyped",
@@ -99,16 +100,23 @@ MESSAGE_KEYS = frozenset({"systemMessage", "reason", "permissionDecisionReason",
 ``hookSpecificOutput`` too) whose text is a message of ours, not memory."""
 
 
-def typed_answer(answer: Any, program: str) -> Any:
+INSTALL_AGAIN = "`harness-memory install HARNESS` again (HARNESS: claude-code, codex or gemini)"
+"""How a message run outside a hook names the install to run again (a 401, a 404 for the
+agent); a hook's message names its own harness's instead (:func:`typed_answer`)."""
+
+
+def typed_answer(answer: Any, program: str, harness: str | None = None) -> Any:
     """The hook ``answer`` (its JSON object) with the commands of its messages
-    (:data:`MESSAGE_KEYS`) :func:`as_typed`; every other member, the memory text among them,
-    as it is."""
-    if program == NAME or not isinstance(answer, dict):
+    (:data:`MESSAGE_KEYS`) :func:`as_typed`, and :data:`INSTALL_AGAIN` naming the install of
+    the hook's own ``harness`` (`` `harness-memory install codex` again``; None: as it is);
+    every other member, the memory text among them, as it is (A-10)."""
+    if (program == NAME and harness is None) or not isinstance(answer, dict):
         return answer
+    again = INSTALL_AGAIN if harness is None else f"`{NAME} install {harness}` again"
     return {
-        key: as_typed(value, program)
+        key: as_typed(value.replace(INSTALL_AGAIN, again), program)
         if key in MESSAGE_KEYS and isinstance(value, str)
-        else typed_answer(value, program)
+        else typed_answer(value, program, harness)
         for key, value in answer.items()
     }
 

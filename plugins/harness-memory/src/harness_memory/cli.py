@@ -261,7 +261,8 @@ def _command(
     if answer is not None:
         from harness_memory.as_typed import program_as_typed, typed_answer
 
-        answer = typed_answer(answer, program_as_typed(env))
+        harness = args.agent_kind if args.agent_kind in _HARNESS_NAMES else None
+        answer = typed_answer(answer, program_as_typed(env), harness)
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
     return 0
 

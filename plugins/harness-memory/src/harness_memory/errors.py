@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from memory_core import json_text
 
-from harness_memory.as_typed import WHERE_THE_SERVICE_RUNS
+from harness_memory.as_typed import INSTALL_AGAIN, WHERE_THE_SERVICE_RUNS
 
 __all__ = [
     "TOKEN_SENT",
@@ -75,7 +75,9 @@ def unauthorized_hint(token_source: str | None) -> str:
     (``token_source``, or :data:`TOKEN_SENT`), so the user fixes the token they gave rather
     than look for a missing one. With none sent, the variable is named as what it is: read
     only without ``--flags-only`` (the installed hooks' flag)."""
-    again = "installed hooks: run `harness-memory install` again with a token it takes"
+    again = (
+        f"installed hooks: give a token it takes in HARNESS_MEMORY_TOKEN and run {INSTALL_AGAIN}"
+    )
     if token_source is None:
         return (
             " (no token was sent: give this service's token in a --token-file (`harness-memory "
@@ -98,7 +100,7 @@ _NO_AGENT_HINT = (
     "status` says why — the agent in another project, a project the token does not reach; "
     "else fix --project or --agent, or create it "
     f"{WHERE_THE_SERVICE_RUNS}`memory-api agent create --project P --id A --name NAME`; "
-    "installed hooks: run `harness-memory install` again with the right ones)"
+    f"installed hooks: run {INSTALL_AGAIN} with the right ones)"
 )
 """What a 404 for the agent adds: where to learn why (a typo in the project, a token of another
 project, a service started over another data dir) and the ways out. A hook asks the service

@@ -434,7 +434,7 @@ def _own_state(written: list[Written]) -> tuple[list[Written], dict[Path, list[s
     for done in written:
         plain = done.backup is None and done.in_place is None and not done.tightened
         plain = plain and not done.pruned and done.old_mode in (None, done.mode)
-        plain = plain and done.replaced is None
+        plain = plain and done.replaced is None and done.folder_modes is None
         if plain and done.path.parent in states and done.target == done.path.absolute():
             folded.setdefault(done.path.parent, []).append(done.path.name)
         else:
@@ -515,6 +515,12 @@ def _report(
             # by the harness itself too: Gemini CLI rewrites a settings file whose keys it renamed
             since = _SINCE_THE_INSTALL * changed
             out.write(f"{harness}: backup of the previous file{since}: {done.backup}\n")
+        if done.folder_modes is not None:
+            before, after = done.folder_modes
+            out.write(
+                f"{harness}: {done.target.parent} holds the bearer token: made it owner-only "
+                f"({before:04o} -> {after:04o})\n"
+            )
         for backup in done.tightened:
             out.write(f"{harness}: {backup} holds the bearer token: made it owner-only\n")
         for backup in done.pruned:

@@ -132,11 +132,15 @@ class FileChange:
     """The mode to give the file whatever it has now: an uninstall giving the file back as it
     was before the install (:func:`earlier_text`), when the install made it private for the
     token it no longer holds. None: keep the file's mode."""
+    loose: bool = False
+    """Whether the file holds ``new`` already but other users may read it or enter its folder
+    (a token file made ``0644``, an ACL entry: :func:`~harness_memory.installers.secrets.
+    open_to_others`): it is written all the same, and so made owner-only again (A-10, H-7)."""
 
     @property
     def changed(self) -> bool:
-        """Whether writing ``new`` would change the file."""
-        return self.old != self.new
+        """Whether writing ``new`` would change the file (or its mode: :attr:`loose`)."""
+        return self.old != self.new or self.loose
 
     def mode_after(self, old_mode: int | None) -> int:
         """The permission bits the file gets: :attr:`create_mode` for a new file, else the old
@@ -418,7 +422,8 @@ def describe(changes: list[FileChange]) -> str:
             fromfile=label,
             tofile=str(change.path),
         )
-        parts.append("".join(diff) or f"{change.path}: only the bearer token changes ({MASK})\n")
+        only_token = f"{change.path}: only the bearer token changes ({MASK})\n"
+        parts.append("".join(diff) or (only_token if change.old != change.new else ""))
         target = change_target(change)
         if (link := _own_link(change, target)) is not None:
             parts.append(
@@ -433,6 +438,12 @@ def describe(changes: list[FileChange]) -> str:
         if old_mode is not None and mode != old_mode:
             parts.append(
                 f"(mode of {target}: {old_mode:04o} -> {mode:04o}: it will hold the bearer token)\n"
+            )
+        folder = _mode_of(target.parent) if change.loose else None
+        if folder is not None and folder != private_mode(folder):
+            parts.append(
+                f"(mode of {target.parent}: {folder:04o} -> {private_mode(folder):04o}: it holds "
+                "the bearer token)\n"
             )
     return "".join(parts)
 
@@ -489,6 +500,9 @@ class Written:
     replaced: LinkAtName | None = None
     """The link found at the name of one of the plugin's own files, replaced by a new file
     (``old_mode`` is then None: the mode of the file it led to is no mode of this one)."""
+    folder_modes: tuple[int, int] | None = None
+    """``(before, after)``: the modes of the folder of a :attr:`FileChange.loose` file, made
+    owner-only with it; None when it was left as it was."""
     kept: Path | None = None
     """Where that link is kept while the install runs, so a failure gives it back
     (:func:`~harness_memory.installers.own_names.keep_aside`); None once the install is done."""
@@ -733,8 +747,19 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
         tightened,
         in_place=in_place,
         replaced=link,
+        folder_modes=_private_folder(target.parent) if change.loose else None,
         kept=kept,
     )
+
+
+def _private_folder(folder: Path) -> tuple[int, int] | None:
+    """Make ``folder``, the plugin's own one holding a token file (A-10), owner-only:
+    ``(mode before, mode after)``, or None when it was already. Raises ``OSError``."""
+    before = stat.S_IMODE(folder.stat().st_mode)
+    if before == private_mode(before):
+        return None
+    folder.chmod(private_mode(before))
+    return before, private_mode(before)
 
 
 def _check_private(

@@ -6,15 +6,18 @@ without a final line end, CRLF or LF, non-ASCII written as is or as ``\\u`` esca
 :func:`layout_of` finds the :class:`JsonLayout` that writes the file's own object back to
 exactly its text;
 :meth:`JsonLayout.render` then writes the changed object the same way, so ``install`` followed by
-``uninstall`` gives the file back byte for byte. A file no layout reproduces (hand-aligned
-arrays, keys spaced by hand) and a new file get :data:`DEFAULT`, two-space indent.
+``uninstall`` gives the file back byte for byte. A new file gets :data:`DEFAULT`, two-space
+indent; so does a file no layout reproduces (hand-aligned arrays, a one-line array in an
+indented object, keys spaced by hand), which keeps all the same its line ends (CRLF), the
+whitespace around its value (a final line end or none) and, when it writes every character
+past ASCII as a ``\\u`` escape, its escapes (H-3).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from memory_core import json_text
@@ -66,8 +69,10 @@ def _shapes(body: str) -> list[tuple[str | None, str, str]]:
 
 def layout_of(text: str | None) -> JsonLayout:
     """The layout in which the object ``text`` holds is written as exactly ``text``;
-    :data:`DEFAULT` for no text, blank text, an empty object, text that is no JSON object, or a
-    text no layout reproduces."""
+    :data:`DEFAULT` for no text, blank text, an empty object or text that is no JSON object;
+    for a text no layout reproduces, :data:`DEFAULT`'s indent with the text's line ends, the
+    whitespace around its value and its ``\\u`` escapes (when it writes no character past
+    ASCII as is)."""
     if text is None or not text.strip():
         return DEFAULT
     try:
@@ -85,4 +90,15 @@ def layout_of(text: str | None) -> JsonLayout:
             layout = JsonLayout(indent, item, key, ascii_only, lead, tail, newline)
             if layout.render(document) == text:
                 return layout
-    return DEFAULT
+    return replace(DEFAULT, ensure_ascii=_escapes_only(body), lead=lead, tail=tail, newline=newline)
+
+
+_NON_ASCII_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u(?!00[0-7])[0-9A-Fa-f]{4}")
+"""A ``\\u`` escape of a character past ASCII (``\\u00e4``), not one of an escaped backslash
+(``\\\\u00e4`` is a backslash and ``u00e4``)."""
+
+
+def _escapes_only(body: str) -> bool:
+    """Whether the JSON text ``body`` writes its characters past ASCII as ``\\u`` escapes:
+    it holds such an escape and no such character as is."""
+    return body.isascii() and _NON_ASCII_ESCAPE.search(body) is not None

@@ -35,6 +35,7 @@ __all__ = [
     "holds",
     "keeps_owner_only",
     "mask",
+    "open_to_others",
     "private_mode",
     "tokens_in",
     "toml_tokens_in",
@@ -101,6 +102,18 @@ def mask(text: str, secrets: Iterable[str]) -> str:
 def private_mode(mode: int) -> int:
     """``mode`` with every group and other bit cleared (a file holding a token: H-7)."""
     return mode & ~0o077
+
+
+def open_to_others(path: Path) -> bool:
+    """Whether other users may read the existing file ``path`` (a token file) or enter its
+    folder: a group or other bit of either. A POSIX ACL entry granting another account access
+    shows there too (the group bits are the ACL's mask, A-10), as the hooks judge a token
+    file (``cannot read the token file …: other users may read it``). False when there is no
+    such file."""
+    try:
+        return bool((path.stat().st_mode | path.parent.stat().st_mode) & 0o077)
+    except OSError:
+        return False
 
 
 def keeps_owner_only(folder: Path) -> bool:

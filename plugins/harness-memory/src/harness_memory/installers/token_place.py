@@ -42,6 +42,7 @@ from pathlib import Path
 
 from harness_memory.installers.files import FileChange, SettingsFileError, read_text
 from harness_memory.installers.record import IGNORE_NAME, STATE_FOLDER, TOKEN_NAME, InstallRecord
+from harness_memory.installers.secrets import open_to_others
 from harness_memory.installers.work_trees import WorkTree, work_tree_of
 from harness_memory.settings import (
     MANAGED_TOKEN_SET,
@@ -201,14 +202,14 @@ def token_plan(
     or one outside a git work tree: :func:`token_place`) of the settings folder ``record``
     belongs to; ``record`` notes a ``place`` outside the state folder, for ``uninstall``.
 
-    With a ``token`` the file is written with it (created 0600, made owner-only if it was not;
-    no backup; the old and new token masked in every output, H-7), and in a
-    ``harness-memory/tokens`` folder its ``.gitignore`` (:data:`TOKENS_IGNORE_TEXT`) when the
-    folder holds none (one of the user's is kept); a token file an earlier
-    install left elsewhere (in the state folder, now in a work tree, or where the record names
-    one) is removed, and without a ``token`` every one of them, so no stale token stays behind
-    — but only a file where the plugin writes tokens (:func:`plugin_token_file`): a record
-    naming any other file does not get it removed. Raises
+    With a ``token`` the file is written with it (created 0600, made owner-only if it was not,
+    also when it held that token already, its folder with it: A-10; no backup; the old and new
+    token masked in every output, H-7), and in a ``harness-memory/tokens`` folder its
+    ``.gitignore`` (:data:`TOKENS_IGNORE_TEXT`) when the folder holds none (one of the user's
+    is kept); a token file an earlier install left elsewhere (in the state folder, now in a
+    work tree, or where the record names one) is removed, and without a ``token`` every one
+    of them, so no stale token stays behind — but only a file where the plugin writes tokens
+    (:func:`plugin_token_file`): a record naming any other file does not get it removed. Raises
     :class:`~harness_memory.installers.files.SettingsFileError` for a token file that is not a
     regular UTF-8 file.
     """
@@ -224,7 +225,8 @@ def token_plan(
         return [], stale
     old = read_text(place)
     secrets = frozenset(s for s in (token, old, (old or "").strip()) if s)
-    changes = [FileChange(place, old, token + "\n", secrets, backup=False)]
+    loose = old == token + "\n" and open_to_others(place)  # made owner-only again (A-10)
+    changes = [FileChange(place, old, token + "\n", secrets, backup=False, loose=loose)]
     ignore = place.parent / IGNORE_NAME
     if place.parent.parts[-2:] == TOKENS_FOLDER and not os.path.lexists(ignore):
         changes.insert(0, FileChange(ignore, None, TOKENS_IGNORE_TEXT, backup=False))
