@@ -171,25 +171,3 @@ async def test_k6a_a_process_forked_from_the_service_takes_no_mount_table_change
 
     assert os.waitstatus_to_exitcode(status) == 0
     assert MOUNTS.changes() == before + 1
-
-
-@in_a_mount_namespace
-async def test_k6a_a_workspace_whose_path_now_leads_into_another_mount_is_not_visible(
-    space: Space,
-) -> None:
-    """Two Workspaces seen on the service's own filesystem; one is removed there. Then a tmpfs
-    is mounted over the other's parent, as a service moved into a container, or a replica in
-    another mount namespace, sees it: its path now leads into a mount other than the one it
-    was recorded on, so nothing says it was removed: not visible, never orphaned. The one
-    removed on its own mount stays orphaned, the tmpfs or not."""
-    alive, gone = space.tmp / "r" / "alive" / "ws", space.tmp / "r" / "gone" / "ws"
-    _folders(alive, gone)
-    keys = [await space.session_start(alive), await space.session_start(gone)]
-    recorded = [space.recorded(key) for key in keys]
-    gone.rmdir()
-
-    space.run("mount", "-t", "tmpfs", "tmpfs", alive.parent)
-    seen = [await space.judged(key) for key in keys]
-
-    assert recorded == [workspace_mount.mount_point(str(space.tmp))] * 2
-    assert seen == [[NOT_VISIBLE] * 2, [ORPHANED] * 2]

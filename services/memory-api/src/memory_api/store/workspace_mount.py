@@ -5,10 +5,8 @@ service's container had then) is not gone when that disk is not mounted: its pat
 yet nothing says its folder was removed. A Session start that sees the Workspace keeps the mount
 point it lies on in the scope's :data:`~memory_core.layout.MOUNT_FILE` (``/`` for the root
 filesystem); the overview calls a missing Workspace whose mount point is no longer mounted "not
-visible from the service", never orphaned, and so is one whose path now leads into another
-mount than the recorded one (a tmpfs or volume mounted over a folder above it: the service
-moved into a container, a replica in another mount namespace; :func:`off_its_mount`). One
-whose disk is mounted and whose folder is gone on it is orphaned, as before.
+visible from the service", never orphaned. One whose disk is mounted and whose folder is gone
+is orphaned, as before.
 
 The file holds two lines: the mount point (the start of the Workspace's real path) and the
 filesystem the Workspace folder was on then (its ``st_dev``, decimal). The mount point is the
@@ -49,7 +47,7 @@ from memory_api.store.containment import read_regular
 from memory_api.store.held_writes import replace_in
 from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
 
-__all__ = ["MountRecords", "mount_gone", "mount_point", "off_its_mount", "record_mount"]
+__all__ = ["MountRecords", "mount_gone", "mount_point", "record_mount"]
 
 logger = logging.getLogger(__name__)
 
@@ -224,52 +222,16 @@ def record_mount(
             )
 
 
-def _recorded_point(scope: Path | str) -> str | None:
-    """The mount point ``scope``'s file names; None when no file is kept, or it cannot be
-    read, or it names no absolute path (then nothing says where the Workspace lay)."""
-    try:
-        raw, _ = read_regular(Path(scope) / layout.MOUNT_FILE, _READ_CAP + 1)
-    except OSError:  # NotRegularFileError is an OSError
-        return None
-    point = _parsed(raw)[0]
-    if not point.startswith(b"/") or len(raw) > _READ_CAP or b"\0" in point:
-        return None
-    return os.fsdecode(point)
-
-
 def mount_gone(scope: Path | str) -> bool:
     """Whether ``scope`` names a mount point its Workspace lay on that is not mounted now (its
     disk unplugged, a share not mounted, a volume the service's container no longer has).
     False when no file is kept, or it cannot be read, or it names no absolute path: then
     nothing says so."""
-    point = _recorded_point(scope)
-    if point is None or point == "/":
-        return False  # no record, or the root filesystem, which is always mounted
-    return not _mounted(point)
-
-
-def off_its_mount(scope: Path | str, path: str) -> bool:
-    """Whether the Workspace ``path`` that ``scope`` names is, for this service, not on the
-    mount its file records (K-6a): that mount point is not mounted now (:func:`mount_gone`),
-    or ``path`` now leads into another mount, that is, the nearest folder at or above it
-    lies on a mount whose mount point is not the recorded one (a tmpfs or a volume mounted
-    over a folder above it: a service moved into a container, a replica in another mount
-    namespace). Then what is missing there was never removed for all the service can tell.
-    False when no file is kept or it names nothing, and for a folder missing on its own mount
-    (removed there: orphaned). A mount is told by its mount point, never by the device:
-    device numbers change with a reboot or a remount (a tmpfs, btrfs, a drive plugged in
-    another order), and a new empty tmpfs at the same point lost what the old one held.
-    One ``stat`` per folder up to the nearest one there; the mount table read once per
-    change."""
-    point = _recorded_point(scope)
-    if point is None or not path.startswith(os.sep):
-        return False
-    if point != "/" and not _mounted(point):
-        return True
-    folder = path
-    while not os.path.isdir(folder) and folder != os.sep:  # noqa: PTH112 - a str walk
-        folder = os.path.dirname(folder)  # noqa: PTH120 - a str walk, no Path per level
     try:
-        return mount_point(os.path.realpath(folder)) != point
-    except (OSError, ValueError):  # gone meanwhile, a NUL in a hand-edited marker
+        raw, _ = read_regular(Path(scope) / layout.MOUNT_FILE, _READ_CAP + 1)
+    except OSError:  # NotRegularFileError is an OSError
         return False
+    point = _parsed(raw)[0]
+    if not point.startswith(b"/") or point == b"/" or len(raw) > _READ_CAP or b"\0" in point:
+        return False  # no record, or the root filesystem, which is always mounted
+    return not _mounted(os.fsdecode(point))
