@@ -122,3 +122,24 @@ def test_p3_the_path_git_is_asked_with_is_the_one_the_script_set(
     )
     assert seen and all(p.startswith(f"{where.data}/.local/bin:") for p in seen), seen
     assert Path(seen[0].split(":", 1)[1].split(":")[0]).is_absolute()
+
+
+def test_p3_a_home_holding_a_colon_puts_a_relative_folder_on_path_and_stays_unknown(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``HOME=/w:rel``: bash splits ``$HOME/.local/bin`` put on ``PATH`` at the ``:``, and
+    finds ``git`` in the relative ``rel/.local/bin`` of the folder it is in."""
+    home = f"{where.data}:rel"
+    monkeypatch.setenv("HOME", home)
+    _repository(
+        where, {"k12.sh": f'export PATH="$HOME/.local/bin:$PATH"\n{TOP}; echo x > k12.md\n'}
+    )
+    fake = where.workspace / "rel/.local/bin/git"
+    fake.parent.mkdir(parents=True)
+    fake.write_text(f"#!/bin/sh\necho {where.root / where.other}\n", encoding="utf-8")
+    fake.chmod(0o755)
+
+    assert_each_refused_by_every_harness(where, ["bash k12.sh"], "a cd into a folder known only")
+    environment = {"PATH": os.environ["PATH"], "HOME": home}
+    subprocess.run(["bash", "k12.sh"], cwd=where.workspace, env=environment, check=True)
+    assert (where.root / where.other / "k12.md").exists(), "bash wrote nothing there"

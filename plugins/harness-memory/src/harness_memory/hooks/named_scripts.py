@@ -717,7 +717,7 @@ def _path_kept(said: list[str], scan: _NestedScan) -> bool:
     home = scan.environ.get("HOME", "")
     folders = [re.sub(r"^\$(?:HOME|\{HOME\})(?=/|$)", home, f) for f in found["first"].split(":")]
     for folder in folders:
-        if not folder.startswith("/") or re.search(r"[$`~*?\[\]{}\0]", folder):
+        if not folder.startswith("/") or re.search(r"[$`~*?\[\]{}:\0]", folder):  # a HOME's :
             return False
         if ".." in folder.split("/") or os.path.lexists(os.path.join(folder, "git")):  # noqa: PTH118
             return False
