@@ -15,18 +15,22 @@ it is: a path given to a program, not a write.
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.support.guard_cases import (
     SHELL,
+    SYSTEM_PATH,
     Layout,
+    answer,
     assert_allowed_by_every_harness_and_bash_writes_there,
     assert_each_refused_by_every_harness,
     assert_refused_by_every_harness_and_bash_writes,
     fill,
     guarded_layout,
+    refusal,
     refusals_by_every_harness,
 )
 
@@ -150,3 +154,18 @@ def test_p3_a_reader_the_harness_exports_as_a_function_stays_refused(
 
     assert_refused_by_every_harness_and_bash_writes(where, "bash e1.sh")
     assert set(SHELL) == {"claude-code", "codex", "gemini"}
+
+
+def test_p3_a_reader_a_login_file_exports_as_a_function_stays_refused_for_codex(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex CLI runs the command as ``bash -lc``: ``~/.profile``'s ``export -f cat`` reaches
+    the script's bash, whose ``cat`` then writes."""
+    where = _layout(tmp_path, monkeypatch, {"bash e2.sh": f"{LOST}cat ../notes/e2.md\n"})
+    profile = 'cat() { tee -a "$@" </dev/null; }\nexport -f cat\n'
+    (where.data / ".profile").write_text(profile, encoding="utf-8")
+
+    assert refusal(answer(where, "codex", "Bash", {"command": "bash e2.sh"})) is not None
+    environment = {"PATH": SYSTEM_PATH, "HOME": str(where.data)}
+    subprocess.run(["bash", "-lc", "bash e2.sh"], cwd=where.workspace, env=environment, check=True)
+    assert (where.root / where.other / "e2.md").exists(), "bash wrote nothing there"
