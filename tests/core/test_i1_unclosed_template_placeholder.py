@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import SupportsIndex
 
 import pytest
-from memory_core import placeholder_typos, rules
+from memory_core import placeholder_typos
 from memory_core.rules import template_placeholder_problem
 
 EVERYDAY = [
@@ -96,8 +96,8 @@ def test_i1_a_long_template_is_read_once_and_each_name_judged_once(
     once, the text is read once to count its {{MEMORY}} and once to count lines, and three are
     named, the rest counted."""
     calls: list[str] = []
-    for module in (rules, placeholder_typos):
-        monkeypatch.setattr(module, "intended", _counting(placeholder_typos.intended, calls))
+    # rules imports it where it judges (H-5: no hook process loads the typo rule unasked)
+    monkeypatch.setattr(placeholder_typos, "intended", _counting(placeholder_typos.intended, calls))
     names = ["{{user", "{{MEMORY", "{{memory", "{{MEMROY", "{{MEM0RY", "{{ memory_index"]
     template = _Tally("{{MEMORY}}\n" + "".join(f"{names[i % 6]}\n" for i in range(20_000)))
     _Tally.read = 0

@@ -15,6 +15,7 @@ import importlib
 import importlib.util
 import json
 import os
+import pkgutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -235,6 +236,9 @@ NO_GUARD_LOADS = (
     "harness_memory.hooks.session_start",
     "hashlib",  # and with it OpenSSL's libcrypto: the guard reads its Session's key from the
     "_hashlib",  # record, and derives one (sha256, K-1) only without a record
+    "memory_core.placeholder_typos",  # the prompt and template rules' (I-1), never a guard's
+    "memory_core.placeholder_sight",
+    "memory_core.markdown",  # and the Markdown reader they and an .npmrc's lines took
 )
 """What a write guard or a post-write hook (which leaves the request to a detached child) must
 not load besides: their process answers from the files alone."""
@@ -387,18 +391,14 @@ SHARED_TEXT_RULES = ("memory_core.hidden_text", "memory_core.markdown")
 an index at its lines (H-1): the hidden-text rule's 13 patterns and the Markdown reader's 21
 were compiled at import, several milliseconds of each such process, most never used by it."""
 
-SHELL_READER = tuple(
-    f"harness_memory.hooks.{name}"
-    for name in (
-        "tool_targets", "guarding", "link_texts", "here_data", "named_scripts", "shell_statements",
-        "option_words", "run_texts", "definitions", "shell_arrays", "printed_text", "git_toplevel",
-        "piped_code", "in_place", "unread_programs", "bash_quoting", "shell_words", "tool_writes",
-        "git_settings", "package_settings",
-    )
-)  # fmt: skip
-"""The shell guard's reader of a command (P-3): about 150 patterns compiled at import, 78 in
-``tool_targets`` alone, a third of the process's work for ``git status && make test``, which
-matches few of them (H-5)."""
+HOOK_MODULES = tuple(
+    f"harness_memory.hooks.{module.name}"
+    for module in pkgutil.iter_modules(importlib.import_module("harness_memory.hooks").__path__)
+)
+"""Every module of the hooks, the shell guard's reader of a command (P-3) among them: about 150
+patterns were compiled at import, 78 in ``tool_targets`` alone, a third of the process's work
+for ``git status && make test``, which matches few of them (H-5); then 6 more in
+``called_names`` and ``script_writers`` (a perl program's substitutions), 2 % of its work."""
 
 START_RULES = (
     "memory_core.rules",  # the id and template rules every hook checks its flags with
@@ -414,8 +414,8 @@ START_RULES = (
 
 @pytest.mark.parametrize(
     "modules",
-    [SHARED_TEXT_RULES, SHELL_READER, START_RULES],
-    ids=["shared-text-rules", "shell-reader", "start-rules"],
+    [SHARED_TEXT_RULES, HOOK_MODULES, START_RULES],
+    ids=["shared-text-rules", "hook-modules", "start-rules"],
 )
 async def test_h5_the_hooks_modules_compile_their_patterns_when_first_used(
     modules: tuple[str, ...],

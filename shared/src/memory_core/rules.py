@@ -27,13 +27,6 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from memory_core.hidden_text import HIDDEN_CANDIDATES, ZWSP_WORD_LETTERS, describe_hidden
-from memory_core.placeholder_sight import placeholder_out_of_sight
-from memory_core.placeholder_typos import (
-    MEMORY_OWN,
-    intended,
-    memory_words_only,
-    misspelt_placeholders,
-)
 
 if TYPE_CHECKING:
     import msgspec
@@ -473,6 +466,8 @@ def prompt_warnings(prompt: str, workspace_prompt: str) -> list[str]:
     >>> prompt_warnings("# Memory\\n{{ MEMORY_USER_INDEX }}\\n", "{{MEMORY_INDEX}}")[0][:60]
     'memory.prompt must hold {{MEMORY_USER_INDEX}} exactly once, '
     """
+    from memory_core.placeholder_sight import placeholder_out_of_sight
+
     warnings: list[str] = []
     for field, text, placeholder, scope in (
         ("memory.prompt", prompt, USER_INDEX_PLACEHOLDER, "user"),
@@ -508,6 +503,8 @@ def _template_typos(template: str) -> dict[str, str]:
     >>> _template_typos("{{CWD}} {{MEMROY}} {{MEMORY}} {{MEMO}} {{WORKSPACE_MEMORY_KYE}}")
     {'{{MEMROY}}': '{{MEMORY}}', '{{WORKSPACE_MEMORY_KYE}}': '{{WORKSPACE_MEMORY_KEY}}'}
     """
+    from memory_core.placeholder_typos import misspelt_placeholders
+
     found = re.finditer(_DOUBLE_BRACED, template)
     return misspelt_placeholders((match.group(0), match.group(1)) for match in found)
 
@@ -524,6 +521,8 @@ def _names_another_thing(lookalike: str) -> bool:
     >>> _names_another_thing("{{WORKSPACE_MEMORY_TOKEN}}"), _names_another_thing("{{USER_INDEX}}")
     (True, False)
     """
+    from memory_core.placeholder_typos import memory_words_only
+
     plain = re.fullmatch(_PLAIN_NAME, lookalike)
     return plain is not None and not memory_words_only(plain.group(1))
 
@@ -545,6 +544,8 @@ def _refused_lookalikes(text: str) -> tuple[list[str], dict[str, str]]:
     >>> _refused_lookalikes("{{MEMORY}} {{memory_index}} {{MEMROY}} {{USER}} {{SEARCH_INDEX}}")
     (['{{memory_index}}', '{{MEMROY}}'], {'{{MEMROY}}': '{{MEMORY}}'})
     """
+    from memory_core.placeholder_typos import MEMORY_OWN
+
     typos = _template_typos(text)
     found = re.finditer(_LOOKALIKE + _CLOSE + "{0,2}", text)
     lookalikes = [m.group(0) for m in found]
@@ -562,6 +563,8 @@ def _memorys_if_closed(opened: str) -> bool:
     >>> [_memorys_if_closed(x) for x in ("{{MEMORY", "{{ memroy", "{{user", "{{WORKSPACE")]
     [True, True, False, False]
     """
+    from memory_core.placeholder_typos import MEMORY_OWN
+
     closed = opened + "}}"
     return closed in MEMORY_OWN or bool(_refused_lookalikes(closed)[0])
 
@@ -580,6 +583,7 @@ def _unclosed_placeholders(template: str) -> tuple[list[str], int]:
     """
     # only here: decoding imports dataclasses (and inspect), which no guard process pays (H-5)
     from memory_core.decoding import line_of
+    from memory_core.placeholder_typos import intended
 
     judged: dict[str, bool] = {}
     named: list[str] = []

@@ -20,9 +20,9 @@ __all__ = ["Called", "called_patterns"]
 
 _ANY = ".*"
 """The pattern of a part known only at run time."""
-_PLAIN_RE = re.compile(r"(?:[^\s;&|()\n{$`*?\[+@!]|[+@!](?!\())+")
+_PLAIN_RE = r"(?:[^\s;&|()\n{$`*?\[+@!]|[+@!](?!\())+"
 """Characters of a word read as written (not an extended glob's ``+(``, ``@(``, ``!(``)."""
-_BRACKET_RE = re.compile(r"\[[!^]?\]?(?:\[:\w+:\]|\[=[^\]]=\]|\[\.[^\]]+\.\]|[^\]])*\]")
+_BRACKET_RE = r"\[[!^]?\]?(?:\[:\w+:\]|\[=[^\]]=\]|\[\.[^\]]+\.\]|[^\]])*\]"
 """A glob's bracket expression, its classes (``[[:lower:]]``) inside it: one character."""
 _SOURCED_CODE_RE = r"(?:^|[\s;&|(])(?:\.|source)\s+(?:<\(|/dev/|/proc/|[^\s;&|()]*(?:\$\(|`))"
 """Code built at run time and sourced (``. <(printf …)``, ``source /dev/stdin <<< …``, a file
@@ -31,7 +31,7 @@ _NOCASE_RE = r"nocaseglob|nocasematch"
 """The options making a glob match names of either case (``shopt -s nocaseglob``)."""
 _WORD_END_RE = r"[\s;&|()]"
 """A character ending a word."""
-_SPACES_RE = re.compile(r"\s+")
+_SPACES_RE = r"\s+"
 """White space between words."""
 _NESTING = 8
 """How many substitutions or braces deep a word is read (``$($($(…)))``); deeper, any name."""
@@ -135,7 +135,7 @@ def _values(
             continue
         given = [environ.get(name, "")]
         for end in bare.get(name, []):
-            assigned = _ASSIGNED.match(plain, end)
+            assigned = re.compile(_ASSIGNED).match(plain, end)
             given.append("$" if assigned is None else assigned.group(1))
         given += defaults.get(name, [])
         if any(re.search(r"[\s$`]", value) for value in given):
@@ -145,7 +145,7 @@ def _values(
     return values
 
 
-_ASSIGNED = re.compile(r"=([^\s;&|()<>]*)")
+_ASSIGNED = r"=([^\s;&|()<>]*)"
 """The literal value a bare name is given (``CC=gcc``)."""
 
 
@@ -258,9 +258,9 @@ def _words(text: str, values: _Values, depth: int = 0) -> Iterator[tuple[str, bo
             naming, at = True, at + 1
             continue
         if char.isspace():
-            at = _SPACES_RE.match(text, at).end()  # type: ignore[union-attr]
+            at = re.compile(_SPACES_RE).match(text, at).end()  # type: ignore[union-attr]
             continue
-        run = _PLAIN_RE.match(text, at)
+        run = re.compile(_PLAIN_RE).match(text, at)
         empty = False
         if run and (run.end() == len(text) or re.match(_WORD_END_RE, text[run.end()])):
             at, word = run.end(), run.group()  # a literal word: no pattern, only its place
@@ -286,7 +286,7 @@ def _word(
     parts: list[str] = []
     start = at
     while at < len(text) and not text[at].isspace() and text[at] not in _OPERATORS:
-        if run := _PLAIN_RE.match(text, at):  # literal characters, read at once
+        if run := re.compile(_PLAIN_RE).match(text, at):  # literal characters, read at once
             parts.append(re.escape(run.group()))
             at = run.end()
             continue
@@ -338,7 +338,11 @@ def _part(
         return _ANY, marks.closing.get(at + 1, len(text)), None
     if char in "*?":
         return (_ANY if char == "*" else "."), at + 1, None
-    if char == "[" and marks.last_bracket > at and (bracket := _BRACKET_RE.match(text, at)):
+    if (
+        char == "["
+        and marks.last_bracket > at
+        and (bracket := re.compile(_BRACKET_RE).match(text, at))
+    ):
         return ".", bracket.end(), None
     return re.escape(char), at + 1, None
 

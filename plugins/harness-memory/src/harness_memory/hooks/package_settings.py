@@ -25,8 +25,6 @@ import os
 import re
 from collections.abc import Mapping
 
-from memory_core.markdown import line_texts
-
 from harness_memory.hooks.option_words import plain_words
 from harness_memory.hooks.settings_file import account_home, read_settings_file
 
@@ -198,6 +196,8 @@ def _pip_files(environ: Mapping[str, str], home: str) -> list[str]:
 def _pairs(text: str) -> list[tuple[str, str]]:
     """The ``key = value`` lines of an ``.npmrc`` or a ``pip.conf`` (any section), the key
     lowercased with ``_`` read as ``-``; a value in quotes without them; comments skipped."""
+    from memory_core.markdown import line_texts  # only where such a file is read (H-5)
+
     found: list[tuple[str, str]] = []
     for line in line_texts(text):  # LF, CRLF, CR: npm's ini and Python's configparser
         line = line.strip()

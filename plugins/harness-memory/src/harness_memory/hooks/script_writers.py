@@ -235,7 +235,7 @@ def only_read(command: str, said: Sequence[str]) -> list[str]:
 
 
 _PERL_SUBSTITUTION = r"s(?P<d>[^\\\n\w\s])(?:\\.|(?!(?P=d)).)*(?P=d)(?:\\.|(?!(?P=d)).)*(?P=d)"
-_PERL_SUBSTITUTES = re.compile(rf"(?s)\s*(?:{_PERL_SUBSTITUTION}[gimsxr]*\s*(?:;\s*|$))+")
+_PERL_SUBSTITUTES = rf"(?s)\s*(?:{_PERL_SUBSTITUTION}[gimsxr]*\s*(?:;\s*|$))+"
 """Perl programs only substituting text (``s/run.sh/test.sh/g``, ``s|a|b|;s|c|d|``): perl
 ends each part at the first delimiter not escaped, whatever brackets hold it."""
 _SED_FLAGS = frozenset("gpiIMm0123456789")
@@ -335,7 +335,7 @@ def _bracket_end(code: str, at: int) -> int | None:
     return None
 
 
-_PERL_RUN_IN_STRING = re.compile(r"[$@][\w:]*\s*(?:->\s*)?[\[{(]")
+_PERL_RUN_IN_STRING = r"[$@][\w:]*\s*(?:->\s*)?[\[{(]"
 """What runs code inside a perl substitution's strings: ``@{[ … ]}``, ``${\\ … }``,
 ``$h{…}``, ``$a[…]`` (each subscript an expression)."""
 
@@ -357,7 +357,8 @@ def substitutions(command: str, words: Sequence[str]) -> list[int]:
     return [
         at
         for at in given
-        if _PERL_SUBSTITUTES.fullmatch(code[at]) and not _PERL_RUN_IN_STRING.search(code[at])
+        if re.fullmatch(_PERL_SUBSTITUTES, code[at])
+        and not re.search(_PERL_RUN_IN_STRING, code[at])
     ]
 
 
