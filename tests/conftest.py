@@ -44,6 +44,11 @@ HOME_VARIABLES = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CAC
 """Variables that would point a CLI back into the user's home; unset for the run."""
 
 
+TOKEN_VARIABLES = ("MEMORY_API_TOKENS", "MEMORY_API_TOKENS_FILE")
+"""The service's token variables a developer's shell may hold (set, or set but empty, which
+refuses every command, A-10a); unset for the run, so each test sets what it means to."""
+
+
 def keep_out_of_home() -> Path:
     """Give this process (and every CLI it starts with its environment) a fresh, empty HOME.
 
@@ -88,8 +93,11 @@ def restore_logging() -> Iterator[None]:
 def pytest_configure(config: pytest.Config) -> None:
     """Tests edit files under kernel leases in this process, as the service does: a lease
     break reported with SIGIO must not end the test run (see ``memory_core.swap``). The run
-    gets a HOME of its own (:func:`keep_out_of_home`)."""
+    gets a HOME of its own (:func:`keep_out_of_home`) and none of the developer's
+    :data:`TOKEN_VARIABLES`."""
     shield_from_sigio()
+    for name in TOKEN_VARIABLES:  # the developer's own: in-process tests and the CLIs they start
+        os.environ.pop(name, None)
     config.stash[_HOME] = keep_out_of_home()
 
 

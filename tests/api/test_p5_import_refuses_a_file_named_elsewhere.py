@@ -58,3 +58,26 @@ def test_p5_a7_a_source_file_hard_linked_outside_the_source_is_refused_and_named
     kept = [p for p in layout.memory_root(env, AGENT).parent.rglob("*") if p.is_file()]
     assert not [p for p in kept if b"prod_key" in p.read_bytes()]
     assert outside.read_text(encoding="utf-8") == SECRET
+
+
+def test_p5_a_hard_linked_backup_is_refused_with_the_way_to_import_it(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A backup made with ``cp -al`` (rsnapshot's way) names every file twice: nothing of it
+    is imported, and each refusal says the way on, copying the folder and importing the copy
+    (before, the report said only "a file with other hard links" and the import exited 0)."""
+    source = tmp_path / "src"
+    shutil.copytree(CASE / "memory", source)
+    backup = tmp_path / "backup"
+    backup.mkdir()
+    for path in source.iterdir():
+        os.link(path, backup / path.name)
+
+    argv = ["memory", "import", str(backup), "--user", "--project", PROJECT, "--agent", AGENT]
+    main(argv)
+
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if HARD_LINKED.split(",")[0] in line]
+    assert len(lines) == len(list(source.iterdir())), out
+    way = "copy the source folder (`cp -r SRC COPY`: each copy has one name) and import the copy"
+    assert all(way in line for line in lines), out

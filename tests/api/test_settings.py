@@ -276,8 +276,9 @@ def test_a10a_tokens_file_without_a_token_refuses_to_start(tmp_path: Path, conte
 @pytest.mark.parametrize("value", [",", " , ,"])
 def test_a10a_tokens_variable_without_a_token_refuses_to_start(tmp_path: Path, value: str) -> None:
     env = {"MEMORY_API_DATA_DIR": str(tmp_path), "MEMORY_API_TOKENS": value}
-    with pytest.raises(SettingsError, match="MEMORY_API_TOKENS holds no token"):
+    with pytest.raises(SettingsError, match="MEMORY_API_TOKENS holds no token") as caught:
         Settings.from_env(env)
+    assert "unset it: then the service takes the data dir's token files" in str(caught.value)
 
 
 @pytest.mark.parametrize("value", ["", " ", "\t"])
@@ -290,7 +291,11 @@ def test_a10a_a_token_variable_set_empty_refuses_to_start(
     env = {"MEMORY_API_DATA_DIR": str(tmp_path), name: value}
     with pytest.raises(SettingsError, match=f"{name} is set but empty") as caught:
         Settings.from_env(env)
-    assert f"unset {name} to run without tokens (loopback only)" in str(caught.value)
+    unset = (  # not "run without tokens": the data dir's token files still apply
+        "give tokens, or unset it: then the service takes the data dir's token files "
+        "(`memory-api token create` makes one), and with none it runs open, on loopback only"
+    )
+    assert unset in str(caught.value)
 
 
 def test_a10a_token_variables_unset_mean_no_tokens(tmp_path: Path) -> None:

@@ -348,3 +348,19 @@ def test_requirements_pinning_hooks_on_hold_over_the_systems_config(
     said += run(home, "status")[1]
 
     assert "switches these hooks off" not in said, said
+
+
+def test_a_managed_dirs_config_switching_hooks_off_is_not_codexs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``status --managed DIR`` whose ``config.toml`` says ``[features] hooks = false``,
+    ``/etc/codex`` saying nothing: Codex never reads ``DIR/config.toml``, so the user's hooks
+    run and no PROBLEM names it (before, status read it as if it were ``/etc/codex``'s)."""
+    home = tmp_path / "home"
+    assert run(home, "install", "--memory-root", str(memory_root(tmp_path)))[0] == 0
+    flags = etc_codex_saying(tmp_path, monkeypatch, "", "[features]\nhooks = false\n")
+
+    code, said = run(home, "status", *flags)
+
+    assert "switches these hooks off" not in said, said
+    assert code == 0, said

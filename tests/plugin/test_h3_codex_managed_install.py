@@ -35,13 +35,28 @@ command = "/opt/it/hooks/audit"
 """
 
 
-def run(tmp_path: Path, *words: str) -> tuple[int, str]:
+def install_checks(tmp_path: Path, checked: bool) -> tuple[Path, list[str]]:
+    """``(the --executable, the flags)`` of an install: ``--no-check`` unless ``checked``, then
+    an executable stand-in in ``tmp_path`` (the check refuses one that is not there)."""
+    if not checked:
+        return Path("/opt/venv/bin/harness-memory"), ["--no-check"]
+    executable = tmp_path / "bin" / "harness-memory"
+    executable.parent.mkdir(parents=True, exist_ok=True)
+    executable.write_text("#!/bin/sh\n", encoding="utf-8")
+    executable.chmod(0o755)
+    return executable, []
+
+
+def run(tmp_path: Path, *words: str, checked: bool = False) -> tuple[int, str]:
+    """Run the command line; an install with ``--no-check`` unless ``checked`` (the checks
+    read this machine's settings; the executable then an executable stand-in)."""
     root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
     root.mkdir(parents=True, exist_ok=True)
     out = io.StringIO()
-    extra = [*FLAGS, "--memory-root", str(root), "--no-check"] if words[0] == "install" else []
+    executable, unchecked = install_checks(tmp_path, checked)
+    extra = [*FLAGS, "--memory-root", str(root), *unchecked] if words[0] == "install" else []
     argv = [*words, "--home", str(tmp_path / "home"), *extra]
-    argv += ["--executable", "/opt/venv/bin/harness-memory"] if words[0] == "install" else []
+    argv += ["--executable", str(executable)] if words[0] == "install" else []
     status = main(argv, environ={"HOME": str(tmp_path / "home")}, stdout=out)
     return status, out.getvalue()
 
@@ -214,12 +229,12 @@ def test_a_user_install_beside_the_managed_one_says_both_would_run(
     folder = tmp_path / "etc" / harness
     monkeypatch.setattr(codex_managed, "DEFAULT_DIR", folder)
     monkeypatch.setattr(claude_code, "managed_dir", lambda: folder)
-    status, said = run(tmp_path, "install", harness)
+    status, said = run(tmp_path, "install", harness, checked=True)
     assert status == 0 and "already runs these hooks" not in said
     run(tmp_path, "uninstall", harness)
     assert run(tmp_path, "install", harness, "--managed")[0] == 0
 
-    status, said = run(tmp_path, "install", harness)
+    status, said = run(tmp_path, "install", harness, checked=True)
 
     assert status == 0
     assert "(the managed install) already runs these hooks for every user" in said

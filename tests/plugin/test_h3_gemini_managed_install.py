@@ -19,6 +19,8 @@ from harness_memory.cli import main
 from harness_memory.installers import gemini, gemini_managed
 from harness_memory.installers.jsonc import loads as parse_jsonc
 
+from tests.plugin.test_h3_codex_managed_install import install_checks
+
 FLAGS = ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
 ADMINS = """\
 // Managed by IT: do not edit by hand.
@@ -32,15 +34,20 @@ ADMINS = """\
 """
 
 
-def run(tmp_path: Path, *words: str, environ: dict[str, str] | None = None) -> tuple[int, str]:
+def run(
+    tmp_path: Path, *words: str, environ: dict[str, str] | None = None, checked: bool = False
+) -> tuple[int, str]:
+    """Run the command line; an install with ``--no-check`` unless ``checked`` (the checks
+    read this machine's settings; the executable then an executable stand-in)."""
     root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
     root.mkdir(parents=True, exist_ok=True)
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     out = io.StringIO()
-    extra = [*FLAGS, "--memory-root", str(root), "--no-check"] if words[0] == "install" else []
+    executable, unchecked = install_checks(tmp_path, checked)
+    extra = [*FLAGS, "--memory-root", str(root), *unchecked] if words[0] == "install" else []
     argv = [*words, "--home", str(home), *extra]
-    argv += ["--executable", "/opt/venv/bin/harness-memory"] if words[0] == "install" else []
+    argv += ["--executable", str(executable)] if words[0] == "install" else []
     status = main(argv, environ={"HOME": str(home), **(environ or {})}, stdout=out)
     return status, out.getvalue()
 
@@ -280,7 +287,7 @@ def test_a_user_install_beside_the_gemini_managed_one_says_both_would_run(
     assert run(tmp_path, "install", "gemini", "--managed", environ=system)[0] == 0
     assert path.exists()
 
-    status, said = run(tmp_path, "install", "gemini", environ=system)
+    status, said = run(tmp_path, "install", "gemini", environ=system, checked=True)
 
     assert status == 0
     assert "(the managed install) already runs these hooks for every user" in said

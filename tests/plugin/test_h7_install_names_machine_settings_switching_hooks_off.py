@@ -37,6 +37,12 @@ MACHINE = {
         "this machine's settings, switch the hooks of your settings off "
         "(hooksConfig.enabled: false)"
     ),
+    # Gemini CLI 0.61 reads the strings "true"/"false" (any case) in its settings as booleans
+    # (measured: "false" in the system settings or the user's runs no hook, "true" runs them)
+    ("gemini", '{"hooksConfig": {"enabled": "False"}}'): (
+        "this machine's settings, switch the hooks of your settings off "
+        "(hooksConfig.enabled: false)"
+    ),
     ("gemini", '{"hooksConfig": {"disabled": ["agent-memory-before-tool"]}}'): (
         "this machine's settings, switch the hooks of your settings off "
         "(hooksConfig.disabled lists agent-memory-before-tool)"
@@ -231,25 +237,55 @@ def test_a_managed_gemini_install_into_system_settings_disabling_its_hooks_warns
     assert name in json.loads(path.read_text(encoding="utf-8"))["hooksConfig"]["disabled"]
 
 
+EVERY_HOOK_OFF = {
+    "claude-code": '"disableAllHooks": true',
+    "codex": "[features] hooks = false",
+    "gemini": "hooksConfig.enabled: false",
+}
+"""What switches off every hook of this machine's settings holding a managed install's, ours
+too (:func:`~harness_memory.installers.own_switches.every_hook_off`)."""
+
+
+def managed_install_switched_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str
+) -> tuple[Path, dict[str, str]]:
+    """``(this machine's settings, the environment)`` after a managed install of ``harness``
+    into them, then every hook switched off there (:data:`EVERY_HOOK_OFF`)."""
+    path, env = machine_settings(tmp_path, monkeypatch, harness, "" if harness == "codex" else "{}")
+    where = str(path if harness == "gemini" else path.parent)
+    assert install(tmp_path, harness, env, "--managed", where)[0] == 0
+    if harness == "codex":
+        text = path.read_text(encoding="utf-8")
+        assert "[features]\nhooks = true" in text, text
+        path.write_text(text.replace("[features]\nhooks = true", "[features]\nhooks = false"))
+        return path, env
+    document = json.loads(path.read_text(encoding="utf-8"))
+    if harness == "gemini":
+        document["hooksConfig"]["enabled"] = False
+    else:
+        document["disableAllHooks"] = True
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path, env
+
+
+@pytest.mark.parametrize("harness", list(EVERY_HOOK_OFF))
 def test_managed_settings_holding_our_hooks_and_disabling_all_hooks_are_a_problem_too(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str
 ) -> None:
     """Claude Code's managed ``"disableAllHooks": true`` switches off every hook, the managed
     settings' own too (only the managed level can switch managed hooks off: Claude Code's
-    hooks docs, anthropics/claude-code#10544): with our managed hooks in them, a user install's
-    hooks run no more than theirs do. Before, the user install said only that the managed
-    install "already runs these hooks for every user" (a WARNING, exit 0) and ``status`` had
-    no PROBLEM line for the user's hooks."""
-    path, env = machine_settings(tmp_path, monkeypatch, "claude-code", "{}")
-    assert install(tmp_path, "claude-code", env, "--managed", str(path.parent))[0] == 0
-    document = json.loads(path.read_text(encoding="utf-8"))
-    path.write_text(json.dumps({**document, "disableAllHooks": True}), encoding="utf-8")
+    hooks docs, anthropics/claude-code#10544), as Codex's requirements' ``[features] hooks =
+    false`` and Gemini's system ``hooksConfig.enabled: false`` do: with our managed hooks in
+    them, a user install's hooks run no more than theirs do. Before, the user install said
+    only that the managed install "already runs these hooks for every user" (a WARNING, exit
+    0) and ``status`` had no PROBLEM line for the user's hooks."""
+    path, env = managed_install_switched_off(tmp_path, monkeypatch, harness)
 
-    code, said = install(tmp_path, "claude-code", env)
+    code, said = install(tmp_path, harness, env)
 
     problem = (
-        f"claude-code: PROBLEM: {path}, this machine's settings, switch the hooks of your "
-        'settings off ("disableAllHooks": true)'
+        f"{harness}: PROBLEM: {path}, this machine's settings, switch the hooks of your "
+        f"settings off ({EVERY_HOOK_OFF[harness]})"
     )
     assert problem in said, said
     assert "already runs these hooks for every user" not in said, said
@@ -258,3 +294,18 @@ def test_managed_settings_holding_our_hooks_and_disabling_all_hooks_are_a_proble
     line = next(line for line in said.splitlines() if line.startswith(problem))
     assert line in status.splitlines(), status
     assert code == 1
+
+
+def test_no_check_says_nothing_of_a_managed_install_it_does_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--no-check`` reads none of this machine's settings (its help): no WARNING that a
+    managed install "already runs these hooks for every user" (before, said even when those
+    managed settings switch every hook off)."""
+    _, env = managed_install_switched_off(tmp_path, monkeypatch, "claude-code")
+
+    code, said = install(tmp_path, "claude-code", env, "--no-check")
+
+    assert "already runs these hooks" not in said, said
+    assert ": PROBLEM: " not in said, said
+    assert code == 0, said

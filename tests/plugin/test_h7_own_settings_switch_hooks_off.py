@@ -32,6 +32,10 @@ SWITCHED_OFF = {
     ("gemini", ".gemini/settings.json", '{\n  // mine\n  "hooksConfig": {"enabled": false}\n}\n'): (
         "hooksConfig.enabled: false"
     ),
+    # Gemini CLI 0.61 reads "true"/"false" in any case as booleans (measured: no hook runs)
+    ("gemini", ".gemini/settings.json", '{"hooksConfig": {"enabled": "FALSE"}}\n'): (
+        "hooksConfig.enabled: false"
+    ),
     (
         "gemini",
         ".gemini/settings.json",
@@ -129,15 +133,17 @@ def test_status_says_when_managed_settings_let_only_managed_hooks_run(tmp_path: 
     assert "lets only managed hooks run" not in cli(home, "status", "--managed", str(managed))[1]
 
 
+@pytest.mark.parametrize(("on", "off"), [("true", "false"), ('"True"', '"false"')])
 def test_status_says_nothing_of_gemini_user_settings_when_the_system_pins_hooks_on(
-    tmp_path: Path,
+    tmp_path: Path, on: str, off: str
 ) -> None:
     """Gemini CLI's system settings override the user's: their ``hooksConfig.enabled: true``
-    keeps the user install's hooks running whatever the user's file says."""
-    settings(tmp_path, ".gemini/settings.json", '{"hooksConfig": {"enabled": false}}\n')
+    keeps the user install's hooks running whatever the user's file says; Gemini CLI 0.61
+    reads the strings ``"true"``/``"false"`` (any case) there as booleans."""
+    settings(tmp_path, ".gemini/settings.json", f'{{"hooksConfig": {{"enabled": {off}}}}}\n')
     system = tmp_path / "etc" / "gemini-cli" / "settings.json"
     system.parent.mkdir(parents=True)
-    system.write_text('{"hooksConfig": {"enabled": true}}\n', encoding="utf-8")
+    system.write_text(f'{{"hooksConfig": {{"enabled": {on}}}}}\n', encoding="utf-8")
     home, _ = install(tmp_path, "gemini")
     out = io.StringIO()
     environ = {"HOME": str(home), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(system)}

@@ -54,6 +54,7 @@ USER_NAMES = ["agent-memory-session-start", "agent-memory-before-tool"]
     ("settings", "why"),
     [
         ({"hooksConfig": {"enabled": False}}, "hooksConfig.enabled: false"),
+        ({"hooksConfig": {"enabled": "fAlse"}}, "hooksConfig.enabled: false"),  # Gemini 0.61's
         (
             {"hooksConfig": {"disabled": USER_NAMES}},
             "hooksConfig.disabled lists agent-memory-before-tool, agent-memory-session-start",
@@ -65,6 +66,7 @@ USER_NAMES = ["agent-memory-session-start", "agent-memory-before-tool"]
     ],
     ids=[
         "enabled-false",
+        "enabled-text-false",
         "disabled-by-name",
         "hooks-null",
         "hooks-list",

@@ -439,9 +439,9 @@ def _after_install(
     run), the harness version found on PATH against the one the hooks are measured on
     (:mod:`~harness_memory.installers.harness_version`), a warning when a managed install
     runs these hooks for every user already (not when this machine's settings switch those off
-    too), and the PROBLEM lines when this machine's settings keep them from running
-    (:func:`_machine_problems`), returned (the install then fails, as ``status`` does for
-    them; a dry run too, as the run would)."""
+    too, nor with ``--no-check``, which reads none of them), and the PROBLEM lines when this
+    machine's settings keep them from running (:func:`_machine_problems`), returned (the
+    install then fails, as ``status`` does for them; a dry run too, as the run would)."""
     from harness_memory.installers.harness_version import version_note
 
     home, environ, managed = where
@@ -451,7 +451,8 @@ def _after_install(
         _say(out, args.harness, compile_bytecode(command), getattr(args, "verbose", False))
     out.write(f"{args.harness}: {version_note(args.harness, environ)}\n")
     problems = _machine_problems(args, where, result)  # H-7
-    also = None if managed or problems else _managed_install_too(args.harness, home, environ)
+    unread = managed or problems or getattr(args, "no_check", False)  # --no-check: none read
+    also = None if unread else _managed_install_too(args.harness, home, environ)
     if also:
         out.write(f"{args.harness}: WARNING: {also}\n")
     out.write("".join(f"{line}\n" for line in problems))

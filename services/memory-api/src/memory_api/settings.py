@@ -311,8 +311,7 @@ def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
     entries = _tokens(raw, "MEMORY_API_TOKENS")
     if raw.strip() and not entries:
         raise SettingsError(
-            "MEMORY_API_TOKENS holds no token: give name=secret entries, or unset it to run "
-            "without tokens (loopback only)"
+            f"MEMORY_API_TOKENS holds no token: give name=secret entries, or {_UNSET_MEANS}"
         )
     path = env.get("MEMORY_API_TOKENS_FILE", "").strip()
     if path:
@@ -330,13 +329,20 @@ def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
     return entries
 
 
+_UNSET_MEANS = (
+    "unset it: then the service takes the data dir's token files (`memory-api token create` "
+    "makes one), and with none it runs open, on loopback only"
+)
+"""What unsetting a token variable means, as every command's refusal says it (A-10a)."""
+
+
 def _refuse_set_but_empty(env: Mapping[str, str]) -> None:
     """Raise :class:`SettingsError` when a token variable is set but empty or blank (A-10a)."""
     for name in ("MEMORY_API_TOKENS", "MEMORY_API_TOKENS_FILE"):
         if name in env and not env[name].strip():
             raise SettingsError(
                 f"{name} is set but empty (perhaps a ${{VARIABLE}} with nothing in it): give "
-                f"tokens, or unset {name} to run without tokens (loopback only)"
+                f"tokens, or {_UNSET_MEANS}"
             )
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from harness_memory.installers.harness_json import HarnessRefuses, NotKnown, read_gemini_settings
+from harness_memory.installers.own_switches import gemini_flag
 from harness_memory.installers.spec import is_ours
 
 __all__ = ["hook_names", "our_handlers", "switched_off_lines"]
@@ -59,7 +60,7 @@ def switched_off_lines(
     config = document.get("hooksConfig")
     config = config if isinstance(config, dict) else {}
     lines: list[str] = []
-    off = config.get("enabled") is False and not pinned_on
+    off = gemini_flag(config, "enabled") is False and not pinned_on  # "false" too
     listed = config.get("disabled")
     listed = (
         {item for item in listed if isinstance(item, str)} if isinstance(listed, list) else set()

@@ -30,6 +30,7 @@ __all__ = [
     "claude_code_off",
     "codex_off",
     "every_hook_off",
+    "gemini_flag",
     "gemini_off",
     "machine_off",
     "machine_off_said",
@@ -65,12 +66,28 @@ def gemini_off(document: Mapping[str, Any], names: Collection[str]) -> list[str]
     config = document.get("hooksConfig")
     if not isinstance(config, Mapping):
         return []
-    found = ["hooksConfig.enabled: false"] if _is_false(config, "enabled") else []
+    found = ["hooksConfig.enabled: false"] if gemini_flag(config, "enabled") is False else []
     listed = config.get("disabled")
     if isinstance(listed, list):
         named = sorted({item for item in listed if isinstance(item, str)} & set(names))
         found += [f"hooksConfig.disabled lists {', '.join(named)}"] if named else []
     return found
+
+
+def gemini_flag(table: Mapping[str, Any], key: str) -> bool | None:
+    """The boolean Gemini CLI reads for ``key`` of settings ``table`` (parsed JSON): a JSON
+    boolean, or the strings ``"true"``/``"false"`` in any case, which Gemini CLI 0.61 turns
+    into booleans when it reads a settings file (measured: ``"enabled": "false"`` under
+    ``hooksConfig`` runs no hook, ``"TRUE"`` runs them); None for anything else (unset, another
+    string, a number). Gemini's alone: Claude Code takes only a JSON ``true`` as true (H-7).
+
+    >>> gemini_flag({"enabled": "FALSE"}, "enabled"), gemini_flag({"enabled": "yes"}, "enabled")
+    (False, None)
+    """
+    value = table.get(key)
+    if isinstance(value, str):
+        return {"true": True, "false": False}.get(value.lower())
+    return value if isinstance(value, bool) else None
 
 
 def switched_off(harness: str, path: Path, why: list[str]) -> str:

@@ -90,6 +90,7 @@ from harness_memory.installers.own_switches import (
     claude_code_off,
     codex_off,
     every_hook_off,
+    gemini_flag,
     gemini_off,
     machine_off,
     machine_off_said,
@@ -588,9 +589,8 @@ def _codex_skips(
     lines = [
         f"codex: PROBLEM: {profile_off_said(*found)}" for found in profiles_off(path.parent, config)
     ]
-    for system in systems:  # the lowest layer, /etc/codex (and --managed DIR)
-        if below := system_switch(config, config_path, system):
-            lines.insert(0, f"codex: PROBLEM: {below}")
+    if below := system_switch(config, config_path, systems[0]):  # the lowest layer, read
+        lines.insert(0, f"codex: PROBLEM: {below}")  # from /etc/codex alone, never DIR's
     if why := unreadable_trust(config):  # a config error: Codex refuses config.toml
         lines.insert(0, unreadable_line("codex", config_path, why))
     if why := unreadable_hooks(document):  # Codex parses none of hooks.json: no trust to judge
@@ -678,9 +678,10 @@ def _read_or_empty(path: Path) -> dict[str, Any]:
 
 
 def _pins_hooks_on(document: dict[str, Any]) -> bool:
-    """Whether Gemini CLI system settings pin ``hooksConfig.enabled`` on."""
+    """Whether Gemini CLI system settings pin ``hooksConfig.enabled`` on (``"true"`` in any
+    case too: :func:`~.own_switches.gemini_flag`)."""
     config = document.get("hooksConfig")
-    return isinstance(config, dict) and config.get("enabled") is True
+    return isinstance(config, dict) and gemini_flag(config, "enabled") is True
 
 
 def _read(path: Path, harness: str) -> dict[str, Any]:

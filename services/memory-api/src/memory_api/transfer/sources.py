@@ -364,10 +364,19 @@ def entry_kind(path: Path) -> Literal["file", "folder"] | Skipped:
     return "file"
 
 
+IMPORT_HARD_LINKED = (
+    f"{HARD_LINKED}; to import it, copy the source folder (`cp -r SRC COPY`: each copy has "
+    "one name) and import the copy"
+)
+"""Why an import refuses a source file with a name outside its own folder (A-7, P-5), and
+the way on: a backup made with ``cp -al`` or rsnapshot names every file twice."""
+
+
 def read_bytes(path: Path) -> bytes | Skipped:
     """The bytes of the regular file ``path`` (never through a symlink), or why not: one with
-    a name outside its folder (another hard link, judged on the file opened) is not read, as a
-    symlink is not followed and the service reads no such memory file (A-7, P-5)."""
+    a name outside its own folder (another hard link, judged on the file opened; two names in
+    that folder are read) is not read, as a symlink is not followed and the service reads no
+    such memory file (A-7, P-5): :data:`IMPORT_HARD_LINKED` says why and the way on."""
     kind = entry_kind(path)
     if isinstance(kind, Skipped):
         return kind
@@ -376,7 +385,7 @@ def read_bytes(path: Path) -> bytes | Skipped:
     try:
         raw, _ = read_regular(path, IMPORT_FILE_CAP + 1, memory=True)
     except NamedElsewhereError:
-        return Skipped(str(path), HARD_LINKED)
+        return Skipped(str(path), IMPORT_HARD_LINKED)
     except (OSError, NotRegularFileError) as error:
         return Skipped(str(path), f"cannot be read ({error.strerror or error})")
     _spend(len(raw), str(path))
