@@ -283,7 +283,7 @@ def test_p3_a_script_writing_a_relative_path_after_a_cd_it_cannot_follow_is_refu
     passing = {c: refusals_by_every_harness(where, c) for c in LOST_CD_HARMLESS}
 
     assert_each_refused_by_every_harness(
-        where, list(LOST_CD_SCRIPTS), "a folder known only when it runs"
+        where, list(LOST_CD_SCRIPTS), "a relative path after a cd into a folder known only"
     )
     assert passing == {c: dict.fromkeys(("claude-code", "codex", "gemini")) for c in passing}
     assert_refused_by_every_harness_and_bash_writes(where, "bash r.sh")

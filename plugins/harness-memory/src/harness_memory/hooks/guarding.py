@@ -53,7 +53,6 @@ from harness_memory.hooks.archive_members import (
     own_names_option,
     writes_members,
 )
-from harness_memory.hooks.definitions import read_definitions
 from harness_memory.hooks.git_settings import GIT_SETTINGS_CAP, git_settings
 from harness_memory.hooks.glob_match import fnmatch_case
 from harness_memory.hooks.in_place import CODE_SUFFIX
@@ -67,7 +66,6 @@ from harness_memory.hooks.named_scripts import (
     git_answer_kept_by,
     git_tops,
     linked_words,
-    lost_paths_up,
     lost_writes,
     nested_scripts,
     non_interactive_part,
@@ -106,7 +104,6 @@ from harness_memory.hooks.shell_arrays import WORDS_RUN_RE
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, is_interactive, startup_files
 from harness_memory.hooks.shell_words import split_words
 from harness_memory.hooks.split_substitutions import LOOP_VALUES_CAP
-from harness_memory.hooks.startup_definitions import startup_redefines, startup_texts
 from harness_memory.hooks.tool_targets import (
     MAYBE_PATCHER,
     READ_AS,
@@ -199,7 +196,6 @@ class _Judge:
         "key",
         "memory_root",
         "outer",
-        "own_texts",
         "records",
         "scripts",
         "shell",
@@ -217,7 +213,6 @@ class _Judge:
         self.memory_root, self.key, self.records = memory_root, key, records
         self.table, self.environ = table, environ
         self.outer: list[ShellPaths] = []  # what the call's own command names
-        self.own_texts: list[str] = []  # the call's own command's texts
         self.scripts: set[tuple[str, str, bool]] = set()  # read: (file, folder, cut)
         self.interactive: bool | None = None  # the shell whose startup files are read
         self.shell: tuple[str, ...] = ()  # the harness's shell for the call's own texts
@@ -247,7 +242,7 @@ def _judged(
     shell = judge.shell if depth == 0 else ()  # the harness's shell runs the call's own texts
     read = [shell_paths(text, cwd, environ, harness_shell=shell) for text in texts]
     if depth == 0:
-        judge.outer, judge.own_texts = read, texts
+        judge.outer = read
         judge.git_kept = all(git_answer_kept_by(text, known, environ) for text in texts)
     if known is None and any(_from_unknown_folder(found) for found in read):
         return UNKNOWN_FOLDER
@@ -680,8 +675,6 @@ def _script_text_refusal(
             "only from the folder the command runs in: where it lands cannot be known before "
             "the command runs, and it could be another Workspace's memory scope"
         )
-    if shell and (reason := _up_refusal(text, base, judge, (file, kind), depth)) is not None:
-        return reason
     for word, folder in linked_words(text, folders):  # resolved as the kernel will there
         if (reason := _path_refusal(word, folder, judge, roots)) is not None:
             lands = reason.removeprefix(REFUSAL_PREFIX)
@@ -696,78 +689,6 @@ def _script_text_refusal(
         return _script_refusal(found, judge, root, depth + 1, followed=True)
     finally:
         judge.interactive = interactive
-
-
-def _up_refusal(
-    text: str, base: str, judge: _Judge, script: tuple[str, str], depth: int
-) -> str | None:
-    """The refusal of a shell script's ``text`` run in ``base`` handing a word going up
-    (``..``) to a program after a ``cd`` into a folder known only when it runs
-    (:func:`~harness_memory.hooks.named_scripts.lost_paths_up`), or None: a program that may
-    write it (``python3 -c "open('../x', 'w')"``) is refused, said as a word given to it; a
-    reader (``cat ../README.md``, ``grep x ../notes.txt``) passes while its name is surely
-    that program (:func:`_reader_trusted`), in a script the call's own command runs (P-3)."""
-    asks = depth == 0 and judge.git_kept
-    trusted: dict[str, bool] = {}
-    for word, program, reads in lost_paths_up(text, base, judge.environ, script, asks):
-        if reads and depth == 0:
-            if program not in trusted:
-                trusted[program] = _reader_trusted(program, text, base, judge)
-            if trusted[program]:
-                continue
-        said = "a program that may write it or run what it reads"
-        if reads:
-            said = (
-                "a reader whose name the script, the command, its environment or the shell's "
-                "startup files may make another program (a function, an alias, PATH, hash, a "
-                "sourced file), or whose output the script may run as code (a function's body "
-                "piped into bash, exec)"
-                if depth == 0
-                else "a reader, in a script another script or settings run, where the guard "
-                "does not tell what that name runs"
-            )
-        given = (
-            f"gives {shown_path(word)} to {program}, {said}"
-            if program != word
-            else f"names {shown_path(word)} in code or a command it runs"
-        )
-        return (
-            f"it {given}: a path going up (..) from a "
-            'folder known only when it runs (a cd into $(…), "$1", a variable set in a branch '
-            "or a function), where it lands cannot be known before the command runs, and it "
-            "could be another Workspace's memory scope"
-        )
-    return None
-
-
-def _reader_trusted(program: str, text: str, base: str, judge: _Judge) -> bool:
-    """Whether the name ``program`` run by a script's ``text`` (in ``base``) surely runs that
-    reader: no function or alias of it and no lookup change (``PATH``, ``hash``, ``enable``,
-    a sourced or evaluated text: :func:`~harness_memory.hooks.definitions.read_definitions`)
-    in the script or the call's own command, no exported function, ``BASH_ENV`` or ``ENV``
-    in the environment, none from the shell's startup files
-    (:func:`~harness_memory.hooks.startup_definitions.startup_redefines`); and what it prints
-    is run as no code: the script defines no function (its body may be called into a pipe:
-    ``show | bash``) and holds no ``exec`` (``exec > >(bash)``) nor ``coproc``."""
-    environ = judge.environ
-    if (
-        environ.get("BASH_ENV")
-        or environ.get("ENV")
-        or any(name.startswith("BASH_FUNC_") for name in environ)
-    ):
-        return False
-    if re.search(r"\b(?:exec|coproc)\b", text):  # ``exec > >(bash)``: its output run as code
-        return False
-    for each in (text, *judge.own_texts):
-        found = read_definitions(each)
-        if found.lookup or found.aliases is None or program in found.functions | found.aliases:
-            return False
-    if read_definitions(text).functions:  # a reader in a body may be called into a pipe
-        return False
-    return not any(
-        startup_redefines(startup_texts(own, base, environ, judge.shell), (program,))
-        for own in judge.own_texts
-    )
 
 
 def _unjudged_script(

@@ -41,7 +41,6 @@ __all__ = [
     "git_answer_kept_by",
     "git_tops",
     "linked_words",
-    "lost_paths_up",
     "lost_writes",
     "nested_scripts",
     "non_interactive_part",
@@ -345,33 +344,9 @@ def lost_writes(
     those words from the folder the command runs in alone. Empty for a script longer than
     :data:`SCRIPT_FOLLOW_CAP` (its commands not scanned). ``asks_git``: as
     :func:`nested_scripts`' (a write after a ``cd`` to a top git did not name is lost)."""
-    if not _changes_folder(text):
+    if len(text) > SCRIPT_FOLLOW_CAP or not re.search(r"\b(?:cd|pushd|popd|source)\b|\.\s", text):
         return []
     return _scanned(text, base, environ, script, asks_git=asks_git).lost_writes
-
-
-def lost_paths_up(
-    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str], asks_git: bool
-) -> list[tuple[str, str, bool]]:
-    """The words going up (``..``) a shell script's ``text`` run in ``base`` hands to a
-    program after a ``cd`` into a folder named at run time, where they land cannot be known
-    (P-3): each with the command's first word and whether it only reads them (its name one of
-    :data:`_UP_READERS`, the word no redirection's, the command a statement of its own whose
-    output goes only into such readers: ``grep x ../a | head``; never ``cat ../x | bash``,
-    ``$(cat ../x)``). ``cd``, ``pushd`` and ``popd`` are left out: they write nothing. Whether
-    the reader's name is that program is the caller's to judge (a function, an alias, ``PATH``
-    may make it another). Empty as for :func:`lost_writes`."""
-    if not _changes_folder(text):
-        return []
-    return _scanned(text, base, environ, script, asks_git=asks_git).lost_up
-
-
-def _changes_folder(text: str) -> bool:
-    """Whether a script's ``text`` is scanned for what it does after a ``cd`` (at most
-    :data:`SCRIPT_FOLLOW_CAP` long, holding a ``cd``, ``pushd``, ``popd`` or sourcing)."""
-    return len(text) <= SCRIPT_FOLLOW_CAP and bool(
-        re.search(r"\b(?:cd|pushd|popd|source)\b|\.\s", text)
-    )
 
 
 def git_tops(
@@ -398,20 +373,6 @@ _TARGETED = {"-o": ("sort",), "-t": ("cp", "mv", "ln", "install")}
 ``install`` their last, ``dd`` its ``of=``, the others every one)."""
 
 
-_UP_READERS = frozenset(
-    {"cat", "grep", "egrep", "fgrep", "head", "tail", "wc", "ls", "stat", "diff", "cmp"}
-    | {"comm", "du", "realpath", "readlink", "basename", "dirname", "md5sum", "sha1sum"}
-    | {"sha256sum", "sha512sum", "cksum", "test", "[", "nl", "od", "tac", "cut", "tr"}
-)
-"""Programs that only read the files their words name and write nothing but their output,
-with no option writing a file or running a program (not ``sort -o``, ``less -o``, ``file
--C``, ``tree -o``, ``rg --pre``, ``find -fprint``; not ``echo``: its output may be code):
-a word going up after a lost ``cd`` handed to one is read, not written
-(:func:`lost_paths_up`)."""
-_QUIETED = frozenset({">/dev/null", "1>/dev/null", "2>/dev/null", "&>/dev/null", "2>&1"})
-"""The only redirections a reader of :func:`lost_paths_up` may have (none opens a file)."""
-_STATEMENT_ENDS = frozenset({"\n", ";", "&&", "||"})
-"""What ends a command standing as a statement of its own (no substitution, no subshell)."""
 _GIVEN_HINT = frozenset("0123456789@*!AO")
 """Characters one of :data:`_GIVEN_RE`'s words holds (a cheap test before the regex)."""
 _NAMES_READ_RE = r"\$\{?([A-Za-z_]\w*)"
@@ -522,30 +483,16 @@ def _scan(
         maybe = at > 0 and pieces[at - 1] in ("&&", "||")  # ``a && d=x``: may not run
         following = pieces[at + 2].split()[:1] if at + 2 < len(pieces) else []
         scan.mktemp = ending == "$(" and following == ["mktemp"] and _new_temp(pieces[at + 2], scan)
-        scan.at = (pieces, at)  # read only for a word going up after a lost ``cd`` (H-5)
         scan.command(words, top=top, maybe=maybe)
         if scan.git_sure:  # ``f() {`` defines a function: runs nothing yet
             defining = ending == "(" and pieces[at + 2 : at + 4] in (["", ")"], [" ", ")"])
             said = pieces[at].split()
             kept = _defines_kept(said) if defining else _git_answer_kept(said, scan.base)
-            scan.git_sure = kept or (not defining and _path_kept(said, scan))
+            scan.git_sure = kept
         if ending in _PARENTHESES:
             scan.subshell(ending, pieces[at])
         top = (top and ending not in ("$(", "`")) or ending == "\n"
     return scan
-
-
-def _statement(pieces: list[str], at: int, opened: int) -> bool:
-    """Whether the command ``pieces[at]`` (:func:`_scan`'s split) stands as a statement of its
-    own outside any subshell (``opened``: those open) and sends its output only into programs
-    of :data:`_UP_READERS` (``grep x ../a | head -1``): what it prints is run as no code."""
-    if opened or (at and pieces[at - 1] not in _STATEMENT_ENDS):
-        return False
-    while at + 1 < len(pieces) and pieces[at + 1] == "|":
-        at += 2
-        if (pieces[at].split() or [""])[0] not in _UP_READERS:
-            return False
-    return at + 1 >= len(pieces) or pieces[at + 1] in _STATEMENT_ENDS
 
 
 def _new_temp(said: str, scan: _NestedScan) -> bool:
@@ -696,33 +643,6 @@ def _git_file_kept(target: str, folder: str | None) -> bool:
     except (OSError, ValueError):  # a folder this account cannot search, a NUL
         return False
     return not any(part.startswith(".git") or part == "git" for part in PurePath(real).parts)
-
-
-_PATH_SET_RE = r"^(?:export\s+)?PATH=(?P<first>\S*):\$(?:PATH|\{PATH\})$"
-"""``PATH`` set to folders put before its value (``export PATH="$HOME/.local/bin:$PATH"``),
-quotes removed: a statement of its own, nothing else on it."""
-
-
-def _path_kept(said: list[str], scan: _NestedScan) -> bool:
-    """Whether the simple command ``said`` (split at white space) sets ``PATH`` so that git
-    stays the one found before (P-3): it is :data:`_PATH_SET_RE`, each folder put first an
-    absolute one, literal or under ``$HOME`` (the environment's: the allowlist before it set
-    no ``HOME``), with no ``..``, glob or other expansion, holding no entry named ``git`` now
-    (a program bash would run instead). Then the scan's environment takes that ``PATH`` (git
-    is asked with it, as bash runs it). No quote or backslash inside a folder: ``'~'/x``."""
-    text = " ".join(said)
-    found = re.match(_PATH_SET_RE, text.replace('"', ""))
-    if found is None or "'" in text or "\\" in text:
-        return False
-    home = scan.environ.get("HOME", "")
-    folders = [re.sub(r"^\$(?:HOME|\{HOME\})(?=/|$)", home, f) for f in found["first"].split(":")]
-    for folder in folders:
-        if not folder.startswith("/") or re.search(r"[$`~*?\[\]{}:\0]", folder):  # a HOME's :
-            return False
-        if ".." in folder.split("/") or os.path.lexists(os.path.join(folder, "git")):  # noqa: PTH118
-            return False
-    scan.environ = {**scan.environ, "PATH": ":".join([*folders, scan.environ.get("PATH", "")])}
-    return True
 
 
 def _defines_kept(words: list[str]) -> bool:
@@ -882,8 +802,6 @@ class _NestedScan:
         self.found: list[NestedScript] = []
         self.unanchored: list[NestedScript] = []  # relative, run in a folder unknown here
         self.lost_writes: list[str] = []  # relative places written in a folder unknown here
-        self.lost_up: list[tuple[str, str, bool]] = []  # words going up from there, given to
-        self.at: tuple[list[str], int] = ([], 0)  # the script's pieces, the command's index
         self.mktemp = False  # the command's last word is ``$(mktemp …)``'s output
         self.temps: set[str] = set()  # variables holding a new temporary folder's name
         self.in_temp = False  # the unknown folder is a new temporary one (``cd "$(mktemp -d)"``)
@@ -906,8 +824,8 @@ class _NestedScan:
             lost = self.base is None and not self.in_temp and not self.each
             self.lost_writes.extend(w for w in written if lost and not self._placed(w))
             self.lost_writes.extend(w for w in written if self._given_in(w))
-            if lost and words and words[:1] not in [*_ENTERING, ["popd"]]:  # ``cd ..``: no
-                self._up(words)  # ``python3 -c "open('../x', 'w')"``, ``sed -n 'w ../x'``
+            if lost:  # ``python3 -c "open('../x', 'w')"``, ``sed -n 'w ../x'``: up from there
+                self.lost_writes.extend(w for w in words if re.search(r"(?:^|\W)\.\.(?:/|$)", w))
             if self.in_temp and words[:1] == ["ln"]:
                 self.in_temp = False  # a link made in the new folder may lead anywhere
         if words and words[0] in _CLOSING:
@@ -955,18 +873,6 @@ class _NestedScan:
         elif len(words) > 1:
             self.given.add(words[1].rstrip(";"))  # ``for a; do``: over the given words
             self.gives = True
-
-    def _up(self, words: list[str]) -> None:
-        """Keep each of ``words`` (a command's after a lost ``cd``) going up (``..``), with
-        its first word and whether it only reads it (:func:`lost_paths_up`)."""
-        up = [w for w in words if ".." in w and re.search(r"(?:^|\W)\.\.(?:/|$)", w)]
-        if not up:
-            return
-        reads = not self.depth and words[0] in _UP_READERS  # in no group piped on
-        if reads and any(("<" in w or ">" in w) and w not in _QUIETED for w in words):
-            reads = False  # ``cat 3<>../x`` opens it for writing; ``cat ../x >&3`` into a pipe
-        reads = reads and _statement(*self.at, len(self.opened))
-        self.lost_up.extend((word, words[0], reads) for word in up)
 
     def _given_in(self, word: str) -> bool:
         """Whether ``word`` holds a word given to the script (:data:`_GIVEN_RE`), or a variable
