@@ -276,7 +276,8 @@ async def test_delete_keeps_index_line_a_utf8_index_with_one_line_of_latin1_is_r
 async def test_delete_keeps_index_line_latin1_bytes_cp1252_cannot_map_are_kept(
     client: Client, agent: AgentHome
 ) -> None:
-    """0x81 is no cp1252 character: such an index is read as Latin-1, and pruned as Latin-1."""
+    """0x81 is no cp1252 character: such an index is read as cp1252 byte by byte (0x81 as
+    U+0081) and pruned alike, every byte kept."""
     for stem in ("cafe-notes", "other"):
         (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
     odd = b"- [Odd \x81 name](other.md)\n"
