@@ -276,7 +276,8 @@ async def test_delete_keeps_index_line_a_utf8_index_with_one_line_of_latin1_is_r
 async def test_delete_keeps_index_line_latin1_bytes_cp1252_cannot_map_are_kept(
     client: Client, agent: AgentHome
 ) -> None:
-    """0x81 is no cp1252 character: such an index is read as Latin-1, and pruned as Latin-1."""
+    """0x81 is no cp1252 character: such an index is read as cp1252 byte by byte (0x81 as
+    U+0081) and pruned alike, every byte kept."""
     for stem in ("cafe-notes", "other"):
         (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
     odd = b"- [Odd \x81 name](other.md)\n"
@@ -284,6 +285,45 @@ async def test_delete_keeps_index_line_latin1_bytes_cp1252_cannot_map_are_kept(
     result = await ok_json(await client.delete(file_url("user", "cafe-notes.md")))
     assert result["removedIndexLines"] == ["- [Café](cafe-notes.md)"]
     assert (agent.user / layout.INDEX_FILE).read_bytes() == odd
+
+
+async def test_delete_keeps_index_line_a_cp1252_index_with_an_undefined_byte_reads_its_letters(
+    client: Client, agent: AgentHome
+) -> None:
+    """T-2, I-9, A-6: a Windows-1252 index whose line holds a byte cp1252 does not define
+    (``\\x81``) was read as Latin-1 on that line: its ``Š š`` became C1 controls, the link to
+    ``šárka.md`` dangled, the model saw its dash as hidden text, and a delete left the line.
+    Each byte cp1252 defines is its letter; only the undefined byte is hidden text."""
+    for stem in ("šárka", "žena"):
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    odd, fine = (
+        b"- [\x8a\xe1rka](\x9a\xe1rka.md) \x96 Czech \x81\n",
+        b"- [\x8eena](\x9eena.md) \x96 fine\n",
+    )
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(b"# Memory\n" + odd + fine)
+    view = await _index_view(client)
+    gone = "- [Šárka](šárka.md) \u2013 Czech \x81"
+    assert [line["text"] for line in view["lines"]][1:] == [gone, "- [Žena](žena.md) \u2013 fine"]
+    found = [(finding["code"], finding.get("line")) for finding in view["findings"]]
+    assert not {code for code, _ in found} & {"dangling-link", "unindexed"}, found
+    url = f"{memory_url()}/session-start"
+    started = await ok_json(await client.post(url, json={"workspace": str(agent.tmp)}))
+    assert "[Šárka](šárka.md) \u2013 Czech [hidden: U+0081]" in started["memory"]
+    assert started["memory"].count("[hidden:") == 1  # the undefined byte alone
+    (agent.user / "žena.md").write_bytes(  # a topic file alike: searched as read
+        b"---\nname: \x8eena\ndescription: \x93quoted\x94 \x96 \x8a\xe1rka \x81\n---\nbody\n"
+    )
+    [hit] = (await ok_json(await client.get(f"{memory_url()}/search?q=quoted")))["hits"]
+    assert hit["description"] == "\u201cquoted\u201d \u2013 Šárka [hidden: U+0081]"
+
+    deleted = await ok_json(await client.delete(file_url("user", "šárka.md")))
+    assert deleted["removedIndexLines"] == [gone]
+    assert index.read_bytes() == b"# Memory\n" + fine
+    url = f"{file_url('user', 'šárka.md')}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert restored["indexLinesAdded"] == [gone]
+    assert index.read_bytes() == b"# Memory\n" + odd + fine
 
 
 # --- refused: nothing deleted, the line stays, the detail says why ------------------------

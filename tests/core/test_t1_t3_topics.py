@@ -174,51 +174,70 @@ def test_t2_non_utf8_falls_back_and_names_the_encoding() -> None:
     ]
 
 
-def test_t2_bytes_cp1252_cannot_map_fall_back_to_latin1() -> None:
+def test_t2_bytes_cp1252_does_not_define_read_as_their_c1_controls() -> None:
     text, problems = decode_text(b"a\x81b")
     assert text == "a\x81b"
     assert problems == [
-        "encoding: not valid UTF-8 (byte 0x81 at offset 1, line 1); read as Latin-1"
+        "encoding: not valid UTF-8 (byte 0x81 at offset 1, line 1); read as cp1252, line 1 "
+        "holds bytes cp1252 does not define (shown as hidden text)"
     ]
 
 
-def test_t2_a_windows_1252_index_with_one_unmapped_byte_reads_its_other_lines_as_cp1252() -> None:
-    """I-9, T-2: an index in Windows-1252 (en dashes, ``\\x96``) with one line holding a byte
-    cp1252 does not define (``\\x81``): only that line is read as Latin-1; every dash elsewhere
-    is a dash, never U+0096, which lint would name as hidden text and the model see as a mark."""
+def test_t2_a_windows_1252_index_with_one_undefined_byte_reads_every_other_byte_as_cp1252() -> None:
+    """I-9, T-2: an index in Windows-1252 (en dashes ``\\x96``, ``Š š Ž ž``) with one line
+    holding a byte cp1252 does not define (``\\x81``) is read byte by byte, as WHATWG's
+    windows-1252 reads it: every letter and dash is cp1252's, that line's too, and the undefined
+    byte alone is U+0081, hidden text. Read as Latin-1, the line's ``Š`` and ``–`` were C1
+    controls: its link to ``šárka.md`` dangled and the model saw ``[hidden: U+0096]``."""
     raw = (
-        b"# Memory\r\n- [Deploy](deploy.md) \x96 how we ship\r\n- [Caf\xe9](cafe.md) \x96 "
-        b"the menu\r\n- [Odd](odd.md) \x96 a stray \x81 byte\r\n"
+        b"# Memory\r\n- [Deploy](deploy.md) \x96 how we ship\r\n- [\x8a\xe1rka](\x9a\xe1rka.md) "
+        b"\x93Czech\x94 \x81\r\n- [\x8eena](\x9eena.md) \x96 fine\r\n"
     )
     text, problems = decode_text(raw)
     assert text.splitlines() == [
         "# Memory",
         "- [Deploy](deploy.md) \u2013 how we ship",
-        "- [Café](cafe.md) \u2013 the menu",
-        "- [Odd](odd.md) \x96 a stray \x81 byte",
+        "- [Šárka](šárka.md) \u201cCzech\u201d \x81",
+        "- [Žena](žena.md) \u2013 fine",
     ]
     assert problems[0] == (
-        "encoding: not valid UTF-8 (byte 0x96 at offset 32, line 2; byte 0xe9 at offset 53, "
-        "line 3; byte 0x96 at offset 93, line 4); read as cp1252, line 4 as Latin-1 (a byte cp1252 "
-        "does not define)"
+        "encoding: not valid UTF-8 (byte 0x96 at offset 32, line 2; byte 0x8a at offset 50, "
+        "line 3; byte 0x8e at offset 81, line 4); read as cp1252, line 3 holds bytes cp1252 "
+        "does not define (shown as hidden text)"
     )
     topics = [parse_topic(b"---\nname: deploy\ndescription: d\n---\nx\n", "deploy.md")]
-    hidden = [
-        finding.line
-        for finding in lint_scope(text, topics, ["deploy.md", "cafe.md", "odd.md"])
-        if finding.code == "hidden-text"
-    ]
-    assert hidden == [4]  # the line read as Latin-1 holds C1 controls indeed
-    assert show_hidden(text).count("[hidden:") == 2  # that line's two, no dash
+    findings = lint_scope(text, topics, ["deploy.md", "šárka.md", "žena.md"])
+    assert [(finding.code, finding.line) for finding in findings if finding.line == 3] == [
+        ("hidden-text", 3)
+    ]  # no dangling link: the undefined byte alone is hidden text
+    assert show_hidden(text).count("[hidden:") == 1
+    assert "[hidden: U+0081]" in show_hidden(text)
     exact = decode_exact(raw)  # a delete's pruned lines are shown as read, bytes kept (A-6)
     assert exact is not None and exact.encode(exact.text) == raw
     lines = exact.text.splitlines(keepends=True)
-    assert shown_lines(raw, lines[1:3]) == [
-        line.replace("\n", "\r\n") for line in text.splitlines(True)[1:3]
+    assert exact.encode(lines[0] + lines[1] + lines[3]) == raw.replace(raw.splitlines(True)[2], b"")
+    assert shown_lines(raw, lines[1:4]) == [
+        line.replace("\n", "\r\n") for line in text.splitlines(True)[1:4]
     ]
     [(line, message)] = not_utf8_notes("MEMORY.md", problems)
     assert line == 2
-    assert "remove or retype the bytes cp1252 does not define" in message
+    assert "remove or retype the bytes cp1252 does not define (0x81 0x8d 0x8f 0x90 0x9d)" in message
+
+
+def test_t2_utf8_with_a_cp1252_line_holding_an_undefined_byte_reads_that_line_as_cp1252() -> None:
+    """T-2, I-9: the line that is not UTF-8 is read as cp1252, as its problem says, byte by
+    byte: its dash is ``–``, never U+0096, and the byte cp1252 does not define alone is named."""
+    raw = "- [a](a.md) – één\n- [b](b.md) – naïve\n".encode() + b"- [c](c.md) \x96 odd \x81\n"
+    text, problems = decode_text(raw)
+    assert text.splitlines()[2] == "- [c](c.md) \u2013 odd \x81"
+    assert problems == [
+        "encoding: not valid UTF-8 (byte 0x96 at offset 57, line 3); line 3 read as cp1252, every "
+        "other line as UTF-8, line 3 holds bytes cp1252 does not define (shown as hidden text)"
+    ]
+    assert show_hidden(text).count("[hidden:") == 1 and "[hidden: U+0081]" in show_hidden(text)
+    exact = decode_exact(raw)
+    assert exact is not None and exact.encode(exact.text) == raw
+    assert shown_lines(raw, exact.text.splitlines(keepends=True))[2] == text.splitlines(True)[2]
 
 
 def test_t2_utf8_with_a_line_of_another_encoding_is_read_line_by_line() -> None:

@@ -6,6 +6,7 @@ the same neighbour line, with the blank lines that stood between them — in the
 from __future__ import annotations
 
 import pytest
+from memory_core.decoding import decode_exact
 from memory_core.index import prune_index
 from memory_core.index_merge import merge_index
 from memory_core.index_rewrite import merge_index_bytes
@@ -513,3 +514,16 @@ def test_v2_a_line_put_back_never_splits_the_code_a_list_item_opens_with() -> No
     now = prune_index(then, "uv.md")[0].replace("deploy\n", "deploy\n      make verify\n")
 
     assert undone(then, "uv.md", now) == now.replace("- [B]", "- [U](uv.md) u\n- [B]").encode()
+
+
+def test_v2_a_cp1252_line_holding_an_undefined_byte_goes_back_into_an_index_now_all_ascii() -> None:
+    """T-2, A-6: the delete took the one line of a Windows-1252 index that was not ASCII, and it
+    held a byte cp1252 does not define (read as U+0081): the undo writes it back byte for byte,
+    in cp1252 as the version had it, never refused as a character cp1252 cannot hold."""
+    then = b"# Memory\n- [\x8a\xe1rka](\x9a\xe1rka.md) \x96 Czech \x81\n- [A](a.md) a\n"
+    exact = decode_exact(then)
+    assert exact is not None and exact.codec == "cp1252"
+    now = b"# Memory\n- [A](a.md) a\n"
+    gone = exact.text.splitlines(keepends=True)[1]
+    merged = merge_index_bytes(now, gone, {}, places=exact.text, codec=exact.codec)
+    assert merged.data == then

@@ -27,14 +27,15 @@ from memory_core.legacy_readings import (
 )
 
 __all__ = [
+    "CP1252_UNDEFINED",
     "CYRILLIC_8BIT",
-    "LATIN1_LINES",
     "LEGACY_MULTIBYTE",
     "MIXED_READING",
     "NOT_DECODED",
     "NOT_UTF8",
     "REPLACED",
     "SHORT_TEXT_BYTES",
+    "UNDEFINED_BYTES",
     "UNMARKED_UTF16",
     "ExactText",
     "decode_exact",
@@ -86,13 +87,14 @@ def decode_text(
     Returns ``(text, problems)``. A UTF-8 byte order mark is stripped (a UTF-32 or UTF-16 one
     selects that encoding, UTF-32 first: its little-endian mark begins with UTF-16's; UTF-16
     or UTF-32 without a mark is told by its NUL bytes, :func:`_wide_without_bom`); bytes
-    that are not UTF-8 are read as cp1252, or Latin-1 when cp1252 cannot map them, and named
-    as an ``encoding`` problem; CRLF (and lone CR) line ends become LF and are named as a
-    ``line-endings`` problem. ``partial`` says the bytes were cut at the read cap, so an
-    incomplete UTF-8 sequence at the very end is dropped rather than reported. Bytes read as
-    cp1252 that look like a legacy CJK encoding say so in their problem, with the iconv command
-    (:func:`legacy_multibyte`); ``name_legacy=False`` skips that judgement (a caller decoding
-    many lines of one file for their links only).
+    that are not UTF-8 are read as cp1252, each byte it does not define as its C1 control (as
+    WHATWG's windows-1252 does: :data:`CP1252_UNDEFINED`), and named as an ``encoding``
+    problem; CRLF (and lone CR) line ends become LF and are named as a ``line-endings`` problem.
+    ``partial`` says the bytes were cut at the read cap, so an incomplete UTF-8 sequence at the
+    very end is dropped rather than reported. Bytes read as cp1252 that look like a legacy CJK
+    encoding say so in their problem, with the iconv command (:func:`legacy_multibyte`);
+    ``name_legacy=False`` skips that judgement (a caller decoding many lines of one file for
+    their links only).
 
     >>> decode_text(b"\\xef\\xbb\\xbfa\\r\\nb")
     ('a\\nb', ['encoding: UTF-8 byte order mark removed', 'line-endings: CRLF read as LF'])
@@ -126,7 +128,7 @@ def _not_utf8_text(
 ) -> str:
     """The text of ``raw`` (after a UTF-8 byte order mark of ``mark`` bytes), which is not
     valid UTF-8: read line by line when it is mostly UTF-8 (:func:`_mostly_utf8`), else as
-    cp1252 (Latin-1 when cp1252 cannot map a byte). Its ``encoding`` problem, added to
+    cp1252 (:func:`_western_text`). Its ``encoding`` problem, added to
     ``problems``, starts with :data:`NOT_UTF8` and names the first bytes that are not UTF-8
     on each line, by byte offset in the file and line (:func:`not_utf8_spots`), and how the
     bytes were read."""
@@ -135,8 +137,11 @@ def _not_utf8_text(
         text, odd = mixed
         shown = ", ".join(str(number) for number in odd[:5])
         more = f" and {len(odd) - 5} more" if len(odd) > 5 else ""
+        lines = raw.splitlines()
+        undefined = _undefined_lines([lines[number - 1] for number in odd], odd)
         problems.append(
             f"{NOT_UTF8}{where}); line {shown}{more} {MIXED_READING}, every other line as UTF-8"
+            + undefined
         )
         return text
     text, used = _western_text(raw)
@@ -150,37 +155,63 @@ def _not_utf8_text(
 
 
 def _western_text(raw: bytes) -> tuple[str, str]:
-    """``raw`` read as cp1252, each line holding a byte cp1252 does not define (``0x81``) as
-    Latin-1, and how it was read: ``cp1252``; ``Latin-1`` when no other line holds a byte above
-    0x7F (the whole text reads as Latin-1 then); else ``cp1252, line 4 as Latin-1`` and the
-    like (:data:`LATIN1_LINES`). One stray byte never makes every dash of a Windows-1252 file
-    (``0x96``) the control U+0096, which lint names as hidden text and the model is shown as
-    its mark (I-9, T-2)."""
-    try:
-        return raw.decode("cp1252"), "cp1252"
-    except UnicodeDecodeError:
-        pass
-    parts: list[str] = []
-    odd: list[int] = []
-    western = False
-    for number, line in enumerate(raw.splitlines(keepends=True), start=1):
-        try:
-            parts.append(line.decode("cp1252"))
-            western = western or _HIGH_BYTE.search(line) is not None
-        except UnicodeDecodeError:
-            parts.append(line.decode("latin-1"))
-            odd.append(number)
-    if not western:
-        return raw.decode("latin-1"), "Latin-1"
+    """``raw`` read as cp1252 byte by byte (:data:`CP1252_UNDEFINED`), and how it was read:
+    ``cp1252``, then the lines holding a byte cp1252 does not define, ``cp1252, line 4 holds
+    bytes cp1252 does not define (shown as hidden text)`` (:data:`UNDEFINED_BYTES`). One stray
+    byte never makes a letter (``Š``, ``\\x8a``) or dash (``–``, ``\\x96``) of a Windows-1252
+    file a C1 control, which lint names as hidden text and the model is shown as its mark, nor
+    a link to ``šárka.md`` dangle (I-9, T-2)."""
+    text = raw.decode("cp1252", CP1252_UNDEFINED)
+    return text, "cp1252" + _undefined_lines(raw.splitlines())
+
+
+def _undefined_lines(lines: list[bytes], numbers: list[int] | None = None) -> str:
+    """``, line 4 holds bytes cp1252 does not define (shown as hidden text)`` for the ``lines``
+    (numbered 1, 2, … or by ``numbers``) holding a byte cp1252 does not define; ``""`` for
+    none."""
+    odd = [
+        numbers[at] if numbers else at + 1
+        for at, line in enumerate(lines)
+        if _UNDEFINED_BYTE.search(line) is not None
+    ]
+    if not odd:
+        return ""
     shown = ", ".join(str(number) for number in odd[:5])
     more = f" and {len(odd) - 5} more" if len(odd) > 5 else ""
-    plural = "s" if len(odd) > 1 else ""
-    return "".join(parts), f"cp1252, line{plural} {shown}{more} {LATIN1_LINES}"
+    verb = "hold" if len(odd) > 1 else "holds"
+    return f", line{'s' if len(odd) > 1 else ''} {shown}{more} {verb} {UNDEFINED_BYTES}"
 
 
-LATIN1_LINES = "as Latin-1 (a byte cp1252 does not define)"
-"""What an ``encoding`` problem of a Windows-1252 file says of its lines holding a byte
-cp1252 does not define (``0x81 0x8d 0x8f 0x90 0x9d``): those lines alone are read as Latin-1."""
+UNDEFINED_BYTES = "bytes cp1252 does not define (shown as hidden text)"
+"""What an ``encoding`` problem of a file read as cp1252 says of its lines holding a byte cp1252
+does not define (``0x81 0x8d 0x8f 0x90 0x9d``): each is read as the C1 control of its value,
+as WHATWG's windows-1252 reads it, and named as hidden text; every other byte is cp1252's."""
+
+CP1252_UNDEFINED = "memory-core-cp1252-undefined"
+"""The codec error handler (:func:`codecs.register_error`) that reads, with ``cp1252``, each
+byte cp1252 does not define as the C1 control of the same value (``0x81`` as U+0081, as WHATWG's
+windows-1252 does), and writes those controls back as those bytes: a decode never fails, and
+an encode gives every byte back (no other byte reads as those controls). Other errors raise.
+Meant for ``cp1252`` alone (Python names the codec of the error ``charmap``)."""
+_UNDEFINED = frozenset(b"\x81\x8d\x8f\x90\x9d")
+_UNDEFINED_BYTE = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
+
+
+def _undefined_as_c1(error: UnicodeError) -> tuple[str | bytes, int]:
+    """:data:`CP1252_UNDEFINED`: the first byte (or control) of ``error`` as the control (or
+    byte) of its value when it is one cp1252 does not define; else ``error`` is raised."""
+    if isinstance(error, UnicodeDecodeError):
+        byte = error.object[error.start]
+        if byte in _UNDEFINED:
+            return chr(byte), error.start + 1
+    if isinstance(error, UnicodeEncodeError):
+        code = ord(error.object[error.start])
+        if code in _UNDEFINED:
+            return bytes([code]), error.start + 1
+    raise error
+
+
+codecs.register_error(CP1252_UNDEFINED, _undefined_as_c1)
 
 
 def _unmarked_utf16(raw: bytes, *, partial: bool) -> str | None:
@@ -304,7 +335,8 @@ def _mostly_utf8(raw: bytes, *, partial: bool = False) -> tuple[str, list[int]] 
     lines of another encoding (a line pasted from a Latin-1 file, a stray byte): at least as
     many lines hold valid multi-byte UTF-8 as lines are not UTF-8 (text in another 8-bit
     encoding seldom forms a valid UTF-8 sequence). Each valid line is read as UTF-8, each
-    other one as cp1252 (Latin-1 for bytes cp1252 cannot map). Returns the text
+    other one as cp1252 (a byte it does not define as its C1 control: :data:`CP1252_UNDEFINED`).
+    Returns the text
     (line ends as written) and the numbers of the lines not read as UTF-8; None otherwise (a
     whole file in another encoding is read as one, never as a mix).
 
@@ -321,10 +353,7 @@ def _mostly_utf8(raw: bytes, *, partial: bool = False) -> tuple[str, list[int]] 
             parts.append(codecs.getincrementaldecoder("utf-8")().decode(line, final=not last))
         except UnicodeDecodeError:
             odd.append(number)
-            try:
-                parts.append(line.decode("cp1252"))
-            except UnicodeDecodeError:
-                parts.append(line.decode("latin-1"))
+            parts.append(line.decode("cp1252", CP1252_UNDEFINED))
             continue
         utf8 += bool(_HIGH_BYTE.search(line))
     if not odd or utf8 < len(odd):
@@ -674,29 +703,25 @@ def shown_lines(raw: bytes, lines: list[str]) -> list[str]:
     put back, A-6, V-2), as a person is shown them: for an index :func:`decode_file` does not
     decode (read as cp1252 or Latin-1 only to keep its bytes), each line's bytes in the legacy
     encoding it looks like (``- [設定](settings.md)``, not ``- [\x90Ý’è](settings.md)``), a
-    byte that encoding cannot read as U+FFFD; for one read as Latin-1 (a byte cp1252 does not
-    define), each line as :func:`decode_text` reads it (``–``, not U+0096, but on the lines
-    holding such a byte); other lines as they are."""
+    byte that encoding cannot read as U+FFFD; other lines as they are."""
     exact = decode_exact(raw)
     if exact is not None and exact.errors == "surrogateescape":  # mostly UTF-8: line by line
         return [_shown_line(line.encode(exact.codec, exact.errors)) for line in lines]
     if exact is None or exact.codec not in ("cp1252", "latin-1"):
         return lines
     readings = legacy_readings(raw) if not_decoded_why(raw) is not None else None
-    if readings is None:  # Windows-1252 with a byte it does not define: line by line
-        return [_western_text(line.encode(exact.codec))[0] for line in lines]
-    return [_in_its_encoding(line.encode(exact.codec), readings) for line in lines]
+    if readings is None:
+        return lines
+    return [_in_its_encoding(line.encode(exact.codec, exact.errors), readings) for line in lines]
 
 
 def _shown_line(line: bytes) -> str:
     """One line of a mostly-UTF-8 index as :func:`decode_text` reads it: UTF-8, else cp1252
-    (Latin-1 for bytes cp1252 cannot map)."""
-    for codec in ("utf-8", "cp1252"):
-        try:
-            return line.decode(codec)
-        except UnicodeDecodeError:
-            continue
-    return line.decode("latin-1")
+    (a byte it does not define as its C1 control: :data:`CP1252_UNDEFINED`)."""
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return line.decode("cp1252", CP1252_UNDEFINED)
 
 
 def name_spellings(raw: bytes, name: str) -> list[str]:
@@ -708,7 +733,8 @@ def name_spellings(raw: bytes, name: str) -> list[str]:
     name's Shift-JIS bytes.
 
     >>> raw = "- [メモ](メモ.md)\\n".encode("cp932")
-    >>> name_spellings(raw, "メモ.md")[1].encode("latin-1") == "メモ.md".encode("cp932")
+    >>> spelled = name_spellings(raw, "メモ.md")[1]
+    >>> spelled.encode("cp1252", CP1252_UNDEFINED) == "メモ.md".encode("cp932")
     True
     """
     if name.isascii():
@@ -719,7 +745,7 @@ def name_spellings(raw: bytes, name: str) -> list[str]:
     spellings = [name]
     for codec in (*LEGACY_MULTIBYTE, *_CYRILLIC):
         try:
-            spelled = name.encode(codec).decode(exact.codec)
+            spelled = name.encode(codec).decode(exact.codec, exact.errors)
         except (UnicodeEncodeError, UnicodeDecodeError):
             continue
         if spelled not in spellings:
@@ -792,7 +818,7 @@ class ExactText:
 
     ``bom`` is the byte order mark the file starts with (``b""`` for none); ``codec`` the
     Python codec of the rest (``utf-8``, ``utf-16-le``, ``utf-16-be``, ``utf-32-le``,
-    ``utf-32-be``, ``cp1252``, ``latin-1``): the one :func:`decode_text` reads it with;
+    ``utf-32-be``, ``cp1252``): the one :func:`decode_text` reads it with;
     ``text`` keeps its line ends as written (``\\r\\n``, ``\\r`` or ``\\n``).
     """
 
@@ -802,7 +828,8 @@ class ExactText:
     errors: str = "strict"
     """``surrogateescape`` for UTF-8 text with a few lines of another encoding (see
     :func:`_mostly_utf8`): their bytes are kept in ``text`` as lone surrogates, given back as
-    they were by :meth:`encode`; ``strict`` otherwise."""
+    they were by :meth:`encode`; :data:`CP1252_UNDEFINED` for cp1252 (a byte it does not
+    define read as, and given back from, its C1 control); ``strict`` otherwise."""
 
     def encode(self, text: str) -> bytes:
         """``text`` (``self.text`` edited) as bytes of the same file: BOM, then the codec.
@@ -815,7 +842,7 @@ class ExactText:
 def exact_codec(raw: bytes) -> str:
     """The codec :func:`decode_exact` reads ``raw`` in when it is UTF-16 or UTF-32 (by its byte
     order mark, else by its NUL bytes: :func:`_wide_without_bom`): ``utf-32-le``, ``utf-32-be``,
-    ``utf-16-le`` or ``utf-16-be``; else ``utf-8`` (read as UTF-8, cp1252 or Latin-1).
+    ``utf-16-le`` or ``utf-16-be``; else ``utf-8`` (read as UTF-8 or cp1252).
 
     >>> exact_codec("hi\\n".encode("utf-32")), exact_codec(b"hi\\n")
     ('utf-32-le', 'utf-8')
@@ -853,16 +880,14 @@ def decode_exact(raw: bytes) -> ExactText | None:
     'cp1252'
     """
     bom, rest, codec = _marked(raw)
-    candidates = (codec,) if codec != "utf-8" else ("utf-8", "cp1252", "latin-1")
-    if codec == "utf-8" and not decodes(rest, codec) and _mostly_utf8(rest) is not None:
-        text = rest.decode(codec, "surrogateescape")  # every byte back as it was: utf-8 is
-        return ExactText(bom=bom, codec=codec, text=text, errors="surrogateescape")  # exact
-    for candidate in candidates:
-        try:
-            text = rest.decode(candidate)
-        except UnicodeDecodeError:
-            continue
-        if text.encode(candidate) == rest:
-            return ExactText(bom=bom, codec=candidate, text=text)
+    if codec == "utf-8" and not decodes(rest, codec):
+        if _mostly_utf8(rest) is not None:  # every byte back as it was: utf-8 is exact
+            text = rest.decode(codec, "surrogateescape")
+            return ExactText(bom=bom, codec=codec, text=text, errors="surrogateescape")
+        text = rest.decode("cp1252", CP1252_UNDEFINED)  # every byte back (A-6): exact
+        return ExactText(bom=bom, codec="cp1252", text=text, errors=CP1252_UNDEFINED)
+    try:
+        text = rest.decode(codec)
+    except UnicodeDecodeError:
         return None
-    return None
+    return ExactText(bom=bom, codec=codec, text=text) if text.encode(codec) == rest else None

@@ -1,7 +1,7 @@
 """What lint says of a file whose bytes were read though not valid in its encoding (T-2, T-5).
 
 :func:`~memory_core.decoding.decode_text` never raises: bytes that are not UTF-8 are read as
-cp1252 (or Latin-1, or line by line in a mostly UTF-8 file), and bytes not valid in a UTF-16 or
+cp1252 (or line by line in a mostly UTF-8 file), and bytes not valid in a UTF-16 or
 UTF-32 file as U+FFFD. What the model is shown may then not be what was written, so the
 lint code ``invalid-encoding`` names the lines and byte offsets its ``encoding`` problem
 gives, and the fix.
@@ -17,12 +17,17 @@ import re
 import shlex
 from collections.abc import Iterable
 
-from memory_core.decoding import LATIN1_LINES, MIXED_READING, NOT_UTF8, REPLACED, UNMARKED_UTF16
+from memory_core.decoding import (
+    MIXED_READING,
+    NOT_UTF8,
+    REPLACED,
+    UNDEFINED_BYTES,
+    UNMARKED_UTF16,
+)
 
 __all__ = ["not_utf8_notes"]
 
 _FIRST_LINE = re.compile(r", line (\d+)")
-_ICONV_NAMES = {"cp1252": "CP1252", "Latin-1": "LATIN1"}
 
 
 def not_utf8_notes(file: str, problems: Iterable[str]) -> list[tuple[int | None, str]]:
@@ -64,16 +69,14 @@ def _fix(file: str, problem: str) -> str:
         )
     if ", but " in problem:  # a legacy encoding named, with its iconv command
         return f"{shown}: convert the file to UTF-8 as that says"
-    if LATIN1_LINES in problem:  # iconv -f CP1252 refuses the byte cp1252 does not define
+    if UNDEFINED_BYTES in problem:  # iconv -f CP1252 refuses the bytes cp1252 does not define
         return (
             f"{shown}: remove or retype the bytes cp1252 does not define (0x81 0x8d 0x8f 0x90 "
-            f"0x9d) on the lines read as Latin-1, then save the file as UTF-8 (iconv -f CP1252 "
+            f"0x9d) on the lines named, then save the file as UTF-8 (iconv -f CP1252 "
             f"-t UTF-8 {quoted} > {quoted}.new && mv {quoted}.new {quoted})"
         )
-    used = problem.rsplit("read as ", 1)[-1]
-    source = _ICONV_NAMES.get(used, "CP1252")
     return (
         f"{shown}: if the page shows those lines as written, save the file as UTF-8 "
-        f"(iconv -f {source} -t UTF-8 {quoted} > {quoted}.new && mv {quoted}.new {quoted}); "
+        f"(iconv -f CP1252 -t UTF-8 {quoted} > {quoted}.new && mv {quoted}.new {quoted}); "
         "else retype the characters at those offsets and save it as UTF-8"
     )

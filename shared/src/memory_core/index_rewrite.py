@@ -41,7 +41,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise as pairs
 
-from memory_core.decoding import LEGACY_MULTIBYTE, ExactText, decode_exact
+from memory_core.decoding import CP1252_UNDEFINED, LEGACY_MULTIBYTE, ExactText, decode_exact
 from memory_core.index_merge import IndexMerge, merge_index
 from memory_core.markdown import blank_comment_lines, fenced_lines, lines_with_ends
 
@@ -282,7 +282,8 @@ def merge_index_bytes(
             "(an odd byte, a lone surrogate or a cut code unit)"
         )
     if codec in _EIGHT_BIT and exact.codec == "utf-8" and not exact.bom and raw.isascii():
-        exact = ExactText(bom=b"", codec=codec, text=exact.text)  # the version's, as it was
+        errors = CP1252_UNDEFINED if codec == "cp1252" else "strict"  # as decode_exact has it
+        exact = ExactText(bom=b"", codec=codec, text=exact.text, errors=errors)  # the version's
     text = exact.text
     own = _split(text)  # each line's text and end, worked out once
     ends = {end for _, end in own} - {""}

@@ -37,7 +37,7 @@ from typing import Any
 
 from merge3 import Merge3
 
-from memory_core.decoding import decode_exact
+from memory_core.decoding import CP1252_UNDEFINED, decode_exact
 from memory_core.line_matching import PatienceMatcher
 from memory_core.markdown import lines_with_ends
 
@@ -58,8 +58,10 @@ class _Split:
 
     def text(self, line: bytes) -> str:
         """``line`` (one of :attr:`lines`) as text, a byte that is no character in the codec as
-        U+FFFD; the byte order mark is ``""``."""
-        return "" if self.bom and line == self.bom else line.decode(self.codec, "replace")
+        U+FFFD (cp1252's undefined bytes as decode_exact reads them); the byte order mark is
+        ``""``."""
+        errors = CP1252_UNDEFINED if self.codec == "cp1252" else "replace"
+        return "" if self.bom and line == self.bom else line.decode(self.codec, errors)
 
     def ends(self) -> tuple[bytes, ...]:
         """The line ends as bytes in this file's encoding: CRLF, CR, LF."""

@@ -28,8 +28,8 @@ line where one applies:
                                        CJK encoding, T-2), named with the reason: never taken for
                                        absent (Q-2b)
 ``missing-description``       warning  no usable ``description`` (recall depends on it)
-``invalid-encoding``          warning  bytes read though not valid UTF-8 (as cp1252, Latin-1,
-                                       or line by line) or not valid in a UTF-16/UTF-32 file
+``invalid-encoding``          warning  bytes read though not valid UTF-8 (as cp1252, or line
+                                       by line) or not valid in a UTF-16/UTF-32 file
                                        (as U+FFFD), in the index or a topic file: named by
                                        line and byte offset, with the fix (T-2)
 ``description-multiline``     warning  ``description`` spans several lines; it should be one

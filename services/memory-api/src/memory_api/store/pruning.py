@@ -213,7 +213,7 @@ def _pruned(
     """
     decoded = decode_exact(raw)
     if decoded is None:
-        # Only UTF-16 and UTF-32 can fail: any other bytes read as UTF-8, cp1252 or Latin-1.
+        # Only UTF-16 and UTF-32 can fail: any other bytes read as UTF-8 or cp1252, every byte.
         if exact_codec(raw).startswith("utf-32"):  # by its mark, or its NULs without one
             raise _NotRewritable("it is UTF-32 text with a cut code unit or no character's value")
         raise _NotRewritable("it is UTF-16 text with an odd byte or a lone surrogate")

@@ -63,7 +63,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 19
+SCHEMA_VERSION = 20
 """Raise when what is indexed changes without the schema text changing (2: a scope folder that
 cannot be listed is indexed as unreadable; 3: text is indexed in its search form,
 :func:`~memory_api.store.search_text.search_form`; 4: that form folds compatibility
@@ -100,7 +100,8 @@ with an indented code block keeps its indent: ``张三\\n李四``, a name a line
 something that is no folder of the root, a file or a symlink out of it, is indexed as
 unusable, named by every search, K-6, Q-2b; 19: a Windows-1252 file holding a byte cp1252 does
 not define, ``0x81``, is indexed read as cp1252 but on that byte's lines, never as Latin-1
-throughout, T-2, its dashes no hidden U+0096)."""
+throughout, T-2, its dashes no hidden U+0096; 20: each byte read as cp1252 on that line too,
+only the undefined byte a C1 control, WHATWG's windows-1252, so ``Šárka`` is no hidden text)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000

@@ -27,7 +27,7 @@ def file_date(path: Path) -> str | None:
 
 def read_text(path: Path) -> str | Skipped:
     """The text of the regular file ``path`` decoded as reading does (UTF-8, else its BOM's
-    UTF-16, else cp1252 or Latin-1), or why it is not read."""
+    UTF-16, else cp1252, byte by byte), or why it is not read."""
     raw = read_bytes(path)
     if isinstance(raw, Skipped):
         return raw

@@ -15,7 +15,7 @@ named ``../x`` or a link member can do no harm (it is listed as skipped).
 
 Topic bytes are kept as they are when they are UTF-8 (a BOM included). Text in another
 encoding is decoded as reading does (:func:`memory_core.decoding.decode_text`: UTF-16 by its
-BOM, else cp1252 or Latin-1) and stored as UTF-8, so the scope reads the same text and every
+BOM, else cp1252, byte by byte) and stored as UTF-8, so the scope reads the same text and every
 tool can open it; the report names the file and the encoding. A file (topic or index) that
 looks like a legacy CJK encoding (Shift-JIS, GB18030, Big5, EUC-*) is not imported but listed
 as skipped, naming the encoding and the iconv command: stored as UTF-8 from a cp1252 reading
