@@ -56,6 +56,7 @@ def test_a_drop_in_keeping_the_hooks_from_running_fails_the_install_and_status_n
     problem = next(line for line in said.splitlines() if ": PROBLEM: " in line)
     assert problem.startswith(f"claude-code: PROBLEM: {held}"), said
     assert DROP_INS[text] in problem
+    assert "run the command again" not in problem  # no install writes a drop-in
     assert code == 1
     code, status = cli(tmp_path / "home", "status", **env)
     assert problem in status.splitlines(), status

@@ -145,7 +145,9 @@ def refused_said(path: Path, why: str) -> str:
 
 
 def _reason(path: Path, why: str) -> str:
-    """``why`` without the path it begins with."""
+    """``why`` without the path it begins with, nor the way on it gives an install (this file
+    is not one an install writes)."""
     prefix = f"{path}"
     text = why[len(prefix) :].lstrip(" :") if why.startswith(prefix) else why
+    text = text.split("; fix it and run the command again")[0]
     return text if text.startswith(("is ", "cannot ")) else f"cannot be read ({text})"
