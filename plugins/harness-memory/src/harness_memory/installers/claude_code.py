@@ -25,6 +25,7 @@ from memory_core.claude_code_settings import auto_memory_directory
 from memory_core.counting import counted
 
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
+from harness_memory.installers.claude_drop_ins import refused_said, source_of, with_drop_ins
 from harness_memory.installers.detail import Detail
 from harness_memory.installers.files import (
     FileChange,
@@ -148,6 +149,21 @@ def managed_dir(platform: str = sys.platform) -> Path:
     return Path("/etc/claude-code")
 
 
+def _hooks_off(path: Path, merged: dict[str, Any], *, managed: Path | None) -> list[str]:
+    """What keeps every hook of the settings ``merged`` (to be written to ``path``) from
+    running: their own ``"disableAllHooks": true`` or, for a managed install, that of the
+    drop-ins Claude Code lays over them (:mod:`~harness_memory.installers.claude_drop_ins`),
+    naming the file that sets it, and a drop-in Claude Code refuses to start with."""
+    if managed is None:
+        why = claude_code_off(merged)
+        return [switched_off(HARNESS, path, why)] if why else []
+    settings = with_drop_ins(path, merged)
+    said = [refused_said(where, why) for where, why in settings.refused]
+    if why := claude_code_off(settings.document):
+        said.append(switched_off(HARNESS, source_of(settings, "disableAllHooks", path), why))
+    return said
+
+
 def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
     """The change to Claude Code's user settings (or, with ``options.managed_dir``, its managed
     settings); raises ``SettingsFileError`` for a bad file."""
@@ -198,8 +214,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         )
         if managed:  # else gap_notes says what a repository can switch off, once (H-3)
             notes.append(MANAGED.format(path=path))
-        if why := claude_code_off(merged):  # the file itself keeps every hook from running
-            notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
+        notes += [f"WARNING: {said}" for said in _hooks_off(path, merged, managed=managed)]
         notes += gap_notes(HARNESS, managed=managed is not None)
     else:
         first = record.first_found(path, partial(json_object, utf16=True))

@@ -42,6 +42,12 @@ from harness_memory.client import URL_ID_NOT_SECRET
 from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.checks import where_the_root_is
+from harness_memory.installers.claude_drop_ins import (
+    ManagedSettings,
+    refused_said,
+    source_of,
+    with_drop_ins,
+)
 from harness_memory.installers.codex_hook_fields import skipped
 from harness_memory.installers.codex_inline import inline_commands, inline_line, trust_entries
 from harness_memory.installers.codex_layers import merged_trust, system_dir, system_switch
@@ -500,7 +506,7 @@ def _user_hooks_skipped(
         if harness not in labels:
             continue
         try:
-            machine = _read(path, harness)
+            machine = _machine_read(path, harness)
         except SettingsFileError:
             continue  # its own line says it cannot be read
         lines += _machine_lines(harness, path, machine, hook_names(documents.get(harness, {})))
@@ -519,27 +525,44 @@ def machine_problems(
     that they hold themselves."""
     path = read_place(harness, environ)
     try:
-        machine = _read(path, harness)
+        machine = _machine_read(path, harness)
     except SettingsFileError:
         return []
     return _machine_lines(harness, path, machine, hook_names(settings))
 
 
+def _machine_read(path: Path, harness: str) -> ManagedSettings:
+    """This machine's settings of ``harness`` at ``path`` as the harness reads them: Claude
+    Code's managed settings with their drop-ins laid over (:func:`~.claude_drop_ins.
+    with_drop_ins`), any other file alone. :class:`SettingsFileError` as :func:`_read`."""
+    document = _read(path, harness)
+    if harness != "claude-code":
+        return ManagedSettings(document, [(path, document)], [])
+    return with_drop_ins(path, document, lambda drop_in: _read(drop_in, harness))
+
+
 def _machine_lines(
-    harness: str, path: Path, machine: Mapping[str, Any], names: Collection[str]
+    harness: str, path: Path, settings: ManagedSettings, names: Collection[str]
 ) -> list[str]:
-    """The PROBLEM lines when this machine's settings ``machine`` of ``harness`` (read from
-    ``path``) keep a user install's hooks (named ``names``) from running: Claude Code's
+    """The PROBLEM lines when this machine's settings of ``harness`` (read from ``path`` and,
+    Claude Code's, the drop-ins beside it: ``settings``) keep a user install's hooks (named
+    ``names``) from running: a drop-in Claude Code refuses to start with, Claude Code's
     managed ``"allowManagedHooksOnly": true`` (:func:`~.own_switches.managed_only`) and every
-    switch :func:`~.own_switches.machine_off` finds; keys only, never a value. When they hold
-    hooks of ours (a managed install, which run where the user's do not), only what switches
-    those off too (:func:`~.own_switches.every_hook_off`): then no hook of ours runs."""
+    switch :func:`~.own_switches.machine_off` finds, each naming the file that sets it; keys
+    only, never a value. When they hold hooks of ours (a managed install, which run where the
+    user's do not), only what switches those off too (:func:`~.own_switches.every_hook_off`):
+    then no hook of ours runs."""
+    machine = settings.document
+    said: list[str | None] = [refused_said(where, why) for where, why in settings.refused]
+    off_in = source_of(settings, "disableAllHooks", path) if harness == "claude-code" else path
     if our_commands(machine, harness):
-        why = every_hook_off(harness, machine)
-        return [f"{harness}: PROBLEM: {machine_off_said(harness, path, why)}"] if why else []
-    said = [managed_only(machine, path)] if harness == "claude-code" else []
+        if why := every_hook_off(harness, machine):
+            said.append(machine_off_said(harness, off_in, why))
+        return [f"{harness}: PROBLEM: {sentence}" for sentence in said if sentence]
+    if harness == "claude-code":
+        said.append(managed_only(machine, source_of(settings, "allowManagedHooksOnly", path)))
     if why := machine_off(harness, machine, names):
-        said.append(machine_off_said(harness, path, why))
+        said.append(machine_off_said(harness, off_in, why))
     return [f"{harness}: PROBLEM: {sentence}" for sentence in said if sentence]
 
 
@@ -647,6 +670,8 @@ def _settings(label: str, path: Path, harness: str) -> tuple[Path, dict[str, Any
     line (Codex refuses to start). :class:`SettingsFileError` as :func:`_read_noting`."""
     document, note = _read_noting(path, harness)
     noted = [f"{label}: note: {path}: {note}"] if note else []
+    if label == "claude-code (managed)" and our_commands(document, harness):
+        noted += _drop_in_lines(label, path, document)
     if label != "codex":
         return path, document, noted
     config_path = path.parent / "config.toml"
@@ -666,6 +691,19 @@ def _settings(label: str, path: Path, harness: str) -> tuple[Path, dict[str, Any
     if our_commands(document, harness):
         noted += [inline_line(label, where, document, ours) for where, ours in found]
     return path, document, noted
+
+
+def _drop_in_lines(label: str, path: Path, document: dict[str, Any]) -> list[str]:
+    """The PROBLEM lines of a managed install into Claude Code's ``managed-settings.json`` at
+    ``path`` (``document``) whose drop-ins keep its hooks from running: one Claude Code refuses
+    to start with, or a ``"disableAllHooks": true`` the merged settings end with where
+    ``document`` has none (:func:`_switched_off` names that one)."""
+    settings = with_drop_ins(path, document, lambda drop_in: _read(drop_in, "claude-code"))
+    lines = [f"{label}: PROBLEM: {refused_said(where, why)}" for where, why in settings.refused]
+    if (why := claude_code_off(settings.document)) and not claude_code_off(document):
+        held = source_of(settings, "disableAllHooks", path)
+        lines.append(f"{label}: PROBLEM: {switched_off('claude-code', held, why)}")
+    return lines
 
 
 def _read_or_empty(path: Path) -> dict[str, Any]:

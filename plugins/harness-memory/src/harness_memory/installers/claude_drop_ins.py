@@ -1,0 +1,153 @@
+"""Claude Code's managed settings as Claude Code reads them: ``managed-settings.json`` with the
+drop-in files of the ``managed-settings.d`` folder beside it laid over it (H-3, H-7).
+
+Claude Code 2.1 reads ``managed-settings.json`` first, then every file of
+``managed-settings.d/`` whose name ends in ``.json`` and starts with no ``.`` (a file or a
+link), in the order of their names, each merged over what came before: a later file's value
+wins, objects merge key by key, lists are joined without repeats (Claude Code's settings docs;
+its 2.1.332 bundle lists the folder, keeps ``.json`` names not starting with ``.``, sorts
+them). A drop-in it cannot parse as a JSON object stops it before any Session starts (2.1.332,
+measured: exit 1, "Managed settings document could not be parsed as a JSON object; none of its
+settings are in effect. Fix or remove it."), so no hook runs. ``install`` and ``status`` judge
+whether our hooks run by the merged settings (:func:`with_drop_ins`); a managed install
+writes ``managed-settings.json`` alone and leaves every drop-in as it is.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from harness_memory.installers.files import (
+    SettingsFileError,
+    UnwritableSettings,
+    read_json_object,
+    read_text,
+)
+from harness_memory.installers.harness_json import HarnessRefuses, NotKnown, claude_code_loads
+
+__all__ = [
+    "DROP_IN_DIR",
+    "ManagedSettings",
+    "drop_in_paths",
+    "read_drop_in",
+    "refused_said",
+    "source_of",
+    "with_drop_ins",
+]
+
+DROP_IN_DIR = "managed-settings.d"
+"""The drop-in folder Claude Code reads beside ``managed-settings.json``."""
+
+
+class ManagedSettings(NamedTuple):
+    """Claude Code's managed settings as it reads them: the merged ``document``, the ``files``
+    whose objects were merged, in order (``managed-settings.json`` first), and the drop-ins
+    it ``refused`` (``(path, why)``: one it cannot read or parse as a JSON object, which stops
+    Claude Code before any Session starts)."""
+
+    document: dict[str, Any]
+    files: list[tuple[Path, dict[str, Any]]]
+    refused: list[tuple[Path, str]]
+
+
+def drop_in_paths(folder: Path) -> list[Path]:
+    """The drop-in files of ``folder`` (``managed-settings.d``) in the order Claude Code reads
+    them: names ending in ``.json``, not starting with ``.``, files or links, sorted by name
+    (Python sorts by code point, JavaScript by UTF-16 unit: they differ only past U+FFFF).
+    ``[]`` when the folder is missing. Raises :class:`OSError` when it cannot be listed."""
+    try:
+        entries = list(os.scandir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    names = [
+        entry.name
+        for entry in entries
+        if entry.name.endswith(".json")
+        and not entry.name.startswith(".")
+        and (entry.is_symlink() or entry.is_file(follow_symlinks=False))
+    ]
+    return [folder / name for name in sorted(names)]
+
+
+def read_drop_in(path: Path) -> dict[str, Any]:
+    """The object of the Claude Code settings file ``path`` as Claude Code reads it (a UTF-16LE
+    file too, a key twice: its last value). Raises :class:`SettingsFileError` when Claude
+    Code reads no object from it."""
+    try:
+        return read_json_object(path, utf16=True)[1]
+    except UnwritableSettings:
+        try:
+            return claude_code_loads(read_text(path) or "")
+        except (HarnessRefuses, NotKnown) as error:
+            raise SettingsFileError(f"{path}: {error}") from None
+
+
+def with_drop_ins(
+    path: Path,
+    document: Mapping[str, Any],
+    read: Callable[[Path], dict[str, Any]] = read_drop_in,
+) -> ManagedSettings:
+    """Claude Code's managed settings whose ``managed-settings.json`` at ``path`` holds
+    ``document``, with every drop-in of ``managed-settings.d`` beside it (read by ``read``)
+    laid over it in order (:func:`lay_over`); a folder that cannot be listed, or a drop-in
+    ``read`` refuses, is in ``refused`` and left out."""
+    merged: dict[str, Any] = dict(document)
+    files: list[tuple[Path, dict[str, Any]]] = [(path, dict(document))]
+    refused: list[tuple[Path, str]] = []
+    folder = path.parent / DROP_IN_DIR
+    try:
+        paths = drop_in_paths(folder)
+    except OSError as error:
+        return ManagedSettings(merged, files, [(folder, f"cannot be listed ({error})")])
+    for drop_in in paths:
+        try:
+            found = read(drop_in)
+        except (SettingsFileError, OSError) as error:
+            refused.append((drop_in, str(error)))
+            continue
+        merged = lay_over(merged, found)
+        files.append((drop_in, found))
+    return ManagedSettings(merged, files, refused)
+
+
+def lay_over(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    """``top`` merged over ``base`` as Claude Code merges its managed drop-ins: objects key by
+    key, lists joined without repeating an equal item, anything else ``top``'s."""
+    merged = dict(base)
+    for key, value in top.items():
+        below = merged.get(key)
+        if isinstance(below, Mapping) and isinstance(value, Mapping):
+            merged[key] = lay_over(below, value)
+        elif isinstance(below, list) and isinstance(value, list):
+            merged[key] = below + [item for item in value if item not in below]
+        else:
+            merged[key] = value
+    return merged
+
+
+def source_of(settings: ManagedSettings, key: str, default: Path) -> Path:
+    """The file whose value of the top-level ``key`` Claude Code goes by (the last one holding
+    it); ``default`` when none does."""
+    holding = [path for path, found in settings.files if key in found]
+    return holding[-1] if holding else default
+
+
+def refused_said(path: Path, why: str) -> str:
+    """The sentence for a drop-in ``path`` Claude Code cannot read or parse (``why``)."""
+    return (
+        f"{path}, a drop-in of this machine's Claude Code managed settings, {_reason(path, why)}: "
+        'Claude Code refuses to start with it ("none of its settings are in effect. Fix or '
+        'remove it."), so no Session runs and none of these hooks; fix or remove it'
+    )
+
+
+def _reason(path: Path, why: str) -> str:
+    """``why`` without the path it begins with, nor the way on it gives an install (this file
+    is not one an install writes)."""
+    prefix = f"{path}"
+    text = why[len(prefix) :].lstrip(" :") if why.startswith(prefix) else why
+    text = text.split("; fix it and run the command again")[0]
+    return text if text.startswith(("is ", "cannot ")) else f"cannot be read ({text})"
