@@ -215,7 +215,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes: list[FileChange] = []
     removals: list[Path] = []
     if install and managed is None:
-        changes, removals = token_plan(record, token, token_file)
+        changes, removals, left = token_plan(record, token, token_file)
+        notes += left
         removals, kept = still_read(removals, options.home, environ, besides=path)
         notes += kept
     if install or old is not None:
