@@ -11,13 +11,17 @@ settings as flags, does what the dry run showed.
 
 from __future__ import annotations
 
+import io
 import json
 import shlex
 from pathlib import Path
 
 import pytest
+from harness_memory.cli import main
+from memory_core import layout
 
 from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.real_service import RealService
 from tests.plugin.test_a10_install_again_makes_the_token_file_private import (
     TOKEN,
     hooks_read,
@@ -27,6 +31,7 @@ from tests.plugin.test_a10_install_again_makes_the_token_file_private import (
 )
 
 URL = "http://127.0.0.1:9"
+EXECUTABLE = ["--executable", str(HARNESS_MEMORY)]
 
 
 def flags(home: Path, url: str = URL) -> list[str]:
@@ -120,3 +125,29 @@ def test_a10_a_claude_code_env_token_is_not_kept_for_another_service(tmp_path: P
     assert status == 0, said
     assert not token_file.exists()
     assert TOKEN not in path.read_text("utf-8")
+
+
+def test_h7_the_service_check_of_another_service_is_not_sent_the_old_token(
+    tmp_path: Path,
+    shared_service: RealService,
+    new_agent: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Older Codex hooks carry ``--token T`` for service A; ``install codex --url B`` with no
+    token asked B with A's token and said it "refused the token from the token of the hooks
+    installed before". B is asked with none, and says what to give it."""
+    from tests.plugin.test_h3_install_again import SETTINGS, _hooks_before_the_token_file
+
+    home = tmp_path / "home"
+    root = layout.memory_root(shared_service.data_dir, new_agent)
+    path = home / SETTINGS["codex"]
+    path.parent.mkdir(parents=True)
+    path.write_text(_hooks_before_the_token_file("codex", home, (URL, TOKEN), root), "utf-8")
+    words = ["install", "codex", "--url", shared_service.url, "--project", "acme"]
+    words += ["--agent", new_agent, "--memory-root", str(root), "--home", str(home)]
+    out = io.StringIO()
+    status = main([*words, *EXECUTABLE], environ={"HOME": str(home)}, stdout=out)
+    said = out.getvalue() + caplog.text
+    assert status == 1, said
+    assert "installed before" not in said
+    assert "needs a bearer token and none was given" in said
