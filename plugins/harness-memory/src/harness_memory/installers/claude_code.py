@@ -311,12 +311,15 @@ def _taken_out(document: dict[str, Any], root: str) -> None:
 
 def _env_token(document: dict[str, Any], url: str) -> str | None:
     """The token an earlier install wrote into the settings' ``env``, to move into the file:
-    only when the hooks there name the service ``url`` (A-10: never written for another)."""
+    not when the hooks there (or, naming none, that ``env``) name another service than ``url``
+    (A-10: never written for another)."""
     env = document.get("env")
     token = env.get(TOKEN_ENV) if isinstance(env, dict) else None
     commands = our_commands(document, HARNESS)
     urls = {value for command in commands for value in flag_values(command, "--url")}
-    if len(urls) != 1 or not same_service(urls.pop(), url):
+    if not urls and isinstance(env, dict) and isinstance(env.get("HARNESS_MEMORY_URL"), str):
+        urls = {env["HARNESS_MEMORY_URL"]}
+    if any(not same_service(before, url) for before in urls):
         return None
     return token if isinstance(token, str) and token else None
 
