@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import pwd
 from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
 from harness_memory.errors import unauthorized_hint
+from harness_memory.settings import MANAGED_TOKEN_SET
 
 from tests.plugin.helpers import hook_fixture
 from tests.plugin.real_service import RealService
@@ -120,3 +123,29 @@ def test_a10_a_hook_refused_names_its_own_install_and_where_the_token_goes(
         f"`harness-memory install {harness}` again"
     ) in said
     assert "`harness-memory install` again" not in said
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_a10_a_managed_hook_refused_names_token_set_managed(
+    shared_service: RealService,
+    new_agent: str,
+    tmp_path: Path,
+    harness: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The managed hooks (``--flags-only`` and no ``--state-dir``: the account's own folder)
+    read the token ``harness-memory token set --managed`` writes; ``install HARNESS`` again
+    exits 2 there, or adds user-level hooks beside the managed ones. A 401 names the former."""
+    entry = pwd.getpwuid(os.getuid())
+    account = pwd.struct_passwd((*entry[:5], str(tmp_path / "account"), entry[6]))
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: account)
+    event, fixture = SESSION_START[harness]
+    flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
+    out = io.StringIO()
+    stdin = io.BytesIO(hook_fixture(fixture, workspace=str(tmp_path)))
+    argv = ["hook", harness, event, *flags, "--flags-only"]
+    assert main(argv, environ={}, stdin=stdin, stdout=out) == 0
+    said = json.loads(out.getvalue())["systemMessage"]
+    assert "no token was sent" in said, said
+    assert f"managed hooks: run {MANAGED_TOKEN_SET} to give them a token it takes" in said
+    assert f"install {harness}` again" not in said, said

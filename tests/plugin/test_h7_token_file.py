@@ -157,11 +157,13 @@ def test_h7_an_install_with_the_token_on_its_command_lines_is_upgraded_by_instal
 
 @pytest.mark.parametrize("harness", ["codex", "gemini"])
 def test_h7_no_token_file_stays_behind(tmp_path: Path, harness: str) -> None:
-    """An install without a token removes the one an earlier install wrote; uninstall too."""
+    """An install for another service without a token removes the one an earlier install
+    wrote (the same service keeps it: test_a10_install_again_with_its_settings_keeps_the_token);
+    uninstall too."""
     home, root = tmp_path / "home", memory_root(tmp_path)
     assert install(home, root, harness, "--token", TOKEN)[0] == 0
     assert token_file(home, harness).exists()
-    status, said = install(home, root, harness)
+    status, said = install(home, root, harness, url="http://127.0.0.2:9")
     assert status == 0, said
     assert not token_file(home, harness).exists()
     assert "--token-file" not in command_of(home, harness, START_EVENT[harness])

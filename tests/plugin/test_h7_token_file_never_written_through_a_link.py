@@ -75,7 +75,7 @@ def test_the_token_file_replacing_a_link_is_0600_and_said_as_replaced_in_dry_run
     token_file = home / TOKEN_FILES["claude-code"]
     token_file.parent.parent.mkdir(parents=True)
     state = tmp_path / "state"
-    state.mkdir()
+    state.mkdir(mode=0o700)  # a folder of the user's open to others is warned about
     token_file.parent.symlink_to(state)
     other = tmp_path / "elsewhere" / "run.sh"
     other.parent.mkdir()

@@ -208,15 +208,15 @@ def test_h7_outside_any_work_tree_the_token_stays_in_the_state_folder(
 def test_h7_an_install_without_a_token_removes_the_one_kept_outside(
     tmp_path: Path, harness: str
 ) -> None:
-    """No stale token stays behind: an install given no token removes the file an earlier
-    install kept in the config folder, and the hooks name none."""
+    """No stale token stays behind: an install for another service given no token removes
+    the file an earlier install kept in the config folder, and the hooks name none."""
     home, _ = in_dotfiles(tmp_path, harness)
     assert install(home, harness, TOKEN)[0] == 0
     (kept,) = named_token_files(home, harness)
 
     out = io.StringIO()
     flags = ["--home", str(home), "--memory-root", str(memory_root(tmp_path))]
-    flags += ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+    flags += ["--url", "http://127.0.0.2:9", "--project", "acme", "--agent", "coder"]
     flags += ["--executable", str(HARNESS_MEMORY)]
     assert main(["install", harness, *flags], environ={"HOME": str(home)}, stdout=out) == 0
 

@@ -25,7 +25,9 @@ from typing import IO, Any
 
 __all__ = [
     "INSTALL_AGAIN",
+    "MANAGED_TOKEN_SET",
     "MESSAGE_KEYS",
+    "TOKEN_AGAIN",
     "WHERE_THE_SERVICE_RUNS",
     "AsTyped",
     "as_typed",
@@ -105,18 +107,44 @@ INSTALL_AGAIN = "`harness-memory install HARNESS` again (HARNESS: claude-code, c
 agent); a hook's message names its own harness's instead (:func:`typed_answer`)."""
 
 
-def typed_answer(answer: Any, program: str, harness: str | None = None) -> Any:
+TOKEN_AGAIN = (
+    f"installed hooks: give a token it takes in HARNESS_MEMORY_TOKEN and run {INSTALL_AGAIN}"
+)
+"""What a 401 says to do for installed hooks; the managed hooks' answer says
+:data:`MANAGED_TOKEN_SET` instead (:func:`typed_answer`)."""
+
+MANAGED_TOKEN_SET = "`harness-memory token set --managed`"  # noqa: S105 (a command, no token)
+"""The command that gives the managed hooks this account's token, as every hint names it (H-7):
+``--managed`` writes the file they read in the account's home from the password database; the
+bare ``token set`` writes ``$HOME``'s when ``$HOME`` names another folder, which they never read."""
+
+_MANAGED_TOKEN_AGAIN = f"managed hooks: run {MANAGED_TOKEN_SET} to give them a token it takes"
+
+
+def typed_answer(
+    answer: Any, program: str, harness: str | None = None, *, managed: bool = False
+) -> Any:
     """The hook ``answer`` (its JSON object) with the commands of its messages
     (:data:`MESSAGE_KEYS`) :func:`as_typed`, and :data:`INSTALL_AGAIN` naming the install of
     the hook's own ``harness`` (`` `harness-memory install codex` again``; None: as it is);
-    every other member, the memory text among them, as it is (A-10)."""
-    if (program == NAME and harness is None) or not isinstance(answer, dict):
+    every other member, the memory text among them, as it is (A-10). For a ``managed`` hook
+    (``--flags-only``, no ``--state-dir``) a 401's :data:`TOKEN_AGAIN` names
+    :data:`MANAGED_TOKEN_SET` (``install HARNESS`` exits 2 there, or adds user-level hooks
+    beside the managed ones) and :data:`INSTALL_AGAIN` the managed install."""
+    if (program == NAME and harness is None and not managed) or not isinstance(answer, dict):
         return answer
-    again = INSTALL_AGAIN if harness is None else f"`{NAME} install {harness}` again"
+    managed_flag = " --managed" if managed else ""
+    again = INSTALL_AGAIN if harness is None else f"`{NAME} install {harness}{managed_flag}` again"
+
+    def said(value: str) -> str:
+        if managed:
+            value = value.replace(TOKEN_AGAIN, _MANAGED_TOKEN_AGAIN)
+        return as_typed(value.replace(INSTALL_AGAIN, again), program)
+
     return {
-        key: as_typed(value.replace(INSTALL_AGAIN, again), program)
+        key: said(value)
         if key in MESSAGE_KEYS and isinstance(value, str)
-        else typed_answer(value, program, harness)
+        else typed_answer(value, program, harness, managed=managed)
         for key, value in answer.items()
     }
 

@@ -262,7 +262,8 @@ def _command(
         from harness_memory.as_typed import program_as_typed, typed_answer
 
         harness = args.agent_kind if args.agent_kind in _HARNESS_NAMES else None
-        answer = typed_answer(answer, program_as_typed(env), harness)
+        managed = getattr(args, "flags_only", False) and not getattr(args, "state_dir", None)
+        answer = typed_answer(answer, program_as_typed(env), harness, managed=managed)
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
     return 0
 

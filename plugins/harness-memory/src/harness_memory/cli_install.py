@@ -377,10 +377,8 @@ def _settings_given(
     reused_token = None
     if install and not any(values.values()) and args.remote_url is None:
         root, reused_token = _as_installed(args, environ, home, managed, values, out, root)
-    elif install and managed is None:  # settings given: an older release's --token still kept
-        from harness_memory.installers.reinstall import installed_settings
-
-        reused_token = installed_settings(args.harness, home, environ, managed).typed
+    elif install and managed is None:  # settings given: the hooks' token kept for their URL
+        reused_token = _token_for(args, environ, home, values["url"] or args.remote_url)
     remote_state = _remote_state(parser, args, values, home)
     if remote_state is not None and values["project"] and values["agent"]:
         from harness_memory.settings import remote_memory_root
@@ -396,6 +394,22 @@ def _settings_given(
     if missing:
         parser.error(_missing_settings(args, missing, values["agent"]))
     return root, values, reused_token, remote_state
+
+
+def _token_for(
+    args: argparse.Namespace, environ: Mapping[str, str], home: Path, url: str | None
+) -> str | None:
+    """The token of the user-level hooks of ``args.harness`` installed before (their token
+    file's, or an older release's ``--token`` on their command lines) when they name the
+    service ``url`` an install given its settings names
+    (:func:`~harness_memory.installers.reinstall.same_service`); None for another service or
+    none installed (H-3: installing again with the same flags keeps the token the hooks use;
+    A-10: a token is never sent to another service)."""
+    from harness_memory.installers.reinstall import installed_settings, same_service
+
+    found = installed_settings(args.harness, home, environ, None)
+    before = found.flags.get("url")
+    return found.token if url and before and same_service(before, url) else None
 
 
 def _replaced_agent(

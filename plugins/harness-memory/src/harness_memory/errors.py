@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from memory_core import json_text
 
-from harness_memory.as_typed import INSTALL_AGAIN, WHERE_THE_SERVICE_RUNS
+from harness_memory.as_typed import INSTALL_AGAIN, TOKEN_AGAIN, WHERE_THE_SERVICE_RUNS
 
 __all__ = [
     "TOKEN_SENT",
@@ -75,9 +75,7 @@ def unauthorized_hint(token_source: str | None) -> str:
     (``token_source``, or :data:`TOKEN_SENT`), so the user fixes the token they gave rather
     than look for a missing one. With none sent, the variable is named as what it is: read
     only without ``--flags-only`` (the installed hooks' flag)."""
-    again = (
-        f"installed hooks: give a token it takes in HARNESS_MEMORY_TOKEN and run {INSTALL_AGAIN}"
-    )
+    again = TOKEN_AGAIN
     if token_source is None:
         return (
             " (no token was sent: give this service's token in a --token-file (`harness-memory "

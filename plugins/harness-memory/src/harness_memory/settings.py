@@ -57,6 +57,8 @@ import msgspec
 from memory_core.byte_order import decode_marked, not_text
 from memory_core.template import TemplateFileError, default_template, read_template_file
 
+from harness_memory.as_typed import MANAGED_TOKEN_SET
+
 __all__ = [
     "DEFAULT_TEMPLATE",
     "DEFAULT_TIMEOUT_S",
@@ -289,11 +291,6 @@ TOKEN_FILE_NAME = "token"  # noqa: S105 (a file name, not a password)
 """The token file's name in a state dir: the installers write it (mode 0600, H-7), and a
 ``--flags-only`` hook without ``--token-file`` reads it from :func:`account_state_dir`."""
 
-
-MANAGED_TOKEN_SET = "`harness-memory token set --managed`"  # noqa: S105 (a command, no token)
-"""The command that gives the managed hooks this account's token, as every hint names it (H-7):
-``--managed`` writes the file they read in the account's home from the password database; the
-bare ``token set`` writes ``$HOME``'s when ``$HOME`` names another folder, which they never read."""
 
 TOKENS_FOLDER = ("harness-memory", "tokens")
 """The folders in the user's config folder (``~/.config``) that hold the token files kept out

@@ -42,7 +42,7 @@ from harness_memory.installers.files import (
 from harness_memory.installers.own_names import drop_leftovers
 from harness_memory.installers.plan import Plan
 from harness_memory.installers.record import RECORD_NAME, TOKEN_NAME, others_in
-from harness_memory.installers.secrets import holds, tokens_in
+from harness_memory.installers.secrets import folder_left_open, holds, tokens_in
 from harness_memory.installers.spec import InstallOptions
 from harness_memory.installers.token_place import lone_tokens_ignore
 
@@ -332,6 +332,15 @@ def _names_a_token(text: str, harness: str) -> bool:
     return bool(tokens_in(document, harness))
 
 
+def _folder_said(folder: Path, before: int, after: int) -> str:
+    """What the install says of the token file's ``folder`` it made owner-only: its modes
+    ``before -> after``, or, when the disk left it open to others, a WARNING (A-10)."""
+    if after & 0o077:
+        why = "its disk refused the change (FAT, exFAT, a share)"
+        return folder_left_open(folder, after, why)
+    return f"{folder} holds the bearer token: made it owner-only ({before:04o} -> {after:04o})"
+
+
 def _open_to_others(written: list[Written]) -> list[str]:
     """What of the files just written, or the folders holding them, other users may write:
     whoever can write a harness's settings (or replace them in their folder) chooses the
@@ -516,11 +525,7 @@ def _report(
             since = _SINCE_THE_INSTALL * changed
             out.write(f"{harness}: backup of the previous file{since}: {done.backup}\n")
         if done.folder_modes is not None:
-            before, after = done.folder_modes
-            out.write(
-                f"{harness}: {done.target.parent} holds the bearer token: made it owner-only "
-                f"({before:04o} -> {after:04o})\n"
-            )
+            out.write(f"{harness}: {_folder_said(done.target.parent, *done.folder_modes)}\n")
         for backup in done.tightened:
             out.write(f"{harness}: {backup} holds the bearer token: made it owner-only\n")
         for backup in done.pruned:

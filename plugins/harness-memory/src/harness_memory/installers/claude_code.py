@@ -49,8 +49,11 @@ from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import TOKEN_ENV, tokens_in
 from harness_memory.installers.spec import (
     InstallOptions,
+    flag_values,
+    our_commands,
     reach_note,
     root_changes,
+    same_service,
     without_our_roots,
 )
 from harness_memory.installers.token_place import still_read, token_place, token_plan
@@ -178,7 +181,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     record = read_record(path.parent)
     record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)  # A-10
     state = None if managed is not None else path.parent / STATE_FOLDER  # each user's own
-    token = options.token if options.token is not None else _env_token(document)
+    token = options.token if options.token is not None else _env_token(document, options.url)
     token_file, place_warning = None, None
     if install and state is not None and token is not None:  # never in a work tree, or warned
         token_file, place_warning = token_place(path.parent, options.home, environ)
@@ -227,7 +230,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes: list[FileChange] = []
     removals: list[Path] = []
     if install and managed is None:
-        changes, removals = token_plan(record, token, token_file)
+        changes, removals, left = token_plan(record, token, token_file)
+        notes += left
         removals, kept = still_read(removals, options.home, environ, besides=path)
         notes += kept
     if install or old is not None:
@@ -320,10 +324,18 @@ def _taken_out(document: dict[str, Any], root: str) -> None:
     _permissions(document, root, install=False)
 
 
-def _env_token(document: dict[str, Any]) -> str | None:
-    """The token an earlier install wrote into the settings' ``env``, to move into the file."""
+def _env_token(document: dict[str, Any], url: str) -> str | None:
+    """The token an earlier install wrote into the settings' ``env``, to move into the file:
+    not when the hooks there (or, naming none, that ``env``) name another service than ``url``
+    (A-10: never written for another)."""
     env = document.get("env")
     token = env.get(TOKEN_ENV) if isinstance(env, dict) else None
+    commands = our_commands(document, HARNESS)
+    urls = {value for command in commands for value in flag_values(command, "--url")}
+    if not urls and isinstance(env, dict) and isinstance(env.get("HARNESS_MEMORY_URL"), str):
+        urls = {env["HARNESS_MEMORY_URL"]}
+    if any(not same_service(before, url) for before in urls):
+        return None
     return token if isinstance(token, str) and token else None
 
 

@@ -237,9 +237,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
 
         notes += switches_back(config, switches, record.previous, first=first, then=give_back)
         notes += profile_notes
-    changes, removals = token_plan(record, options.token, token_file) if install else ([], [])
+    planned = token_plan(record, options.token, token_file) if install else ([], [], [])
+    changes, removals, left = planned
     removals, kept = still_read(removals, options.home, environ, besides=hooks_path)
-    notes += kept
+    notes += left + kept
     changes += profiles + _trust_gone(options, config_path, document, key_sources, install)
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))

@@ -133,9 +133,14 @@ class FileChange:
     was before the install (:func:`earlier_text`), when the install made it private for the
     token it no longer holds. None: keep the file's mode."""
     loose: bool = False
-    """Whether the file holds ``new`` already but other users may read it or enter its folder
-    (a token file made ``0644``, an ACL entry: :func:`~harness_memory.installers.secrets.
-    open_to_others`): it is written all the same, and so made owner-only again (A-10, H-7)."""
+    """Whether the file holds ``new`` already but other users may read it (a token file made
+    ``0644``, an ACL entry, whose group bits show its mask), or enter its folder that the
+    install can make owner-only (:attr:`private_folder`): it is written all the same, and so
+    made owner-only again (A-10, H-7)."""
+    private_folder: bool = False
+    """Whether the folder of a :attr:`loose` file is made owner-only with it: one other users
+    may enter that the install can make so (not one reached through a symlink: A-10,
+    :func:`~harness_memory.installers.secrets.folder_kept_open`)."""
 
     @property
     def changed(self) -> bool:
@@ -439,7 +444,7 @@ def describe(changes: list[FileChange]) -> str:
             parts.append(
                 f"(mode of {target}: {old_mode:04o} -> {mode:04o}: it will hold the bearer token)\n"
             )
-        folder = _mode_of(target.parent) if change.loose else None
+        folder = _mode_of(target.parent) if change.private_folder else None
         if folder is not None and folder != private_mode(folder):
             parts.append(
                 f"(mode of {target.parent}: {folder:04o} -> {private_mode(folder):04o}: it holds "
@@ -747,19 +752,23 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
         tightened,
         in_place=in_place,
         replaced=link,
-        folder_modes=_private_folder(target.parent) if change.loose else None,
+        folder_modes=_private_folder(target.parent) if change.private_folder else None,
         kept=kept,
     )
 
 
 def _private_folder(folder: Path) -> tuple[int, int] | None:
     """Make ``folder``, the plugin's own one holding a token file (A-10), owner-only:
-    ``(mode before, mode after)``, or None when it was already. Raises ``OSError``."""
+    ``(mode before, mode after)`` as the disk shows it after the ``chmod`` (a disk that
+    refuses it, ``EPERM``, or takes it and changes nothing, leaves ``after`` open to others:
+    warned, not failed, as the hooks accept the file), or None when it was already. Raises
+    ``OSError`` when the folder cannot be read."""
     before = stat.S_IMODE(folder.stat().st_mode)
     if before == private_mode(before):
         return None
-    folder.chmod(private_mode(before))
-    return before, private_mode(before)
+    with contextlib.suppress(PermissionError):
+        folder.chmod(private_mode(before))
+    return before, stat.S_IMODE(folder.stat().st_mode)
 
 
 def _check_private(

@@ -195,9 +195,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         if why := gemini_off(merged, hook_names(merged)):  # the file keeps our hooks from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS, managed=False)
-    changes, removals = token_plan(record, options.token, token_file) if install else ([], [])
+    planned = token_plan(record, options.token, token_file) if install else ([], [], [])
+    changes, removals, left = planned
     removals, kept = still_read(removals, options.home, environ, besides=path)
-    notes += kept
+    notes += left + kept
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old, path=path)

@@ -5,10 +5,11 @@ without ``--flags-only`` or the post-write hook) is upgraded by installing again
 one command the hooks and ``harness-memory status`` name is enough, an install that is given
 no service URL, project, agent or memory root (flags or ``HARNESS_MEMORY_*``) takes them from
 the hooks this plugin already wrote into that harness's settings (:func:`installed_settings`),
-and the token from the token file they name. Whatever is given still wins. A token an install
-from before the token file wrote on the hook command lines (``--token T``, Codex and Gemini
-CLI) is kept by any install that is given none, with its settings or without: Claude Code's
-older ``env`` token is kept so too (H-3).
+and the token from the token file they name. Whatever is given still wins. The hooks' token
+(their token file's, or the ``--token T`` an install from before the token file wrote on the
+hook command lines, Codex and Gemini CLI) is kept by any install that is given none, with its
+settings or without, as Claude Code's older ``env`` token is (H-3): but only for the service
+the hooks name (:func:`same_service`), never sent to or written for another URL (A-10).
 
 A checkout moved with ``make run``'s ``.data`` in it leaves hooks naming the old place: their
 ``harness-memory`` and their memory root are both gone. Installed again from the new place,
@@ -28,9 +29,9 @@ from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.managed_record import managed_file
 from harness_memory.installers.settings_text import parse_toml
-from harness_memory.installers.spec import flag_values, hook_program, our_commands
+from harness_memory.installers.spec import flag_values, hook_program, our_commands, same_service
 
-__all__ = ["FLAGS", "Installed", "installed_settings", "moved_root"]
+__all__ = ["FLAGS", "Installed", "installed_settings", "moved_root", "same_service"]
 
 FLAGS = ("url", "project", "agent", "memory-root", "timeout", "remote")
 """The hook-command flags an install again takes over (``--url`` …)."""
@@ -41,15 +42,13 @@ class Installed:
     """What the installed hooks of one harness say: ``flags`` (a name of :data:`FLAGS` → the
     one value every command that names it gives), ``token`` (the text of the token file they
     name, or the ``--token`` an older install wrote on them; None when there is neither or the
-    file cannot be read), ``path``, the settings file, ``script``, the ``harness-memory``
-    every hook command starts (None when they start more than one, or none are installed), and
-    ``typed``, the ``--token`` alone (None when no or more than one is written on them)."""
+    file cannot be read), ``path``, the settings file, and ``script``, the ``harness-memory``
+    every hook command starts (None when they start more than one, or none are installed)."""
 
     path: Path
     flags: dict[str, str] = field(default_factory=dict)
     token: str | None = None
     script: str | None = None
-    typed: str | None = None
 
 
 def installed_settings(
@@ -74,8 +73,7 @@ def installed_settings(
     token = typed.pop() if len(typed) == 1 else None
     scripts = {hook_program(command)[1] for command in commands}
     script = scripts.pop() if len(scripts) == 1 else None
-    found = _token(files.pop()) if len(files) == 1 else token
-    return Installed(path, flags, found, script, token)
+    return Installed(path, flags, _token(files.pop()) if len(files) == 1 else token, script)
 
 
 def moved_root(script: str, root: str, program: str) -> str | None:

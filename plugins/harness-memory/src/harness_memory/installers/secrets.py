@@ -32,10 +32,11 @@ if TYPE_CHECKING:
 __all__ = [
     "MASK",
     "TOKEN_ENV",
+    "folder_kept_open",
+    "folder_left_open",
     "holds",
     "keeps_owner_only",
     "mask",
-    "open_to_others",
     "private_mode",
     "tokens_in",
     "toml_tokens_in",
@@ -104,16 +105,44 @@ def private_mode(mode: int) -> int:
     return mode & ~0o077
 
 
-def open_to_others(path: Path) -> bool:
-    """Whether other users may read the existing file ``path`` (a token file) or enter its
-    folder: a group or other bit of either. A POSIX ACL entry granting another account access
-    shows there too (the group bits are the ACL's mask, A-10), as the hooks judge a token
-    file (``cannot read the token file …: other users may read it``). False when there is no
-    such file."""
+def folder_kept_open(folder: Path) -> str | None:
+    """Why the existing ``folder`` holding a token file, which other users may enter (a group
+    or other bit), cannot be made owner-only by the install (A-10): reached through a symlink
+    (``folder`` or the one holding it: a tokens folder linked into a dotfiles repository that
+    holds other files, never the install's to chmod), another account's, or on a disk that
+    keeps no folder modes (``vfat`` with ``dmask=0022``: a ``chmod`` fails ``EPERM``, or with
+    ``quiet`` changes nothing), asked of an empty folder made and removed at once. None when
+    it is owner-only already or can be made so."""
     try:
-        return bool((path.stat().st_mode | path.parent.stat().st_mode) & 0o077)
+        info = folder.stat()
+        if not info.st_mode & 0o077:
+            return None
+        if folder.is_symlink() or folder.parent.is_symlink():
+            return f"it is reached through a symlink (to {os.path.realpath(folder)})"
+        if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+            return "it is another account's"
+        probe = folder / f".harness-memory-probe.{os.urandom(6).hex()}"
+        probe.mkdir(0o755)
     except OSError:
-        return False
+        return "it cannot be changed here"
+    try:
+        probe.chmod(0o700)
+        kept = stat.S_IMODE(probe.stat().st_mode) & 0o077 == 0
+    except OSError:
+        kept = False
+    finally:
+        probe.rmdir()
+    return None if kept else "its disk keeps no owner-only folder modes (FAT, exFAT, a share)"
+
+
+def folder_left_open(folder: Path, mode: int, why: str) -> str:
+    """The WARNING for a token file's ``folder`` left ``mode``, open to others, and ``why``
+    (:func:`folder_kept_open`): the hooks accept the file, which is owner-only itself."""
+    return (
+        f"WARNING: {folder} holds the bearer token file and other users may enter it (mode "
+        f"{mode:04o}): {why}, so the install leaves it so; the file itself is owner-only, "
+        "which the hooks accept"
+    )
 
 
 def keeps_owner_only(folder: Path) -> bool:

@@ -38,11 +38,12 @@ import re
 import shlex
 import stat
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from harness_memory.installers.files import FileChange, SettingsFileError, read_text
 from harness_memory.installers.record import IGNORE_NAME, STATE_FOLDER, TOKEN_NAME, InstallRecord
-from harness_memory.installers.secrets import open_to_others
+from harness_memory.installers.secrets import folder_kept_open, folder_left_open
 from harness_memory.installers.work_trees import WorkTree, work_tree_of
 from harness_memory.settings import (
     MANAGED_TOKEN_SET,
@@ -197,8 +198,8 @@ def token_place(
 
 def token_plan(
     record: InstallRecord, token: str | None, place: Path | None
-) -> tuple[list[FileChange], list[Path]]:
-    """``(changes, removals)`` for the token file at ``place`` (the state folder's ``token``,
+) -> tuple[list[FileChange], list[Path], list[str]]:
+    """``(changes, removals, notes)`` for the token file at ``place`` (the state folder's ``token``,
     or one outside a git work tree: :func:`token_place`) of the settings folder ``record``
     belongs to; ``record`` notes a ``place`` outside the state folder, for ``uninstall``.
 
@@ -222,15 +223,29 @@ def token_plan(
     ]
     record.token_file = None if token is None or place in (None, own) else str(place)
     if token is None or place is None:
-        return [], stale
+        return [], stale, []
     old = read_text(place)
     secrets = frozenset(s for s in (token, old, (old or "").strip()) if s)
-    loose = old == token + "\n" and open_to_others(place)  # made owner-only again (A-10)
-    changes = [FileChange(place, old, token + "\n", secrets, backup=False, loose=loose)]
+    # made owner-only again (A-10), its folder too where the install can (else warned)
+    why = folder_kept_open(place.parent)
+    folder = _mode(place.parent)
+    tighten = why is None and folder is not None and folder & 0o077 != 0
+    loose = old == token + "\n" and (bool((_mode(place) or 0) & 0o077) or tighten)
+    change = FileChange(place, old, token + "\n", secrets, backup=False, loose=loose)
+    changes = [replace(change, private_folder=tighten)]
     ignore = place.parent / IGNORE_NAME
     if place.parent.parts[-2:] == TOKENS_FOLDER and not os.path.lexists(ignore):
         changes.insert(0, FileChange(ignore, None, TOKENS_IGNORE_TEXT, backup=False))
-    return changes, stale
+    notes = [folder_left_open(place.parent, folder, why)] if why and folder is not None else []
+    return changes, stale, notes
+
+
+def _mode(path: Path) -> int | None:
+    """The permission bits of ``path`` (links followed), None when there is nothing there."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return None
 
 
 def token_file_place(
