@@ -31,6 +31,7 @@ from memory_api.store.stat_cache import NeedsBlockingIO
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, memory_url, names, ok_json, real
+from tests.support.mount_namespace import mount_origin
 
 
 @dataclass(frozen=True)
@@ -254,9 +255,9 @@ async def test_k6a_a_repeat_session_start_reads_no_mount_file_and_one_on_another
     assert [(_on_the_loop(run), run.needed_blocking_io, run.opened) for run in again] == [
         (True, False, ())
     ]
-    point, device = mount_file.read_text(encoding="utf-8").splitlines()
+    point, device, origin = mount_file.read_text(encoding="utf-8").splitlines()
     assert int(device) == workspace.stat().st_dev
-    assert point == workspace_mount.mount_point(str(workspace))
+    assert (point, origin) == (workspace_mount.mount_point(str(workspace)), mount_origin(workspace))
 
     mount_file.write_text(f"{agent.tmp}/drive\n{workspace.stat().st_dev + 1}\n", encoding="utf-8")
     _, moved = await _start_counted(client, workspace, runs)
@@ -265,7 +266,9 @@ async def test_k6a_a_repeat_session_start_reads_no_mount_file_and_one_on_another
         (True, True),
         (False, False),
     ]
-    assert mount_file.read_text(encoding="utf-8") == f"{point}\n{workspace.stat().st_dev}\n"
+    assert mount_file.read_text(encoding="utf-8") == (
+        f"{point}\n{workspace.stat().st_dev}\n{origin}\n"
+    )
 
 
 async def test_k6a_a_mount_file_it_cannot_write_is_said_once_and_written_once_it_can(
@@ -298,5 +301,7 @@ async def test_k6a_a_mount_file_it_cannot_write_is_said_once_and_written_once_it
     await _start(client, workspace)
     device = workspace.stat().st_dev
     assert (
-        (agent.root / key / layout.MOUNT_FILE).read_text(encoding="utf-8").endswith(f"\n{device}\n")
+        (agent.root / key / layout.MOUNT_FILE)
+        .read_text(encoding="utf-8")
+        .endswith(f"\n{device}\n{mount_origin(workspace)}\n")
     )

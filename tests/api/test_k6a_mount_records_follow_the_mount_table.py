@@ -171,3 +171,83 @@ async def test_k6a_a_process_forked_from_the_service_takes_no_mount_table_change
 
     assert os.waitstatus_to_exitcode(status) == 0
     assert MOUNTS.changes() == before + 1
+
+
+def _record(space: Space, key: str) -> str:
+    return (space.root / key / layout.MOUNT_FILE).read_text(encoding="utf-8")
+
+
+@in_a_mount_namespace
+async def test_k6a_a_workspace_whose_path_now_leads_into_another_mount_is_not_visible(
+    space: Space,
+) -> None:
+    """Two Workspaces seen on the service's own filesystem; one is removed there. Then a tmpfs
+    is mounted over the other's parent, as a service moved into a container, or a replica in
+    another mount namespace, sees it: its path now leads into a mount other than the one it
+    was recorded on, so nothing says it was removed: not visible, never orphaned. The one
+    removed on its own mount stays orphaned, the tmpfs or not."""
+    alive, gone = space.tmp / "r" / "alive" / "ws", space.tmp / "r" / "gone" / "ws"
+    _folders(alive, gone)
+    keys = [await space.session_start(alive), await space.session_start(gone)]
+    recorded = [space.recorded(key) for key in keys]
+    gone.rmdir()
+
+    space.run("mount", "-t", "tmpfs", "tmpfs", alive.parent)
+    seen = [await space.judged(key) for key in keys]
+
+    assert recorded == [workspace_mount.mount_point(str(space.tmp))] * 2
+    assert seen == [[NOT_VISIBLE] * 2, [ORPHANED] * 2]
+
+
+@in_a_mount_namespace
+async def test_k6a_a_workspace_removed_on_its_own_bind_mount_is_orphaned_however_recorded(
+    space: Space,
+) -> None:
+    """Two Workspaces on a bind mount, removed there. One scope holds the record this service
+    writes; the other the one an older service wrote for a bind mount (``/`` and the device,
+    docs/operations.md): neither says the path leads into another mount, so both are
+    orphaned, never "not visible" for ever."""
+    source, point = space.tmp / "disk" / "repos", space.tmp / "home" / "repos"
+    _folders(source / "new", source / "old", point)
+    space.run("mount", "--bind", source, point)
+    keys = [await space.session_start(point / "new"), await space.session_start(point / "old")]
+    older = f"/\n{source.stat().st_dev}\n"
+    (space.root / keys[1] / layout.MOUNT_FILE).write_text(older, encoding="utf-8")
+    (point / "new").rmdir()
+    (point / "old").rmdir()
+
+    seen = [await space.judged(key) for key in keys]
+
+    assert (space.recorded(keys[0]), _record(space, keys[1])) == (str(point), older)
+    assert seen == [[ORPHANED] * 2] * 2
+
+
+@in_a_mount_namespace
+async def test_k6a_another_filesystem_at_the_recorded_mount_point_is_not_visible_across_reboots(
+    space: Space,
+) -> None:
+    """Two Workspaces on a tmpfs, recorded with its type and source, never its device numbers
+    (they change with a reboot). The tmpfs is unmounted and mounted again (as at a reboot:
+    another device number, written into the first record): the mount is the same kind at the
+    same point, empty (what the old one held is lost), so both are orphaned. Then another
+    filesystem is mounted there (a folder bound there, as a container's root on ``/`` where
+    the host's was): the paths lead into another mount than the recorded one, so nothing says
+    they were removed: not visible."""
+    point, other = space.tmp / "scratch", space.tmp / "elsewhere"
+    _folders(point, other)
+    space.run("mount", "-t", "tmpfs", "tmpfs", point)
+    _folders(point / "a", point / "b")
+    keys = [await space.session_start(point / "a"), await space.session_start(point / "b")]
+    records = [_record(space, key) for key in keys]
+    device = point.stat().st_dev
+    space.run("umount", point)
+    space.run("mount", "-t", "tmpfs", "tmpfs", point)
+    rebooted = records[0].replace(f"\n{device}\n", f"\n{device + 1}\n")
+    (space.root / keys[0] / layout.MOUNT_FILE).write_text(rebooted, encoding="utf-8")
+    emptied = [await space.judged(key) for key in keys]
+    space.run("umount", point)
+    space.run("mount", "--bind", other, point)
+
+    assert records == [f"{point}\n{device}\ntmpfs tmpfs /\n"] * 2
+    assert emptied == [[ORPHANED] * 2] * 2
+    assert [await space.judged(key) for key in keys] == [[NOT_VISIBLE] * 2] * 2

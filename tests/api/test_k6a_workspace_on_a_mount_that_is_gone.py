@@ -31,6 +31,7 @@ from memory_core.mount_table import MountTree
 
 from tests.api.test_k6a_orphaned_while_in_use import _overview_and_scope
 from tests.api.test_k6a_workspace_mount_follows_the_disk import served  # noqa: F401 - a fixture
+from tests.support.mount_namespace import mount_origin
 from tests.support.serve import ServedProcess, code_under_test, serve
 from tests.support.zygote import Zygote
 
@@ -303,7 +304,11 @@ def test_k6a_an_older_record_of_a_bind_mount_as_its_filesystem_is_corrected_by_t
         second.run("umount", point)
         unmounted = second.judged(key)
 
-    assert mount_file.read_text(encoding="utf-8") == f"{point}\n{source.stat().st_dev}\n"
+    point_line, device, origin, end = mount_file.read_text(encoding="utf-8").split("\n")
+    # the bind mount's filesystem: its type and source, the folder it shows its own
+    kind, device_name, _ = mount_origin(source).split(" ")
+    assert (point_line, device, end) == (str(point), str(source.stat().st_dev), "")
+    assert origin.split(" ")[:2] == [kind, device_name]
     assert unmounted == [NOT_VISIBLE] * 2
 
 

@@ -24,6 +24,7 @@ from tests.api.conftest import (
     ok_json,
     real,
 )
+from tests.support.mount_namespace import mount_origin
 
 USER_LINE = "- [Prefers pnpm](prefers-pnpm.md) — use pnpm, never npm or yarn, in every JS repo"
 
@@ -50,11 +51,14 @@ async def test_k5_first_session_in_a_persistent_workspace_creates_scope_and_mark
     answer = await start(client, workspace)
 
     scope = corpus_user.root / key
-    # the marker and nothing else (K-5) but the mount point the Workspace lies on and that
-    # filesystem's device (K-6a)
+    # the marker and nothing else (K-5) but the mount point the Workspace lies on, that
+    # filesystem's device and what tells its mount from another one (K-6a)
     assert names(scope) == [layout.MARKER_FILE, layout.MOUNT_FILE]
     mounted_on = (scope / layout.MOUNT_FILE).read_text(encoding="utf-8")
-    assert mounted_on == f"{mount_point(real(workspace))}\n{workspace.stat().st_dev}\n"
+    assert mounted_on == (
+        f"{mount_point(real(workspace))}\n{workspace.stat().st_dev}\n"
+        f"{mount_origin(Path(real(workspace)))}\n"
+    )
     assert (scope / layout.MARKER_FILE).read_text(encoding="utf-8") == (real(workspace) + "\n")
     assert answer["enabled"] is True
     assert answer["injected"] is True

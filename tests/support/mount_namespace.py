@@ -95,6 +95,15 @@ class Space:
 Test = Callable[[Space], Awaitable[None]]
 
 
+def mount_origin(path: Path) -> str:
+    """What this process's mount table says of the mount the real ``path`` lies on, as a
+    scope's ``.workspace-mount`` records it on its third line: type, source, folder shown."""
+    table = Path("/proc/self/mountinfo").read_text(encoding="utf-8", errors="surrogateescape")
+    found = MountTree.parse(table).mount_of(str(path))
+    assert found is not None, table
+    return found.origin.decode("utf-8", "surrogateescape")
+
+
 def in_a_mount_namespace(test: Test) -> Callable[[Path], None]:
     """The pytest test (taking ``tmp_path``) that runs ``test`` in a child process in a mount
     namespace of its own (see the module doc); its name and docstring are ``test``'s."""

@@ -104,6 +104,22 @@ class Mount:
         """The filesystem's super options (``"rw,vers=4.2"``); ``""`` when the line has none."""
         return self._described()[1]
 
+    @property
+    def origin(self) -> bytes:
+        """What tells this mount from another one at the same point, across reboots too
+        (K-6a): the filesystem's type, its source and the folder of it shown, as the kernel
+        writes them (escaped, so no space or newline inside), one space apart
+        (``b"ext4 /dev/sda1 /data/repos"``); never the mount id or the device numbers, which
+        change with a reboot or a remount. ``b""`` for a line with no ``-``, type and source.
+        """
+        rest = self._fields[5].split(b" ")
+        if b"-" not in rest[1:]:
+            return b""
+        dash = rest.index(b"-", 1)
+        if len(rest) < dash + 3:
+            return b""
+        return b" ".join((rest[dash + 1], rest[dash + 2], self._fields[3]))
+
     def _described(self) -> tuple[str | None, str]:
         """``(kind, options)``, read from the fields after the mount's options: optional
         fields, a ``-``, the type, the source, the super options."""

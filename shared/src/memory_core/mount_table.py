@@ -60,12 +60,14 @@ def filesystem_type(mountinfo: str, path: str, device: int) -> str | None:
 @dataclass(frozen=True)
 class MountTree:
     """A ``/proc/PID/mountinfo`` text parsed once, to walk many paths down: each mount's mount
-    point (by mount id), the mount on top at each ``(parent mount, mount point)``, and the root
-    mount (None when the table has none: a process in a ``chroot`` below a mount point)."""
+    point (by mount id), the mount on top at each ``(parent mount, mount point)``, the root
+    mount (None when the table has none: a process in a ``chroot`` below a mount point), and
+    each mount's line (its other fields decoded only when asked)."""
 
     points: dict[str, str]
     on: dict[tuple[str, str], str]
     root: str | None
+    lines: dict[str, Mount]
 
     @classmethod
     def parse(cls, mountinfo: str) -> MountTree:
@@ -73,13 +75,14 @@ class MountTree:
         points: dict[str, str] = {}
         parents: dict[str, str] = {}
         on: dict[tuple[str, str], str] = {}
+        lines: dict[str, Mount] = {}
         for found in _mounts(mountinfo):
             mount, parent, point = found.mount, found.parent, found.point
-            points[mount], parents[mount] = point, parent
+            points[mount], parents[mount], lines[mount] = point, parent, found
             if parent != mount:  # the root of a namespace may name itself as its parent
                 on[parent, point] = mount  # listed in mount order: a later one is on top
         root = next((mount for mount in points if _is_root(mount, points, parents)), None)
-        return cls(points, on, root)
+        return cls(points, on, root, lines)
 
     def mount_point_of(self, path: str) -> str | None:
         """The mount point of the mount the absolute real ``path`` lies on, as the kernel walks
@@ -99,6 +102,18 @@ class MountTree:
         >>> tree.mount_point_of("/mnt/my drive")
         '/mnt/my drive'
         """
+        found = self.mount_of(path)
+        return None if found is None else found.point
+
+    def mount_of(self, path: str) -> Mount | None:
+        """The line of the mount the absolute real ``path`` lies on, found as
+        :meth:`mount_point_of` walks; None when the table has no root mount.
+
+        >>> tree = MountTree.parse("22 1 254:0 / / rw - ext4 /dev/vda rw\\n"
+        ...     "40 22 254:0 /data/repos /home/u/repos rw - ext4 /dev/vda rw\\n")
+        >>> tree.mount_of("/home/u/repos/app").origin
+        b'ext4 /dev/vda /data/repos'
+        """
         current = self.root
         if current is None:
             return None
@@ -108,7 +123,7 @@ class MountTree:
                 if (current, folder) not in self.on:
                     break
                 current = self.on[current, folder]
-        return self.points[current]
+        return self.lines[current]
 
 
 def _is_root(mount: str, points: dict[str, str], parents: dict[str, str]) -> bool:

@@ -53,7 +53,7 @@ from memory_api.store.containment import (
     real_path,
 )
 from memory_api.store.not_scopes import Skipped
-from memory_api.store.workspace_mount import mount_gone
+from memory_api.store.workspace_mount import off_its_mount
 
 __all__ = [
     "GONE_ERRNOS",
@@ -186,16 +186,20 @@ the service once saw *orphaned*; every other failure leaves it *not visible*."""
 def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
     """``(orphaned, not_visible)`` of the Workspace ``path`` a scope's marker names (K-6a).
 
-    A folder at that path (through symlinks) is neither, unless it is empty and the mount point
-    the Workspace lay on is not mounted now: then that folder is the one the mount covered (the
+    A folder at that path (through symlinks) is neither, unless it is empty and off the mount
+    the Workspace lay on (:func:`~memory_api.store.workspace_mount.off_its_mount`: that mount
+    point not mounted now, or the folder on another mount): then that folder is the one the
+    mount covered (the
     Workspace's own folder as a bind mount's point, left empty on the filesystem below), *not
     visible*; a folder holding anything is the Workspace (one made again there, say), and its
     mount record is not read. A path with no folder there (nothing, or a file or a link to one
     left where the folder was) is *not visible* while the scope holds
     :data:`~memory_core.layout.NOT_VISIBLE_FILE` (the service could not see it at the latest
-    Session start either) or names a mount point the Workspace lay on that is not mounted now
-    (:func:`~memory_api.store.workspace_mount.mount_gone`: its disk unplugged), else *orphaned*
-    (it was seen, or the scope predates the flag, and is gone). Only an answer that says no
+    Session start either) or its path is off the mount the Workspace lay on (its disk
+    unplugged; or, by a record that tells mounts apart, the path now leading into another
+    mount: a service moved into a container, a tmpfs over a folder above it), else *orphaned*
+    (it was seen, or the scope predates the flag, and is gone from its own mount). Only an
+    answer that says no
     folder is there (:data:`GONE_ERRNOS`: no such entry, a file on the way, a name too long to
     look up, a symlink loop) counts as gone; any other lookup failure is *not visible*, since
     whether it is gone cannot be told: a folder on its way is another account's (EACCES, EPERM),
@@ -214,9 +218,9 @@ def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
     if mode is not None and stat.S_ISDIR(mode):
         # the empty folder left where a mount's point was (its mount gone) is not the
         # Workspace: the Workspace's own folder as a bind mount's point reads so unmounted
-        return False, _empty_folder(path) and mount_gone(scope)
+        return False, _empty_folder(path) and off_its_mount(scope, path)
     unseen = os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.NOT_VISIBLE_FILE}")
-    unseen = unseen or mount_gone(scope)
+    unseen = unseen or off_its_mount(scope, path)
     return not unseen, unseen
 
 

@@ -5,11 +5,17 @@ service's container had then) is not gone when that disk is not mounted: its pat
 yet nothing says its folder was removed. A Session start that sees the Workspace keeps the mount
 point it lies on in the scope's :data:`~memory_core.layout.MOUNT_FILE` (``/`` for the root
 filesystem); the overview calls a missing Workspace whose mount point is no longer mounted "not
-visible from the service", never orphaned. One whose disk is mounted and whose folder is gone
-is orphaned, as before.
+visible from the service", never orphaned, and so is one whose path now leads into another
+mount than the recorded one (:func:`off_its_mount`: a tmpfs or volume over a folder above it
+in another mount namespace, a service moved into a container). One whose disk is mounted and
+whose folder is gone on it is orphaned, as before.
 
-The file holds two lines: the mount point (the start of the Workspace's real path) and the
-filesystem the Workspace folder was on then (its ``st_dev``, decimal). The mount point is the
+The file holds three lines: the mount point (the start of the Workspace's real path), the
+filesystem the Workspace folder was on then (its ``st_dev``, decimal), and what tells that
+mount from another across reboots (:attr:`~memory_core.mount_fields.Mount.origin`: type,
+source and folder shown, as the table writes them; no third line without a table). A file
+an older service wrote has no third line: it is judged by its mount point alone (it may
+name ``/`` for a bind mount) until the next Session start rewrites it. The mount point is the
 one the kernel's mount table (``/proc/self/mountinfo``) gives for the Workspace's path, so a
 bind mount within one filesystem (a container's volume, ``mount --bind /data/repos
 /home/u/repos``) is recorded as its own mount point, not as the filesystem's: with it
@@ -47,7 +53,7 @@ from memory_api.store.containment import read_regular
 from memory_api.store.held_writes import replace_in
 from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
 
-__all__ = ["MountRecords", "mount_gone", "mount_point", "record_mount"]
+__all__ = ["MountRecords", "mount_gone", "mount_point", "off_its_mount", "record_mount"]
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +89,31 @@ def mount_point(path: str) -> str:
     return current
 
 
+def _mount_of(path: str) -> tuple[str, bytes]:
+    """The mount point of the mount the existing real ``path`` lies on (:func:`mount_point`)
+    and what tells that mount from another (:attr:`~memory_core.mount_fields.Mount.origin`:
+    type, source and folder shown); ``b""`` for the latter without a readable table. Raises
+    ``OSError`` as :func:`mount_point` does."""
+    tree = MOUNTS.tree()
+    found = None if tree is None else tree.mount_of(path)
+    if found is None:
+        return mount_point(path), b""
+    return found.point, found.origin
+
+
+def _record(point: str, device: int, origin: bytes) -> bytes:
+    """The bytes of a mount file: the mount point, the device and, when known, the mount's
+    origin, a line each.
+
+    >>> _record("/mnt/d", 2049, b"ext4 /dev/sdb1 /")
+    b'/mnt/d\\n2049\\next4 /dev/sdb1 /\\n'
+    >>> _record("/", 2049, b"")
+    b'/\\n2049\\n'
+    """
+    written = os.fsencode(f"{point}\n{device}\n")
+    return written + origin + b"\n" if origin else written
+
+
 def _mounted(point: str) -> bool:
     """Whether a mount has its mount point at ``point`` now: a filesystem of its own there
     (:func:`os.path.ismount`, no table read), or a mount the table names there (a bind mount
@@ -94,18 +125,20 @@ def _mounted(point: str) -> bool:
     return tree is not None and tree.mount_point_of(point) == point
 
 
-def _parsed(raw: bytes) -> tuple[bytes, int]:
-    """The mount point and device a file's bytes ``raw`` hold (:data:`_NO_DEVICE` when the
-    second line is missing or no number).
+def _parsed(raw: bytes) -> tuple[bytes, int, bytes]:
+    """The mount point, device and mount origin a file's bytes ``raw`` hold (:data:`_NO_DEVICE`
+    when the second line is missing or no number; ``b""`` for no third line: a file an older
+    service wrote).
 
-    >>> _parsed(b"/mnt/drive\\n2049\\n")
-    (b'/mnt/drive', 2049)
+    >>> _parsed(b"/mnt/drive\\n2049\\next4 /dev/sdb1 /\\n")
+    (b'/mnt/drive', 2049, b'ext4 /dev/sdb1 /')
     >>> _parsed(b"/")
-    (b'/', -1)
+    (b'/', -1, b'')
     """
     point, _, rest = raw.partition(b"\n")
-    device = rest.strip()
-    return point, int(device) if device.isdigit() else _NO_DEVICE
+    device, _, origin = rest.partition(b"\n")
+    device = device.strip()
+    return point, int(device) if device.isdigit() else _NO_DEVICE, origin.strip(b"\n")
 
 
 class MountRecords:
@@ -134,16 +167,19 @@ class MountRecords:
         device, changes = found
         return device if changes == MOUNTS.changes() else None
 
-    def holds(self, path: str, info: os.stat_result, found: tuple[str, int], changes: int) -> bool:
-        """Whether the regular file ``path`` (its ``lstat`` ``info``, taken before) records
-        exactly the mount point and device ``found`` (as told after ``changes`` changes of the
-        mount table); kept at that version when it does."""
-        point, device = found
+    def holds(
+        self, path: str, info: os.stat_result, found: tuple[bytes, int], changes: int
+    ) -> bool:
+        """Whether the regular file ``path`` (its ``lstat`` ``info``, taken before) holds
+        exactly the bytes ``found[0]`` (:func:`_record` of the Workspace's mount point, device
+        ``found[1]`` and mount, as told after ``changes`` changes of the mount table); kept at
+        that version when it does."""
+        record, device = found
         try:
             raw, _ = read_regular(Path(path), _READ_CAP + 1)
         except OSError:  # gone or swapped since the lstat: written again
             return False
-        if raw != os.fsencode(f"{point}\n{device}\n"):
+        if raw != record:
             return False
         self._devices.put(path, file_key(info), (device, changes))  # the key seen before the read
         return True
@@ -206,13 +242,14 @@ def record_mount(
         raise NeedsBlockingIO(key)
     changes = MOUNTS.changes()  # before the table is read: a change after it is seen next time
     try:
-        point = mount_point(real_workspace)
+        point, origin = _mount_of(real_workspace)
     except OSError:  # gone again since it was seen: the next Session start keeps it
         return
-    if info is not None and records.holds(path, info, (point, device), changes):
+    record = _record(point, device, origin)
+    if info is not None and records.holds(path, info, (record, device), changes):
         return
     try:  # in the folder held open: never one swapped in for it meanwhile (A-7)
-        replace_in(scope.parent, scope, layout.MOUNT_FILE, os.fsencode(f"{point}\n{device}\n"))
+        replace_in(scope.parent, scope, layout.MOUNT_FILE, record)
         records.wrote(path, device, changes)
         records.succeeded(folder)
     except OSError as error:
@@ -222,16 +259,62 @@ def record_mount(
             )
 
 
+def _recorded(scope: Path | str) -> tuple[str, bytes] | None:
+    """The mount point and mount origin ``scope``'s file records (``b""`` for no origin: a
+    file an older service wrote, or one written without a mount table); None when no file is
+    kept, or it cannot be read, or it names no absolute path: then nothing says where the
+    Workspace lay."""
+    try:
+        raw, _ = read_regular(Path(scope) / layout.MOUNT_FILE, _READ_CAP + 1)
+    except OSError:  # NotRegularFileError is an OSError
+        return None
+    point, _, origin = _parsed(raw)
+    if not point.startswith(b"/") or len(raw) > _READ_CAP or b"\0" in point:
+        return None
+    return os.fsdecode(point), origin
+
+
 def mount_gone(scope: Path | str) -> bool:
     """Whether ``scope`` names a mount point its Workspace lay on that is not mounted now (its
     disk unplugged, a share not mounted, a volume the service's container no longer has).
     False when no file is kept, or it cannot be read, or it names no absolute path: then
     nothing says so."""
-    try:
-        raw, _ = read_regular(Path(scope) / layout.MOUNT_FILE, _READ_CAP + 1)
-    except OSError:  # NotRegularFileError is an OSError
-        return False
-    point = _parsed(raw)[0]
-    if not point.startswith(b"/") or point == b"/" or len(raw) > _READ_CAP or b"\0" in point:
+    recorded = _recorded(scope)
+    if recorded is None or recorded[0] == "/":
         return False  # no record, or the root filesystem, which is always mounted
-    return not _mounted(os.fsdecode(point))
+    return not _mounted(recorded[0])
+
+
+def off_its_mount(scope: Path | str, path: str) -> bool:
+    """Whether the Workspace ``path`` that ``scope``'s file records is off the mount it lay on
+    for this service (K-6a), so that nothing says a folder missing there was removed: that
+    mount point is not mounted now (:func:`mount_gone`), or, for a file that records the
+    mount's origin (type, source, folder shown: written by this version), ``path`` now leads
+    into another mount: the nearest folder at or above it lies on a mount with another mount
+    point or origin (a tmpfs or a volume mounted over a folder above it in another mount
+    namespace; a service moved into a container, whose root is another filesystem on ``/``).
+    A file without the origin (an older service's: it recorded ``/`` for a bind mount) is
+    judged by its mount point alone, since a mount point cannot tell that record from a tmpfs
+    over a folder above. False when no file is kept or it names nothing, and for a folder
+    missing on its own mount (removed there: orphaned; a new empty tmpfs at the same point
+    too). Never by device numbers, which change with a reboot or a remount. One ``stat`` per
+    folder up to the nearest one there; the mount table read once per change."""
+    recorded = _recorded(scope)
+    if recorded is None:
+        return False
+    point, origin = recorded
+    if point != "/" and not _mounted(point):
+        return True
+    if not origin or not path.startswith(os.sep):
+        return False
+    tree = MOUNTS.tree()
+    if tree is None:
+        return False
+    folder = path
+    while not os.path.isdir(folder) and folder != os.sep:  # noqa: PTH112 - a str walk
+        folder = os.path.dirname(folder)  # noqa: PTH120 - a str walk, no Path per level
+    try:
+        found = tree.mount_of(os.path.realpath(folder))
+    except (OSError, ValueError):  # a NUL in a hand-edited marker
+        return False
+    return found is not None and (found.point, found.origin) != (point, origin)
