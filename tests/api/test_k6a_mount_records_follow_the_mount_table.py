@@ -228,11 +228,12 @@ async def test_k6a_another_filesystem_at_the_recorded_mount_point_is_not_visible
 ) -> None:
     """Two Workspaces on a tmpfs, recorded with its type and source, never its device numbers
     (they change with a reboot). The tmpfs is unmounted and mounted again (as at a reboot:
-    another device number, written into the first record): the mount is the same kind at the
-    same point, empty (what the old one held is lost), so both are orphaned. Then another
-    filesystem is mounted there (a folder bound there, as a container's root on ``/`` where
-    the host's was): the paths lead into another mount than the recorded one, so nothing says
-    they were removed: not visible."""
+    another device number and another source name, as a ``/dev/sdX`` renamed at boot, written
+    into the first record; only the type and the folder shown are compared): the mount is the
+    same kind at the same point, empty (what the old one held is lost), so both are orphaned.
+    Then another filesystem is mounted there (a folder bound there, as a container's root on
+    ``/`` where the host's was): the paths lead into another mount than the recorded one, so
+    nothing says they were removed: not visible."""
     point, other = space.tmp / "scratch", space.tmp / "elsewhere"
     _folders(point, other)
     space.run("mount", "-t", "tmpfs", "tmpfs", point)
@@ -243,6 +244,7 @@ async def test_k6a_another_filesystem_at_the_recorded_mount_point_is_not_visible
     space.run("umount", point)
     space.run("mount", "-t", "tmpfs", "tmpfs", point)
     rebooted = records[0].replace(f"\n{device}\n", f"\n{device + 1}\n")
+    rebooted = rebooted.replace("tmpfs tmpfs /", "tmpfs sdb1 /")  # a device renamed at boot
     (space.root / keys[0] / layout.MOUNT_FILE).write_text(rebooted, encoding="utf-8")
     emptied = [await space.judged(key) for key in keys]
     space.run("umount", point)

@@ -106,8 +106,9 @@ class Mount:
 
     @property
     def origin(self) -> bytes:
-        """What tells this mount from another one at the same point, across reboots too
-        (K-6a): the filesystem's type, its source and the folder of it shown, as the kernel
+        """What tells this mount from another one at the same point (K-6a): the filesystem's
+        type, its source (a device name, which may change between boots: compared by type and
+        folder alone, ``workspace_mount.off_its_mount``) and the folder of it shown, as the kernel
         writes them (escaped, so no space or newline inside), one space apart
         (``b"ext4 /dev/sda1 /data/repos"``); never the mount id or the device numbers, which
         change with a reboot or a remount. ``b""`` for a line with no ``-``, type and source.

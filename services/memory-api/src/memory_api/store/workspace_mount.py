@@ -13,7 +13,8 @@ whose folder is gone on it is orphaned, as before.
 The file holds three lines: the mount point (the start of the Workspace's real path), the
 filesystem the Workspace folder was on then (its ``st_dev``, decimal), and what tells that
 mount from another across reboots (:attr:`~memory_core.mount_fields.Mount.origin`: type,
-source and folder shown, as the table writes them; no third line without a table). A file
+source and folder shown, as the table writes them; compared by type and folder, a source
+being a device name a boot may change; no third line without a table). A file
 an older service wrote has no third line: it is judged by its mount point alone (it may
 name ``/`` for a bind mount) until the next Session start rewrites it. The mount point is the
 one the kernel's mount table (``/proc/self/mountinfo``) gives for the Workspace's path, so a
@@ -292,7 +293,8 @@ def off_its_mount(scope: Path | str, path: str) -> bool:
     mount's origin (type, source, folder shown: written by this version), ``path`` now leads
     into another mount: the nearest folder at or above it lies on a mount with another mount
     point or origin (a tmpfs or a volume mounted over a folder above it in another mount
-    namespace; a service moved into a container, whose root is another filesystem on ``/``).
+    namespace; a service moved into a container, whose root is another filesystem on ``/``),
+    the origin compared by its type and folder shown (:func:`_kind`).
     A file without the origin (an older service's: it recorded ``/`` for a bind mount) is
     judged by its mount point alone, since a mount point cannot tell that record from a tmpfs
     over a folder above. False when no file is kept or it names nothing, and for a folder
@@ -317,4 +319,12 @@ def off_its_mount(scope: Path | str, path: str) -> bool:
         found = tree.mount_of(os.path.realpath(folder))
     except (OSError, ValueError):  # a NUL in a hand-edited marker
         return False
-    return found is not None and (found.point, found.origin) != (point, origin)
+    return found is not None and (found.point, _kind(found.origin)) != (point, _kind(origin))
+
+
+def _kind(origin: bytes) -> tuple[bytes, bytes]:
+    """The filesystem type and the folder of it shown, of a mount's ``origin`` (``type source
+    folder``): its source is left out, a device name (``/dev/sdb1``) that may change between
+    boots while the mount is the same (K-6a)."""
+    fields = origin.split(b" ")
+    return fields[0], fields[-1]
