@@ -54,10 +54,12 @@ _CODE_OPTION_RE = r"^(?:-[A-Za-z]*[cmeEpr][A-Za-z]*|--(?:eval|print|require|comm
 
 class PipedCode(NamedTuple):
     """A shell reading the pipe as its code: ``shell`` (its name as written) and ``code``
-    (the text the printer prints, None when the guard cannot tell it)."""
+    (the text the printer prints, None when the guard cannot tell it); ``written``: the
+    shell reads what is written into its process substitution (``>(bash)``), no pipe."""
 
     shell: str
     code: str | None
+    written: bool = False
 
 
 def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
@@ -75,6 +77,8 @@ def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
     function or alias that may redefine ``echo``."""
     if words[at] == "<(":
         return _substituted_code(words, at, command)
+    if words[at].endswith(">("):
+        return _written_code(words, at)
     after = _simple_command(words, at, back=False)
     stage = _stage(words, at, back=True)
     shell = _shell_reading_stdin(after) or _xargs_shell(after)
@@ -115,6 +119,27 @@ def _substituted_code(words: list[str], at: int, command: str) -> PipedCode | No
         depth += words[end].endswith("(") - (words[end] == ")")
         end += 1
     return PipedCode(shell[0], None) if PRINTERS & set(words[at + 1 : end]) else None
+
+
+def _written_code(words: list[str], at: int) -> PipedCode | None:
+    """The code a shell or interpreter reads from what is written into the process
+    substitution opening at ``words[at]`` (``>(``, ``>>(``): ``exec 3> >(bash)`` then ``cat
+    run.txt >&3``, ``… > >(sh -s)``, ``tee >(python3)``, ``> >(tee >(bash))`` (the inner one
+    read at its own ``>(``). Whatever the command writes to it later (any descriptor, any
+    program) is that shell's script, which the guard cannot show: code it cannot tell
+    (``code`` None), judged as ``… | bash`` is. A reader of its own input that runs no code
+    (``>(tee log)``, ``>(gzip > o.gz)``, ``>(bash -n)``) gives None."""
+    inside = _simple_command(words, at, back=False)
+    if inside and posixpath.basename(inside[0]) in _SOURCING and inside[1:2]:
+        return PipedCode(inside[0], None, True) if inside[1] in STDIN_SCRIPTS else None
+    shell = (
+        _shell_reading_stdin(inside) or _interpreter_reading_stdin(inside) or _xargs_shell(inside)
+    )
+    return None if shell is None else PipedCode(shell, None, True)
+
+
+_SOURCING = frozenset({".", "source"})
+"""Builtins running a file's text as the shell's own code (``. /dev/stdin``)."""
 
 
 def _pipeline_before(words: list[str], at: int) -> list[str]:
