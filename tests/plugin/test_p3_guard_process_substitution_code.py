@@ -79,3 +79,12 @@ def test_p3_a_process_substitution_running_no_code_passes(
     script: Layout, command: str, place: str
 ) -> None:
     assert_allowed_by_every_harness_and_bash_writes_there(script, command, place)
+
+
+@pytest.mark.parametrize("command", ["bash <(cat run.txt)", "sh < <(head -n 5 run.txt)"])
+def test_p3_a_file_printed_into_a_shell_read_through_a_process_substitution_is_refused(
+    script: Layout, command: str
+) -> None:
+    """``cat run.txt | bash`` was refused for what ``run.txt`` writes; ``bash <(cat run.txt)``
+    ran the same file unread by every harness's hook."""
+    assert_refused_by_every_harness_and_bash_writes(script, command)

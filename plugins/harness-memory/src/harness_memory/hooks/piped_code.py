@@ -104,7 +104,9 @@ def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
 
 def _substituted_code(words: list[str], at: int, command: str) -> PipedCode | None:
     """The code a shell reads from the process substitution opening at ``words[at]`` (its
-    script, ``bash <(…)``, or its standard input, ``bash < <(…)``) when a printer prints it."""
+    script, ``bash <(…)``, or its standard input, ``bash < <(…)``) when a printer prints it;
+    code the guard cannot tell when a program it does not read ahead prints it, or ``cat``,
+    ``head``, ``tail`` (:data:`_FILE_PRINTERS`) a file's text."""
     before = at - 1 if at and words[at - 1] == "<" else at
     shell = _simple_command(words, before, back=True)
     if not shell or posixpath.basename(shell[0]) not in SHELLS | STARTUP_SHELLS:
@@ -114,6 +116,8 @@ def _substituted_code(words: list[str], at: int, command: str) -> PipedCode | No
         return PipedCode(shell[0], _printed(inside, command))
     if stage_unread(_stage(words, at, back=False), read_definitions(command).redefines):
         return PipedCode(shell[0], None)  # ``bash <(base64 -d <<< …)``: code never read
+    if inside and posixpath.basename(inside[0]) in _FILE_PRINTERS:
+        return PipedCode(shell[0], None)  # ``bash <(cat run.txt)``: its file read nowhere
     depth, end = 1, at + 1
     while end < len(words) and depth:
         depth += words[end].endswith("(") - (words[end] == ")")
@@ -138,6 +142,10 @@ def _written_code(words: list[str], at: int) -> PipedCode | None:
     return None if shell is None else PipedCode(shell, None, True)
 
 
+_FILE_PRINTERS = frozenset({"cat", "head", "tail"})
+"""Programs printing files: a shell given their output as its script through ``<(…)``
+(``bash <(cat run.txt)``) runs a file the guard does not read as that shell's script (``cat
+run.txt | bash`` and ``bash run.txt`` are read so)."""
 _SOURCING = frozenset({".", "source"})
 """Builtins running a file's text as the shell's own code (``. /dev/stdin``)."""
 

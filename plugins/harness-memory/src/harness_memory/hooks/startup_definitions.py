@@ -99,6 +99,8 @@ def startup_texts(
     ~/.bashrc; bash -ic …``); a file named by a command starting no shell runs only in a
     later call, read then."""
     plain = plain_text(bash_quoting(command))  # ``$'\\x63p'`` read as ``cp`` (round 58, F2)
+    if isinstance(environ, _StartupEnviron):  # the files' own settings are read here
+        environ = environ.harness
     run = startup_files_run(command, environ, harness_shell, base)
     if run is None:
         return StartupTexts([None], plain, environ.get("HOME", ""), base)
@@ -634,6 +636,11 @@ class _StartupEnviron(Mapping[str, str]):
     ) -> None:
         self._environ, self._names, self._held = environ, names, held
 
+    @property
+    def harness(self) -> Mapping[str, str]:
+        """The harness's environment as the hook was given it (before the startup files)."""
+        return self._environ
+
     def _undecided(self, name: str) -> bool:
         if name in _KEPT_NAMES:
             return False
@@ -645,7 +652,7 @@ class _StartupEnviron(Mapping[str, str]):
         return self._environ[name]
 
     def __contains__(self, name: object) -> bool:
-        return (isinstance(name, str) and self._undecided(name)) or name in self._environ
+        return name in self._environ or name in (self._names or self._held)
 
     def __iter__(self) -> Iterator[str]:
         yield from self._environ
@@ -700,7 +707,7 @@ def _names_set(text: str, base: str, environ: Mapping[str, str]) -> frozenset[st
     plain = plain_text(text)
     if re.search(_ANY_NAME_RE, plain):
         return None
-    for match in re.finditer(r"(?<![\w-])eval\s+(\S*)", plain):
+    for match in re.finditer(r"(?<![\w-])eval\s+([^\n;&|]*)", plain):
         if not re.match(_EVAL_PRINTER_RE, match.group(1)) or (
             os.path.basename(re.sub(_EVAL_PRINTER_RE, r"\g<name>", match.group(1)))  # noqa: PTH119
             not in CODE_PRINTERS
@@ -717,9 +724,13 @@ def _names_set(text: str, base: str, environ: Mapping[str, str]) -> frozenset[st
     return frozenset(names)
 
 
-_ANY_NAME_RE = r"\(\(|(?<![\w-])(?:let|declare\s+-\w*n|typeset\s+-\w*n|local\s+-\w*n)\b|\w\["
-"""Text that may set a variable named only at run time: arithmetic (``((…))``, ``let``, an
-array subscript), where a value such as ``X=1`` is evaluated, and a name reference."""
+_ANY_NAME_RE = (
+    r"\(\(|\$\[|(?<![\w-])(?:let|(?:declare|typeset|local)\s+-\w*n)\b|\w\[[^\]\n]*[$`]"
+    r"|\$\{#?\w+\[[^\]\n]*[A-Za-z_]|[A-Za-z_]\w*\[[^\]\n]*[A-Za-z_][^\]\n]*\]\+?="
+)
+"""Text that may set a variable named only at run time: arithmetic (``((…))``, ``$[…]``,
+``let``, an array's subscript holding a name or an expansion), where a value such as ``X=1``
+is evaluated, and a name reference (``declare -n``)."""
 _EVAL_PRINTER_RE = r"^\$\((?:[A-Za-z_]\w*=\S*\s*)*(?P<name>[^\s;&|()]+).*"
 """``eval``'s word running one program's output: ``$(dircolors -b)``, ``$(SHELL=/bin/sh
 lesspipe)`` (the program's name in ``name``)."""
