@@ -41,6 +41,7 @@ from harness_memory.hooks.named_scripts import (
     SCRIPT_DEPTH,
     SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
+    NestedScript,
     nested_scripts,
     read_script,
     script_file,
@@ -196,6 +197,7 @@ class _Reading:
         self.base, self.environ, self.command = base, environ, command
         self.written_first = written_first
         self.seen: set[str] = set()
+        self.unread_source = False  # a file sourced by a name built at run time
 
     def texts(self, file: str, depth: int) -> Iterator[str | None]:
         """The texts (comments dropped) of ``file`` and the files it sources, in the order a
@@ -227,7 +229,12 @@ class _Reading:
             for path in re.findall(_LITERAL_SOURCE_RE, text):
                 yield from self.texts(self._sourced(path), depth + 1)
             return
-        for script_kind, folder, _, path, top in nested_scripts(text, self.base, self.environ):
+        for script_kind, folder, _, path, top in _scanned(text, self.base, self.environ):
+            self.unread_source = self.unread_source or (script_kind, top, path) == (
+                "source",
+                True,
+                None,
+            )
             if script_kind != "source" or not top or path is None:
                 continue  # another process, a subshell's, or named at run time: unread
             sourced = script_file("source", folder, path, self.environ)
@@ -239,6 +246,27 @@ class _Reading:
         home = self.environ.get("HOME", "")
         path = re.sub(_HOME_RE, home, path) if home else path
         return script_file("source", self.base, path, self.environ)
+
+
+_SCANS: dict[tuple[str, str], tuple[Mapping[str, str], list[NestedScript]]] = {}
+"""The last scans of startup files' texts (:func:`_scanned`), by text and folder, with the
+environment they were read with."""
+
+
+def _scanned(text: str, base: str, environ: Mapping[str, str]) -> list[NestedScript]:
+    """:func:`~harness_memory.hooks.named_scripts.nested_scripts` of a startup file's ``text``
+    read in ``base`` with ``environ``, scanned once per call: the guard reads the files once
+    for the variables they set (:func:`startup_environ`) and once for their definitions
+    (:func:`startup_texts`), both with the harness's environment (H-5: a 32 KiB sourced
+    prompt script costs one scan, not two)."""
+    held = _SCANS.get((text, base))
+    if held is not None and held[0] is environ:
+        return held[1]
+    found = nested_scripts(text, base, environ)
+    if len(_SCANS) >= SCRIPTS_CAP:
+        _SCANS.clear()
+    _SCANS[(text, base)] = (environ, found)
+    return found
 
 
 _LITERAL_SOURCE_RE = (
@@ -687,23 +715,27 @@ def startup_environ(
     reading = _Reading(base, environ, "", written_first=False)
     names: set[str] = set()
     for text in (text for file in files for text in reading.texts(file, 0)):
-        found = None if text is None else _names_set(text, base, environ)
+        found = None if text is None or reading.unread_source else _names_set(text)
         if found is None:
-            held = {n for part in texts for n in re.findall(r"[A-Za-z_]\w*", part)}
-            return _StartupEnviron(environ, None, frozenset(held))
+            break
         names |= found
-    return _StartupEnviron(environ, frozenset(names)) if names else environ
+    else:
+        if not reading.unread_source:  # the last file's own sources
+            return _StartupEnviron(environ, frozenset(names)) if names else environ
+    held = {name for part in texts for name in re.findall(r"[A-Za-z_]\w*", part)}
+    return _StartupEnviron(environ, None, frozenset(held))
 
 
-def _names_set(text: str, base: str, environ: Mapping[str, str]) -> frozenset[str] | None:
+def _names_set(text: str) -> frozenset[str] | None:
     """The variables a startup file's ``text`` (comments dropped) may set: each name assigned
     (``X=``, ``X+=``, ``${X:=…}``, ``X[…]=``, in quotes too) and each name a line running a
     builtin that sets or unsets names holds (``export``, ``read``, ``for``, ``unset`` …); None
     (any) when it evaluates code the guard cannot read (``eval`` but of a setup tool's
     output, :data:`~harness_memory.hooks.code_sources.CODE_PRINTERS`; a file sourced by a
-    name built at run time), names a variable at run time (``export "$n=…"``, ``declare -n``,
-    ``printf -v "$n"``) or evaluates arithmetic (``((…))``, ``let``, a subscript: a value
-    may assign there). The files it sources by a name the guard reads are read on their own."""
+    name built at run time, which :class:`_Reading` notes), names a variable at run time
+    (``export "$n=…"``, ``declare -n``, ``printf -v "$n"``) or evaluates arithmetic
+    (``((…))``, ``let``, a subscript: a value may assign there). The files it sources by a
+    name the guard reads are read on their own."""
     plain = plain_text(text)
     if re.search(_ANY_NAME_RE, plain):
         return None
@@ -712,9 +744,6 @@ def _names_set(text: str, base: str, environ: Mapping[str, str]) -> frozenset[st
             os.path.basename(re.sub(_EVAL_PRINTER_RE, r"\g<name>", match.group(1)))  # noqa: PTH119
             not in CODE_PRINTERS
         ):
-            return None
-    for kind, _, _, path, _ in nested_scripts(text, base, environ):
-        if kind == "source" and path is None:
             return None
     names = set(re.findall(_ASSIGNED_RE, plain))
     for line in re.findall(_SETTER_LINE_RE, plain):
