@@ -104,7 +104,6 @@ from harness_memory.hooks.shell_arrays import WORDS_RUN_RE
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, is_interactive, startup_files
 from harness_memory.hooks.shell_words import split_words
 from harness_memory.hooks.split_substitutions import LOOP_VALUES_CAP
-from harness_memory.hooks.startup_definitions import startup_environ
 from harness_memory.hooks.tool_targets import (
     MAYBE_PATCHER,
     READ_AS,
@@ -180,7 +179,6 @@ def shell_refusal(
         )
     table = read_mount_table() if mounts is None else mounts
     environ = os.environ if environ is None else environ
-    environ = startup_environ(environ, run_by, known or "", texts)  # ``export X=`` in .profile
     judge = _Judge(memory_root, key, records_folders(settings), table, environ)
     judge.shell = run_by
     return judge.texts(texts, known)

@@ -34,14 +34,12 @@ from typing import NamedTuple
 
 from harness_memory.hooks.bash_quoting import bash_quoting
 from harness_memory.hooks.called_names import called_patterns
-from harness_memory.hooks.code_sources import CODE_PRINTERS
 from harness_memory.hooks.definitions import definitions_of, plain_text, read_definitions
 from harness_memory.hooks.here_data import closing_bracket
 from harness_memory.hooks.named_scripts import (
     SCRIPT_DEPTH,
     SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
-    NestedScript,
     nested_scripts,
     read_script,
     script_file,
@@ -54,7 +52,6 @@ from harness_memory.hooks.shell_startup import is_interactive, startup_files
 __all__ = [
     "StartupTexts",
     "startup_definitions_text",
-    "startup_environ",
     "startup_files_run",
     "startup_redefines",
     "startup_texts",
@@ -100,8 +97,6 @@ def startup_texts(
     ~/.bashrc; bash -ic …``); a file named by a command starting no shell runs only in a
     later call, read then."""
     plain = plain_text(bash_quoting(command))  # ``$'\\x63p'`` read as ``cp`` (round 58, F2)
-    if isinstance(environ, _StartupEnviron):  # the files' own settings are read here
-        environ = environ.harness
     run = startup_files_run(command, environ, harness_shell, base)
     if run is None:
         return StartupTexts([None], plain, environ.get("HOME", ""), base)
@@ -197,7 +192,6 @@ class _Reading:
         self.base, self.environ, self.command = base, environ, command
         self.written_first = written_first
         self.seen: set[str] = set()
-        self.unread_source = False  # a file sourced by a name built at run time
 
     def texts(self, file: str, depth: int) -> Iterator[str | None]:
         """The texts (comments dropped) of ``file`` and the files it sources, in the order a
@@ -229,12 +223,7 @@ class _Reading:
             for path in re.findall(_LITERAL_SOURCE_RE, text):
                 yield from self.texts(self._sourced(path), depth + 1)
             return
-        for script_kind, folder, _, path, top in _scanned(text, self.base, self.environ):
-            self.unread_source = self.unread_source or (script_kind, top, path) == (
-                "source",
-                True,
-                None,
-            )
+        for script_kind, folder, _, path, top in nested_scripts(text, self.base, self.environ):
             if script_kind != "source" or not top or path is None:
                 continue  # another process, a subshell's, or named at run time: unread
             sourced = script_file("source", folder, path, self.environ)
@@ -246,27 +235,6 @@ class _Reading:
         home = self.environ.get("HOME", "")
         path = re.sub(_HOME_RE, home, path) if home else path
         return script_file("source", self.base, path, self.environ)
-
-
-_SCANS: dict[tuple[str, str], tuple[Mapping[str, str], list[NestedScript]]] = {}
-"""The last scans of startup files' texts (:func:`_scanned`), by text and folder, with the
-environment they were read with."""
-
-
-def _scanned(text: str, base: str, environ: Mapping[str, str]) -> list[NestedScript]:
-    """:func:`~harness_memory.hooks.named_scripts.nested_scripts` of a startup file's ``text``
-    read in ``base`` with ``environ``, scanned once per call: the guard reads the files once
-    for the variables they set (:func:`startup_environ`) and once for their definitions
-    (:func:`startup_texts`), both with the harness's environment (H-5: a 32 KiB sourced
-    prompt script costs one scan, not two)."""
-    held = _SCANS.get((text, base))
-    if held is not None and held[0] is environ:
-        return held[1]
-    found = nested_scripts(text, base, environ)
-    if len(_SCANS) >= SCRIPTS_CAP:
-        _SCANS.clear()
-    _SCANS[(text, base)] = (environ, found)
-    return found
 
 
 _LITERAL_SOURCE_RE = (
@@ -639,139 +607,3 @@ def _pass_through(name: str, body: str, command: str) -> str | None:
             return None
         return ""
     return None
-
-
-_UNDECIDED = "$(a value a startup file may set)"
-"""The value the guard reads for a variable a startup file may set (:func:`startup_environ`):
-an expansion, which no word built from it decides (bash never expands a value again)."""
-_KEPT_NAMES = frozenset({"PATH", "HOME"})
-"""Variables :func:`startup_environ` leaves as the harness's environment holds them: ``PATH``,
-whose folders a startup file puts first are judged by :func:`startup_redefines`, and ``HOME``,
-the home the startup files themselves are found in."""
-
-
-class _StartupEnviron(Mapping[str, str]):
-    """The harness's environment as the command's shell holds it after its startup files: each
-    variable of ``names`` (None: every variable but :data:`_KEPT_NAMES`) reads as
-    :data:`_UNDECIDED`, whether or not the environment sets it; a copy holds the environment's
-    and ``names`` (for None, ``held``: the names the command's text holds)."""
-
-    def __init__(
-        self,
-        environ: Mapping[str, str],
-        names: frozenset[str] | None,
-        held: frozenset[str] = frozenset(),
-    ) -> None:
-        self._environ, self._names, self._held = environ, names, held
-
-    @property
-    def harness(self) -> Mapping[str, str]:
-        """The harness's environment as the hook was given it (before the startup files)."""
-        return self._environ
-
-    def _undecided(self, name: str) -> bool:
-        if name in _KEPT_NAMES:
-            return False
-        return self._names is None or name in self._names
-
-    def __getitem__(self, name: str) -> str:
-        if self._undecided(name):
-            return _UNDECIDED
-        return self._environ[name]
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._environ or name in (self._names or self._held)
-
-    def __iter__(self) -> Iterator[str]:
-        yield from self._environ
-        yield from sorted((self._names or self._held) - set(self._environ) - _KEPT_NAMES)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-
-def startup_environ(
-    environ: Mapping[str, str],
-    harness_shell: tuple[str, ...],
-    base: str = "",
-    texts: Collection[str] = (),
-) -> Mapping[str, str]:
-    """The environment the agent's command runs with when the harness runs it as ``bash -lc``
-    (``harness_shell``, its options holding ``c``: Codex CLI's login profiles, Gemini CLI's
-    ``BASH_ENV``) in ``base``: ``environ`` with every variable a startup file it reads (and the
-    files they source) may set read as known only at run time (:data:`_UNDECIDED`); every one
-    when a file cannot be read whole or runs code the guard cannot read (:func:`_names_set`;
-    a copy of the mapping then holds each name of the command's ``texts``). The hook's own
-    environment does not show what ``export OUT=…`` in ``~/.profile`` (which an earlier
-    command may have written) sets, so ``${OUT:-dist}`` is no longer read as ``dist`` there
-    (P-3). Claude Code's snapshot (``-il``, no ``c``) carries functions, aliases and
-    ``PATH``, no variable: ``environ`` as given; and so when no such file exists."""
-    words = list(harness_shell[1:])
-    if not harness_shell or not any(w[:1] == "-" and "c" in w[1:] for w in words):
-        return environ
-    files = startup_files(harness_shell[0], words, environ)
-    if not files:
-        return environ
-    reading = _Reading(base, environ, "", written_first=False)
-    names: set[str] = set()
-    for text in (text for file in files for text in reading.texts(file, 0)):
-        found = None if text is None or reading.unread_source else _names_set(text)
-        if found is None:
-            break
-        names |= found
-    else:
-        if not reading.unread_source:  # the last file's own sources
-            return _StartupEnviron(environ, frozenset(names)) if names else environ
-    held = {name for part in texts for name in re.findall(r"[A-Za-z_]\w*", part)}
-    return _StartupEnviron(environ, None, frozenset(held))
-
-
-def _names_set(text: str) -> frozenset[str] | None:
-    """The variables a startup file's ``text`` (comments dropped) may set: each name assigned
-    (``X=``, ``X+=``, ``${X:=…}``, ``X[…]=``, in quotes too) and each name a line running a
-    builtin that sets or unsets names holds (``export``, ``read``, ``for``, ``unset`` …); None
-    (any) when it evaluates code the guard cannot read (``eval`` but of a setup tool's
-    output, :data:`~harness_memory.hooks.code_sources.CODE_PRINTERS`; a file sourced by a
-    name built at run time, which :class:`_Reading` notes), names a variable at run time
-    (``export "$n=…"``, ``declare -n``, ``printf -v "$n"``) or evaluates arithmetic
-    (``((…))``, ``let``, a subscript: a value may assign there). The files it sources by a
-    name the guard reads are read on their own."""
-    plain = plain_text(text)
-    if re.search(_ANY_NAME_RE, plain):
-        return None
-    for match in re.finditer(r"(?<![\w-])eval\s+([^\n;&|]*)", plain):
-        if not re.match(_EVAL_PRINTER_RE, match.group(1)) or (
-            os.path.basename(re.sub(_EVAL_PRINTER_RE, r"\g<name>", match.group(1)))  # noqa: PTH119
-            not in CODE_PRINTERS
-        ):
-            return None
-    names = set(re.findall(_ASSIGNED_RE, plain))
-    for line in re.findall(_SETTER_LINE_RE, plain):
-        if re.search(_SETTER_BUILT_RE, line):
-            return None
-        names.update(re.findall(r"(?<![\w$-])[A-Za-z_]\w*", line))
-    return frozenset(names)
-
-
-_ANY_NAME_RE = (
-    r"\(\(|\$\[|(?<![\w-])(?:let|(?:declare|typeset|local)\s+-\w*n)\b|\w\[[^\]\n]*[$`]"
-    r"|\$\{#?\w+\[[^\]\n]*[A-Za-z_]|[A-Za-z_]\w*\[[^\]\n]*[A-Za-z_][^\]\n]*\]\+?="
-)
-"""Text that may set a variable named only at run time: arithmetic (``((…))``, ``$[…]``,
-``let``, an array's subscript holding a name or an expansion), where a value such as ``X=1``
-is evaluated, and a name reference (``declare -n``)."""
-_EVAL_PRINTER_RE = r"^\$\((?:[A-Za-z_]\w*=\S*\s*)*(?P<name>[^\s;&|()]+).*"
-"""``eval``'s word running one program's output: ``$(dircolors -b)``, ``$(SHELL=/bin/sh
-lesspipe)`` (the program's name in ``name``)."""
-_ASSIGNED_RE = r"(?<![\w$])([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?:?="
-"""A name assigned: ``X=``, ``X+=``, ``${X:=``, ``${X=``, ``X[0]=``."""
-_SETTER_LINE_RE = (
-    r"(?m)(?:^|(?<=[\s;&|(){}]))(?:export|declare|typeset|local|readonly|read|unset|getopts"
-    r"|mapfile|readarray)(?![\w-])[^\n;&|]*"
-    r"|(?<![\w-])printf\s+(?:-\S+\s+)*-v\s*\S+|(?<![\w-])(?:for|select)\s+\S+"
-)
-"""A simple command of a builtin that sets or unsets the names among its words (``printf
--v NAME``, ``for NAME``: that one word)."""
-_SETTER_BUILT_RE = r"(?:^|\s)[^\s=<>]*[$`]|<\("
-"""A word of such a command naming a variable at run time: ``$`` or a backquote before any
-``=`` of its word (``export "$n=1"``, ``read $v``, ``printf -v "$n"``)."""
