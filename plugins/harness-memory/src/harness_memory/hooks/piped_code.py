@@ -54,10 +54,12 @@ _CODE_OPTION_RE = r"^(?:-[A-Za-z]*[cmeEpr][A-Za-z]*|--(?:eval|print|require|comm
 
 class PipedCode(NamedTuple):
     """A shell reading the pipe as its code: ``shell`` (its name as written) and ``code``
-    (the text the printer prints, None when the guard cannot tell it)."""
+    (the text the printer prints, None when the guard cannot tell it); ``written``: the
+    shell reads what is written into its process substitution (``>(bash)``), no pipe."""
 
     shell: str
     code: str | None
+    written: bool = False
 
 
 def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
@@ -75,6 +77,8 @@ def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
     function or alias that may redefine ``echo``."""
     if words[at] == "<(":
         return _substituted_code(words, at, command)
+    if words[at].endswith(">("):
+        return _written_code(words, at)
     after = _simple_command(words, at, back=False)
     stage = _stage(words, at, back=True)
     shell = _shell_reading_stdin(after) or _xargs_shell(after)
@@ -100,7 +104,9 @@ def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
 
 def _substituted_code(words: list[str], at: int, command: str) -> PipedCode | None:
     """The code a shell reads from the process substitution opening at ``words[at]`` (its
-    script, ``bash <(…)``, or its standard input, ``bash < <(…)``) when a printer prints it."""
+    script, ``bash <(…)``, or its standard input, ``bash < <(…)``) when a printer prints it;
+    code the guard cannot tell when a program it does not read ahead prints it, or ``cat``,
+    ``head``, ``tail`` (:data:`_FILE_PRINTERS`) a file's text."""
     before = at - 1 if at and words[at - 1] == "<" else at
     shell = _simple_command(words, before, back=True)
     if not shell or posixpath.basename(shell[0]) not in SHELLS | STARTUP_SHELLS:
@@ -110,11 +116,38 @@ def _substituted_code(words: list[str], at: int, command: str) -> PipedCode | No
         return PipedCode(shell[0], _printed(inside, command))
     if stage_unread(_stage(words, at, back=False), read_definitions(command).redefines):
         return PipedCode(shell[0], None)  # ``bash <(base64 -d <<< …)``: code never read
+    if inside and posixpath.basename(inside[0]) in _FILE_PRINTERS:
+        return PipedCode(shell[0], None)  # ``bash <(cat run.txt)``: its file read nowhere
     depth, end = 1, at + 1
     while end < len(words) and depth:
         depth += words[end].endswith("(") - (words[end] == ")")
         end += 1
     return PipedCode(shell[0], None) if PRINTERS & set(words[at + 1 : end]) else None
+
+
+def _written_code(words: list[str], at: int) -> PipedCode | None:
+    """The code a shell or interpreter reads from what is written into the process
+    substitution opening at ``words[at]`` (``>(``, ``>>(``): ``exec 3> >(bash)`` then ``cat
+    run.txt >&3``, ``… > >(sh -s)``, ``tee >(python3)``, ``> >(tee >(bash))`` (the inner one
+    read at its own ``>(``). Whatever the command writes to it later (any descriptor, any
+    program) is that shell's script, which the guard cannot show: code it cannot tell
+    (``code`` None), judged as ``… | bash`` is. A reader of its own input that runs no code
+    (``>(tee log)``, ``>(gzip > o.gz)``, ``>(bash -n)``) gives None."""
+    inside = _simple_command(words, at, back=False)
+    if inside and posixpath.basename(inside[0]) in _SOURCING and inside[1:2]:
+        return PipedCode(inside[0], None, True) if inside[1] in STDIN_SCRIPTS else None
+    shell = (
+        _shell_reading_stdin(inside) or _interpreter_reading_stdin(inside) or _xargs_shell(inside)
+    )
+    return None if shell is None else PipedCode(shell, None, True)
+
+
+_FILE_PRINTERS = frozenset({"cat", "head", "tail"})
+"""Programs printing files: a shell given their output as its script through ``<(…)``
+(``bash <(cat run.txt)``) runs a file the guard does not read as that shell's script (``cat
+run.txt | bash`` and ``bash run.txt`` are read so)."""
+_SOURCING = frozenset({".", "source"})
+"""Builtins running a file's text as the shell's own code (``. /dev/stdin``)."""
 
 
 def _pipeline_before(words: list[str], at: int) -> list[str]:

@@ -710,7 +710,7 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
         data = not (shell_code or evaluating is not None or writes.may_run(word, previous))
         _read_inner(found, inner, (bases[-1], environ, _depth, lost), outer=writes, data=data)
-        if word in _PIPES_AND_FEEDS and not (substituting or quoted_back):
+        if (word in _PIPES_AND_FEEDS or word.endswith(">(")) and not (substituting or quoted_back):
             where = (bases[-1], environ, _depth, lost)
             _read_piped_code(found, piped_code(words, at, command), where, outer=writes)
         chdir = word == "env" or (chdir and not _separates(word))
@@ -810,7 +810,9 @@ def _read_piped_code(
     if piped is None:
         return
     if piped.code is None:
-        found.written_at_run_time.append(f"$(the code printed into {piped.shell}'s pipe)")
+        into = f"written into >({piped.shell} …)" if piped.written else "printed into"
+        into = into if piped.written else f"{into} {piped.shell}'s pipe"
+        found.written_at_run_time.append(f"$(the code {into})")
         return
     _read_inner(found, [piped.code], at, outer=outer)
 
