@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections import defaultdict, deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from memory_core.legacy_readings import (
@@ -199,7 +201,11 @@ _UNDEFINED_BYTE = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
 
 def _undefined_as_c1(error: UnicodeError) -> tuple[str | bytes, int]:
     """:data:`CP1252_UNDEFINED`: the first byte (or control) of ``error`` as the control (or
-    byte) of its value when it is one cp1252 does not define; else ``error`` is raised."""
+    byte) of its value when it is one cp1252 does not define; else ``error`` is raised (an
+    error of any codec but the 8-bit ones, too: Python names every 8-bit codec's errors
+    ``charmap``, as far as the codec can be told)."""
+    if getattr(error, "encoding", None) != "charmap":
+        raise error
     if isinstance(error, UnicodeDecodeError):
         byte = error.object[error.start]
         if byte in _UNDEFINED:
@@ -705,23 +711,12 @@ def shown_lines(raw: bytes, lines: list[str]) -> list[str]:
     encoding it looks like (``- [設定](settings.md)``, not ``- [\x90Ý’è](settings.md)``), a
     byte that encoding cannot read as U+FFFD; other lines as they are."""
     exact = decode_exact(raw)
-    if exact is not None and exact.errors == "surrogateescape":  # mostly UTF-8: line by line
-        return [_shown_line(line.encode(exact.codec, exact.errors)) for line in lines]
     if exact is None or exact.codec not in ("cp1252", "latin-1"):
         return lines
     readings = legacy_readings(raw) if not_decoded_why(raw) is not None else None
     if readings is None:
         return lines
     return [_in_its_encoding(line.encode(exact.codec, exact.errors), readings) for line in lines]
-
-
-def _shown_line(line: bytes) -> str:
-    """One line of a mostly-UTF-8 index as :func:`decode_text` reads it: UTF-8, else cp1252
-    (a byte it does not define as its C1 control: :data:`CP1252_UNDEFINED`)."""
-    try:
-        return line.decode("utf-8")
-    except UnicodeDecodeError:
-        return line.decode("cp1252", CP1252_UNDEFINED)
 
 
 def name_spellings(raw: bytes, name: str) -> list[str]:
@@ -826,17 +821,71 @@ class ExactText:
     codec: str
     text: str
     errors: str = "strict"
-    """``surrogateescape`` for UTF-8 text with a few lines of another encoding (see
-    :func:`_mostly_utf8`): their bytes are kept in ``text`` as lone surrogates, given back as
-    they were by :meth:`encode`; :data:`CP1252_UNDEFINED` for cp1252 (a byte it does not
-    define read as, and given back from, its C1 control); ``strict`` otherwise."""
+    """:data:`CP1252_UNDEFINED` for cp1252 (a byte it does not define read as, and given back
+    from, its C1 control); ``strict`` otherwise."""
+    odd: tuple[tuple[int, bytes], ...] = ()
+    """For UTF-8 text with a few lines of another encoding (:func:`_mostly_utf8`), each such
+    line's number (0-based, as :func:`_line_bodies` cuts ``text``) and its bytes without its
+    line end: ``text`` holds the line as the reader shows it (cp1252), so a pruning and a
+    restore's merge judge it by that text (A-6), and :meth:`encode` gives its bytes back."""
 
-    def encode(self, text: str) -> bytes:
+    def encode(self, text: str, spelled: Mapping[str, bytes] | None = None) -> bytes:
         """``text`` (``self.text`` edited) as bytes of the same file: BOM, then the codec.
 
-        Raises ``UnicodeEncodeError`` for a character the codec cannot hold (a pruned text only
-        ever holds characters of the original)."""
-        return self.bom + text.encode(self.codec, self.errors)
+        A line of :attr:`odd` that ``text`` keeps (found in order, by its text) is its own
+        bytes again; for UTF-8, another line whose text ``spelled`` maps (a restore: the lines
+        of another encoding in the version's index, text → bytes) those bytes. Raises
+        ``UnicodeEncodeError`` for a character the codec cannot hold (a pruned text only ever
+        holds characters of the original)."""
+        if not self.odd and not (spelled and self.codec == "utf-8"):
+            return self.bom + text.encode(self.codec, self.errors)
+        return self.bom + b"".join(self._own_bytes(text, spelled or {}))
+
+    def _own_bytes(self, text: str, spelled: Mapping[str, bytes]) -> list[bytes]:
+        """The lines of ``text`` as bytes: :meth:`encode` for text with :attr:`odd` lines or
+        lines ``spelled``. Linear in the lines: each own row is passed once."""
+        own = _line_bodies(self.text)
+        odd = dict(self.odd)
+        texts = {own[row] for row in odd}
+        rows_of: dict[str, deque[int]] = defaultdict(deque)  # an odd line's text → its rows
+        for row, body in enumerate(own):
+            if body in texts:
+                rows_of[body].append(row)
+        at = 0
+        out: list[bytes] = []
+        for line in _LINE_WITH_END.findall(text):
+            body = line.rstrip("\r\n")
+            data = spelled.get(body) if self.codec == "utf-8" else None
+            spots = rows_of.get(body)
+            while spots and spots[0] < at:
+                spots.popleft()
+            if spots:  # the index's own line with this text: its own bytes
+                at = spots.popleft() + 1
+                data = odd.get(at - 1)
+            if data is None:
+                data = body.encode(self.codec, self.errors)
+            out.append(data + line[len(body) :].encode(self.codec, self.errors))
+        return out
+
+    def lines(self) -> list[bytes]:
+        """The bytes of each line of :attr:`text` with its line end (the BOM not included):
+        ``b"".join(lines())`` is the file after its BOM."""
+        odd = dict(self.odd)
+        out: list[bytes] = []
+        for row, line in enumerate(_LINE_WITH_END.findall(self.text)):
+            body = line.rstrip("\r\n")
+            data = odd[row] + line[len(body) :].encode() if row in odd else None
+            out.append(data if data is not None else line.encode(self.codec, self.errors))
+        return out
+
+
+_LINE_WITH_END = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+"""A line with its end as :func:`memory_core.markdown.lines_with_ends` cuts text."""
+
+
+def _line_bodies(text: str) -> list[str]:
+    """The lines of ``text`` (:data:`_LINE_WITH_END`) without their ends."""
+    return [line.rstrip("\r\n") for line in _LINE_WITH_END.findall(text)]
 
 
 def exact_codec(raw: bytes) -> str:
@@ -871,7 +920,9 @@ def decode_exact(raw: bytes) -> ExactText | None:
 
     None when the bytes cannot be given back exactly by re-encoding the text (UTF-16 or UTF-32
     with a cut code unit or a lone surrogate: :func:`decode_text` reads those with replacement
-    characters), so a caller never rewrites a file it would change beyond its edit.
+    characters), so a caller never rewrites a file it would change beyond its edit. A UTF-8
+    file with a few lines that are not (:func:`_mostly_utf8`) has those lines in ``text`` as
+    the reader shows them (cp1252), their bytes in :attr:`ExactText.odd` (A-6).
 
     >>> found = decode_exact("\\ufeffa\\rb".encode("utf-16-le"))
     >>> found.bom, found.codec, found.text
@@ -881,9 +932,10 @@ def decode_exact(raw: bytes) -> ExactText | None:
     """
     bom, rest, codec = _marked(raw)
     if codec == "utf-8" and not decodes(rest, codec):
-        if _mostly_utf8(rest) is not None:  # every byte back as it was: utf-8 is exact
-            text = rest.decode(codec, "surrogateescape")
-            return ExactText(bom=bom, codec=codec, text=text, errors="surrogateescape")
+        if (mixed := _mostly_utf8(rest)) is not None:  # each line read as the reader reads it
+            lines = rest.splitlines(keepends=True)  # cut as _mostly_utf8 cuts them
+            odd = tuple((at - 1, lines[at - 1].rstrip(b"\r\n")) for at in mixed[1])
+            return ExactText(bom=bom, codec=codec, text=mixed[0], odd=odd)  # bytes in odd
         text = rest.decode("cp1252", CP1252_UNDEFINED)  # every byte back (A-6): exact
         return ExactText(bom=bom, codec="cp1252", text=text, errors=CP1252_UNDEFINED)
     try:

@@ -39,7 +39,6 @@ from merge3 import Merge3
 
 from memory_core.decoding import CP1252_UNDEFINED, decode_exact
 from memory_core.line_matching import PatienceMatcher
-from memory_core.markdown import lines_with_ends
 
 __all__ = ["changed_on_both", "merge_lines"]
 
@@ -76,7 +75,7 @@ def _split(data: bytes) -> _Split | None:
     exact = decode_exact(data)
     if exact is None:
         return None
-    lines = [line.encode(exact.codec, exact.errors) for line in lines_with_ends(exact.text)]
+    lines = exact.lines()  # a line of another encoding in UTF-8 text: its own bytes
     bom = exact.bom
     return _Split([bom, *lines] if bom else lines, bom, exact.codec)
 
