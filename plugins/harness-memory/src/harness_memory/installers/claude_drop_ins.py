@@ -8,7 +8,11 @@ wins, objects merge key by key, lists are joined without repeats (Claude Code's 
 its 2.1.332 bundle lists the folder, keeps ``.json`` names not starting with ``.``, sorts
 them). A drop-in it cannot parse as a JSON object stops it before any Session starts (2.1.332,
 measured: exit 1, "Managed settings document could not be parsed as a JSON object; none of its
-settings are in effect. Fix or remove it."), so no hook runs. ``install`` and ``status`` judge
+settings are in effect. Fix or remove it."), so no hook runs. A drop-in it cannot read (a
+link to a folder or in a loop, one larger than :data:`MAX_BYTES`) or a folder it cannot list
+does not: it starts, says "Managed settings failed to load; policies from the failed source
+are NOT in effect" and runs the hooks (2.1.332, measured), so that file is left out of the
+merge (``unread``), for ``status`` to note. ``install`` and ``status`` judge
 whether our hooks run by the merged settings (:func:`with_drop_ins`); a managed install
 writes ``managed-settings.json`` alone and leaves every drop-in as it is.
 """
@@ -16,6 +20,7 @@ writes ``managed-settings.json`` alone and leaves every drop-in as it is.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -30,27 +35,35 @@ from harness_memory.installers.harness_json import HarnessRefuses, NotKnown, cla
 
 __all__ = [
     "DROP_IN_DIR",
+    "MAX_BYTES",
     "ManagedSettings",
     "drop_in_paths",
     "read_drop_in",
     "refused_said",
     "source_of",
+    "unread_said",
     "with_drop_ins",
 ]
 
 DROP_IN_DIR = "managed-settings.d"
 """The drop-in folder Claude Code reads beside ``managed-settings.json``."""
 
+MAX_BYTES = 2_097_152
+"""The largest settings file, in bytes, Claude Code 2.1.332 reads (its bundle's settings
+reader: ``size > 2097152`` is "File exceeds maxBytes limit", the file not loaded)."""
+
 
 class ManagedSettings(NamedTuple):
     """Claude Code's managed settings as it reads them: the merged ``document``, the ``files``
-    whose objects were merged, in order (``managed-settings.json`` first), and the drop-ins
-    it ``refused`` (``(path, why)``: one it cannot read or parse as a JSON object, which stops
-    Claude Code before any Session starts)."""
+    whose objects were merged, in order (``managed-settings.json`` first), the drop-ins it
+    ``refused`` (``(path, why)``: one it reads but cannot parse as a JSON object, which stops
+    Claude Code before any Session starts) and those it left ``unread`` (``(path, why)``: one
+    it cannot read, or the folder it cannot list: Claude Code starts without their settings)."""
 
     document: dict[str, Any]
     files: list[tuple[Path, dict[str, Any]]]
     refused: list[tuple[Path, str]]
+    unread: tuple[tuple[Path, str], ...] = ()
 
 
 def drop_in_paths(folder: Path) -> list[Path]:
@@ -92,17 +105,23 @@ def with_drop_ins(
 ) -> ManagedSettings:
     """Claude Code's managed settings whose ``managed-settings.json`` at ``path`` holds
     ``document``, with every drop-in of ``managed-settings.d`` beside it (read by ``read``)
-    laid over it in order (:func:`lay_over`); a folder that cannot be listed, or a drop-in
-    ``read`` refuses, is in ``refused`` and left out."""
+    laid over it in order (:func:`lay_over`); a drop-in ``read`` refuses is in ``refused``,
+    one Claude Code cannot read (:func:`cannot_read`) or a folder it cannot list in
+    ``unread``, each left out."""
     merged: dict[str, Any] = dict(document)
     files: list[tuple[Path, dict[str, Any]]] = [(path, dict(document))]
     refused: list[tuple[Path, str]] = []
+    unread: list[tuple[Path, str]] = []
     folder = path.parent / DROP_IN_DIR
     try:
         paths = drop_in_paths(folder)
     except OSError as error:
-        return ManagedSettings(merged, files, [(folder, f"cannot be listed ({error})")])
+        listed = f"cannot be listed ({error.strerror or error})"
+        return ManagedSettings(merged, files, [], ((folder, listed),))
     for drop_in in paths:
+        if why := cannot_read(drop_in):
+            unread.append((drop_in, why))
+            continue
         try:
             found = read(drop_in)
         except (SettingsFileError, OSError) as error:
@@ -110,7 +129,25 @@ def with_drop_ins(
             continue
         merged = lay_over(merged, found)
         files.append((drop_in, found))
-    return ManagedSettings(merged, files, refused)
+    return ManagedSettings(merged, files, refused, tuple(unread))
+
+
+def cannot_read(path: Path) -> str | None:
+    """Why Claude Code cannot read the drop-in ``path`` (it then starts without it): a link
+    that leads nowhere or in a loop, a folder, anything but a regular file, a file it may not
+    open, one larger than :data:`MAX_BYTES`; None when it reads it."""
+    try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            return "is a folder"
+        if not stat.S_ISREG(info.st_mode):
+            return "is not a regular file"
+        if info.st_size > MAX_BYTES:
+            return f"is larger than the {MAX_BYTES} bytes Claude Code reads ({info.st_size})"
+        path.open("rb").close()
+    except OSError as error:
+        return f"cannot be read ({error.strerror or error})"
+    return None
 
 
 def lay_over(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
@@ -136,7 +173,8 @@ def source_of(settings: ManagedSettings, key: str, default: Path) -> Path:
 
 
 def refused_said(path: Path, why: str) -> str:
-    """The sentence for a drop-in ``path`` Claude Code cannot read or parse (``why``)."""
+    """The sentence for a drop-in ``path`` Claude Code reads but cannot parse as a JSON object
+    (``why``): it refuses to start."""
     return (
         f"{path}, a drop-in of this machine's Claude Code managed settings, {_reason(path, why)}: "
         'Claude Code refuses to start with it ("none of its settings are in effect. Fix or '
@@ -144,10 +182,25 @@ def refused_said(path: Path, why: str) -> str:
     )
 
 
+def unread_said(path: Path, why: str) -> str:
+    """The sentence for a drop-in (or the folder of them) ``path`` Claude Code cannot read
+    (``why``): it starts without its settings."""
+    return (
+        f"{path}, of this machine's Claude Code managed settings, {why}: Claude Code starts "
+        'without it ("Managed settings failed to load; policies from the failed source are NOT '
+        'in effect"), so none of its settings are in effect'
+    )
+
+
+_INSTALL_WAYS = ("; fix it and run the command again", ": the file is written back")
+"""Where a reading error's way on for an install begins (no install writes a drop-in)."""
+
+
 def _reason(path: Path, why: str) -> str:
     """``why`` without the path it begins with, nor the way on it gives an install (this file
     is not one an install writes)."""
     prefix = f"{path}"
     text = why[len(prefix) :].lstrip(" :") if why.startswith(prefix) else why
-    text = text.split("; fix it and run the command again")[0]
-    return text if text.startswith(("is ", "cannot ")) else f"cannot be read ({text})"
+    for way in _INSTALL_WAYS:
+        text = text.split(way)[0]
+    return text if text.startswith(("is ", "cannot ", "holds ")) else f"cannot be read ({text})"

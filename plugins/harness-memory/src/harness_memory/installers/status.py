@@ -46,6 +46,7 @@ from harness_memory.installers.claude_drop_ins import (
     ManagedSettings,
     refused_said,
     source_of,
+    unread_said,
     with_drop_ins,
 )
 from harness_memory.installers.codex_hook_fields import skipped
@@ -220,8 +221,8 @@ def status(
         given.update(dict.fromkeys(commands, _settings_env(document)))
     if "claude-code (managed)" in labels:  # its settings win over the user's (H-6)
         lines = [line for line in lines if not line.startswith(_USER_AUTO_MEMORY_ON)]
-    if skipped := _user_hooks_skipped(labels, documents, managed_files):
-        lines, healthy = lines + skipped, False
+    skipped = _user_hooks_skipped(labels, documents, managed_files)  # notes too
+    lines, healthy = lines + skipped, healthy and not any(": PROBLEM: " in s for s in skipped)
     if workspace is not None:
         homes = (home, codex.codex_home(home, environ), systems)
         said = _workspace_lines(workspace, homes, geminis, labels, documents)
@@ -500,7 +501,8 @@ def _user_hooks_skipped(
     settings, Codex CLI's ``requirements.toml``, Gemini CLI's system settings) keep the hooks
     of a user install (``labels``: the installed ones; ``documents``: what was read, by label)
     from running: :func:`_machine_lines` (beside hooks of ours in them, only what switches
-    those off too)."""
+    those off too), and a note of each Claude Code drop-in it cannot read (it starts without
+    them: no PROBLEM)."""
     lines: list[str] = []
     for harness, path in files:
         if harness not in labels:
@@ -510,6 +512,8 @@ def _user_hooks_skipped(
         except SettingsFileError:
             continue  # its own line says it cannot be read
         lines += _machine_lines(harness, path, machine, hook_names(documents.get(harness, {})))
+        if "claude-code (managed)" not in labels:  # else its own lines note them
+            lines += [f"{harness}: note: {unread_said(*left)}" for left in machine.unread]
     return lines
 
 
@@ -696,10 +700,12 @@ def _settings(label: str, path: Path, harness: str) -> tuple[Path, dict[str, Any
 def _drop_in_lines(label: str, path: Path, document: dict[str, Any]) -> list[str]:
     """The PROBLEM lines of a managed install into Claude Code's ``managed-settings.json`` at
     ``path`` (``document``) whose drop-ins keep its hooks from running: one Claude Code refuses
-    to start with, or a ``"disableAllHooks": true`` the merged settings end with where
-    ``document`` has none (:func:`_switched_off` names that one)."""
+    to start with (and a note of each it cannot read, which it starts without), or a
+    ``"disableAllHooks": true`` the merged settings end with where ``document`` has none
+    (:func:`_switched_off` names that one)."""
     settings = with_drop_ins(path, document, lambda drop_in: _read(drop_in, "claude-code"))
     lines = [f"{label}: PROBLEM: {refused_said(where, why)}" for where, why in settings.refused]
+    lines += [f"{label}: note: {unread_said(where, why)}" for where, why in settings.unread]
     if (why := claude_code_off(settings.document)) and not claude_code_off(document):
         held = source_of(settings, "disableAllHooks", path)
         lines.append(f"{label}: PROBLEM: {switched_off('claude-code', held, why)}")
