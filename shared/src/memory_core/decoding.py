@@ -13,7 +13,6 @@ from __future__ import annotations
 import codecs
 import re
 from collections import defaultdict, deque
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from memory_core.legacy_readings import (
@@ -829,21 +828,21 @@ class ExactText:
     line end: ``text`` holds the line as the reader shows it (cp1252), so a pruning and a
     restore's merge judge it by that text (A-6), and :meth:`encode` gives its bytes back."""
 
-    def encode(self, text: str, spelled: Mapping[str, bytes] | None = None) -> bytes:
+    def encode(self, text: str) -> bytes:
         """``text`` (``self.text`` edited) as bytes of the same file: BOM, then the codec.
 
         A line of :attr:`odd` that ``text`` keeps (found in order, by its text) is its own
-        bytes again; for UTF-8, another line whose text ``spelled`` maps (a restore: the lines
-        of another encoding in the version's index, text → bytes) those bytes. Raises
+        bytes again; any other line is written in the codec (a restore's line put back into a
+        UTF-8 index is UTF-8, whatever its bytes were in the version). Raises
         ``UnicodeEncodeError`` for a character the codec cannot hold (a pruned text only ever
         holds characters of the original)."""
-        if not self.odd and not (spelled and self.codec == "utf-8"):
+        if not self.odd:
             return self.bom + text.encode(self.codec, self.errors)
-        return self.bom + b"".join(self._own_bytes(text, spelled or {}))
+        return self.bom + b"".join(self._own_bytes(text))
 
-    def _own_bytes(self, text: str, spelled: Mapping[str, bytes]) -> list[bytes]:
-        """The lines of ``text`` as bytes: :meth:`encode` for text with :attr:`odd` lines or
-        lines ``spelled``. Linear in the lines: each own row is passed once."""
+    def _own_bytes(self, text: str) -> list[bytes]:
+        """The lines of ``text`` as bytes: :meth:`encode` for text with :attr:`odd` lines.
+        Linear in the lines: each own row is passed once."""
         own = _line_bodies(self.text)
         odd = dict(self.odd)
         texts = {own[row] for row in odd}
@@ -855,7 +854,7 @@ class ExactText:
         out: list[bytes] = []
         for line in _LINE_WITH_END.findall(text):
             body = line.rstrip("\r\n")
-            data = spelled.get(body) if self.codec == "utf-8" else None
+            data = None
             spots = rows_of.get(body)
             while spots and spots[0] < at:
                 spots.popleft()

@@ -261,7 +261,6 @@ def merge_index_bytes(
     places: str | None = None,
     codec: str | None = None,
     twins: Collection[str] = (),
-    spelled: Mapping[str, bytes] | None = None,
 ) -> MergedBytes:
     """Merge ``lines`` (text, LF line ends) into the index bytes ``raw``, in their own form.
 
@@ -273,10 +272,7 @@ def merge_index_bytes(
     that version was written in (``decode_exact``'s name for it): an index whose bytes are all
     ASCII now (its delete took every other character: ``Café`` was its only non-ASCII word)
     reads alike in it, and takes the lines back in it, not as UTF-8; ``twins``, the names
-    (NFC) the scope holds in two Unicode normalizations, each linked in its own spelling;
-    ``spelled``, the lines of another encoding in that version's UTF-8 index (text, as the
-    reader shows it → bytes: :attr:`~memory_core.decoding.ExactText.odd`), each put back into
-    a UTF-8 index as those bytes (a restore gives the index back byte for byte). Raises
+    (NFC) the scope holds in two Unicode normalizations, each linked in its own spelling. Raises
     :class:`IndexNotRewritable` (see the module docstring); never writes.
     """
     exact = decode_exact(raw)
@@ -312,7 +308,7 @@ def merge_index_bytes(
         )
     try:
         written = merge.text.replace("\n", "\r") if cr_only else merge.text
-        data = exact.encode(written, spelled)
+        data = exact.encode(written)
     except UnicodeEncodeError as error:
         raise IndexNotRewritable(
             f"is {exact.codec} text, which cannot hold {error.object[error.start]!r} of the "

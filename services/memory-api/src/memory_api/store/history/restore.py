@@ -100,7 +100,6 @@ class _Plan:
     places: str | None  # the version's MEMORY.md, where each line goes back to its place
     pruned: bool = False  # a delete by the service followed the version (took its lines)
     codec: str | None = None  # the encoding the version's MEMORY.md was written in
-    spelled: dict[str, bytes] | None = None  # its lines of another encoding: text → bytes
 
 
 def _linking_lines(
@@ -166,14 +165,14 @@ def restore_file(
         raise NotFound(f"{there!r} is not in version {version}; nothing to restore")
     if name == layout.INDEX_FILE:
         old_index: bytes | None = data
-        plan = _Plan(name, data, decode_text(data)[0], _with_ends(data), False, *_codec_of(data))
+        plan = _Plan(name, data, decode_text(data)[0], _with_ends(data), codec=_codec_of(data))
     else:
         old_index = _version_index(repository, version, scope, there)
         places = None if old_index is None else _with_ends(old_index)
         files = histories.tree(repository, version)
         lines = _linking_lines(old_index, there, files, scope)
         pruned = old_index is None and not lines and _deleted_since(repository, version, names)
-        plan = _Plan(name, data, lines, places, pruned, *_codec_of(old_index))
+        plan = _Plan(name, data, lines, places, pruned, _codec_of(old_index))
     who = Attribution("restore", principal=principal, restored_from=version, subject=name)
     merged, recorded = histories.around(
         agent_id, scope, who, _apply, histories, repository, root, scope, plan, removes=(name,)
@@ -240,13 +239,7 @@ def _apply_in(
     real, held = scope
     if plan.name == layout.INDEX_FILE:
         return _merge_into_index(
-            root,
-            held,
-            plan.index_lines or "",
-            plan.places,
-            shown=real,
-            codec=plan.codec,
-            spelled=plan.spelled,
+            root, held, plan.index_lines or "", plan.places, shown=real, codec=plan.codec
         )
     path = held / plan.name
     recorded = _recorded_blob(histories, repository, plan.name)
@@ -269,13 +262,7 @@ def _apply_in(
         problem = _index_not_recorded(root, held, plan.name) if plan.pruned else None
         return _IndexMerge([], problem=problem)
     return _merge_into_index(
-        root,
-        held,
-        plan.index_lines,
-        plan.places,
-        shown=real,
-        codec=plan.codec,
-        spelled=plan.spelled,
+        root, held, plan.index_lines, plan.places, shown=real, codec=plan.codec
     )
 
 
@@ -445,16 +432,11 @@ def _with_ends(raw: bytes) -> str:
     return decode_text(raw)[0] if exact is None else exact.text
 
 
-def _codec_of(index: bytes | None) -> tuple[str | None, dict[str, bytes] | None]:
+def _codec_of(index: bytes | None) -> str | None:
     """The encoding a version's index was written in (``cp1252``, ``utf-16-le``…), as
-    :func:`decode_exact` finds it, and its lines of another encoding when it is UTF-8 with a
-    few (text as the reader shows it → bytes: each goes back as those bytes, A-6); None
-    without an index or when it does not decode exactly."""
+    :func:`decode_exact` finds it; None without an index or when it does not decode exactly."""
     exact = None if index is None else decode_exact(index)
-    if exact is None:
-        return None, None
-    rows = line_texts(exact.text)
-    return exact.codec, {rows[row]: data for row, data in exact.odd} or None
+    return None if exact is None else exact.codec
 
 
 def _merge_into_index(
@@ -465,12 +447,10 @@ def _merge_into_index(
     *,
     shown: Path | None = None,
     codec: str | None = None,
-    spelled: dict[str, bytes] | None = None,
 ) -> _IndexMerge:
     """Merge ``lines`` into the scope's index (created when missing), each where it stood in
     ``places`` (the version's index, written in ``codec``: an index all ASCII now takes them
-    back in it; its lines of another encoding, ``spelled``, as their bytes there): the lines
-    added, or why the index was left as it was.
+    back in it): the lines added, or why the index was left as it was.
     ``scope`` may be a folder held open (through which the index is edited, unless it is a
     link); ``shown`` is then the real folder, which the logs name."""
     lexical = scope / layout.INDEX_FILE
@@ -486,9 +466,7 @@ def _merge_into_index(
 
     def edit(raw: bytes) -> bytes | None:
         try:  # the form the delete pruned it in (A-6): kept as written
-            merged = merge_index_bytes(
-                raw, lines, {}, places=places, codec=codec, twins=twins, spelled=spelled
-            )
+            merged = merge_index_bytes(raw, lines, {}, places=places, codec=codec, twins=twins)
         except IndexNotRewritable as refused:
             refusals[:] = [str(refused)]
             return None
@@ -521,5 +499,5 @@ def _merge_into_index(
     if create_new_bytes(path, merge.text.encode("utf-8")):
         return _IndexMerge(merge.added)
     return _merge_into_index(  # made meanwhile
-        root, lexical.parent, lines, places, shown=scope, codec=codec, spelled=spelled
+        root, lexical.parent, lines, places, shown=scope, codec=codec
     )
