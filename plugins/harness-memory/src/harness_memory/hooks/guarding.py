@@ -643,7 +643,8 @@ def _script_text_refusal(
     word leading through a link there from a folder a shell script may be in (its ``cd``,
     ``pushd`` and ``popd`` followed: :func:`~harness_memory.hooks.named_scripts.
     script_folders`; more folders than it follows refuse it), or a folder it enters lying in
-    memory it may not write at or below the top git names (``cd "$(git rev-parse
+    memory it may not write (``cd "$PWD/notes"``, whose word the link test cannot read:
+    review rv-guard63), at or below the top git names too (``cd "$(git rev-parse
     --show-toplevel)"`` where git's ``core.worktree`` points into another scope); for a shell
     script
     (``language`` ``"shell"``) of at most
@@ -664,7 +665,8 @@ def _script_text_refusal(
             f"it enters more than {FOLDERS_CAP} folders (cd, pushd, popd), more than the "
             "guard follows to tell where its relative paths land"
         )
-    for folder in git_tops(text, base, judge.environ, (file, kind), **asks) if shell else []:
+    tops = git_tops(text, base, judge.environ, (file, kind), **asks) if shell else []
+    for folder in [*folders[1:], *tops]:  # ``cd $PWD/notes``: a folder in another scope
         if (reason := _path_refusal(folder, base, judge, roots)) is not None:
             return f"it cds into {shown_path(folder)}: {reason.removeprefix(REFUSAL_PREFIX)}"
     for word in lost_writes(text, base, judge.environ, (file, kind), **asks) if shell else []:
