@@ -255,9 +255,6 @@ LOST_CD_SCRIPTS = {
         'echo "building (release"\ncd "$(echo sub)"\necho "done :)"\necho x >> ../notes/p2.md\n'
     ),
     "bash p3.sh": '(\ncd "$(echo sub)"\necho "a)"\necho x >> ../notes/p3.md\n)\n',
-    # let through by every harness until guardfix63b (review rv-guard63 P4): a program
-    # writing in its own folder names no path at all
-    "bash w2.sh sub": 'cd "$1" && git status\n',
 }
 """Scripts (by the command running them) writing a relative path after a ``cd`` into a folder
 the guard cannot work out (review guard61 finding 1): it followed no folder there and judged
@@ -266,7 +263,7 @@ link ``notes`` into another Workspace's scope."""
 LOST_CD_HARMLESS = {
     "bash t.sh": 'cd "$(mktemp -d)" && echo x > /tmp/guard61-t.txt && tar --version\n',
     "bash u.sh": 'cd "$(dirname "$0")" && echo x > built.txt\n',
-    "bash w.sh sub": 'cd "$1" && ls -la && pwd\n',
+    "bash w.sh sub": 'cd "$1" && ls -la && git status\n',
     "bash m.sh": 'tmp="$(mktemp -d)"; cd "$tmp" && echo x > a.txt && touch b.txt\n',
     "bash n.sh": 'cd "$(mktemp -d)" && echo x > a.txt\n',
     "bash e.sh sub": '(cd "$1" && ls); echo ok > out.txt\n',

@@ -100,7 +100,7 @@ from harness_memory.hooks.program_settings import (
     settings_places,
 )
 from harness_memory.hooks.script_writers import ANY_FILE
-from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, subscript_code
+from harness_memory.hooks.shell_arrays import WORDS_RUN_RE
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, is_interactive, startup_files
 from harness_memory.hooks.shell_words import split_words
 from harness_memory.hooks.split_substitutions import LOOP_VALUES_CAP
@@ -246,8 +246,6 @@ def _judged(
         judge.git_kept = all(git_answer_kept_by(text, known, environ) for text in texts)
     if known is None and any(_from_unknown_folder(found) for found in read):
         return UNKNOWN_FOLDER
-    for code in [] if users else filter(None, map(subscript_code, texts)):
-        return f"{REFUSAL_PREFIX}the command {BUILT_CODE.format(code=code)}"
     root = os.path.normpath(Path(memory_root).absolute())
     roots = {root, real_or_none(root) or root}
     paths = dict.fromkeys(path for found in read for path in found.paths)
@@ -654,12 +652,9 @@ def _script_text_refusal(
     startup files when ``same_shell``, sourced; else in a shell of unknown sort); None
     otherwise. Its own commands are not judged (a longer script's scripts not followed)."""
     language, file, kind = script
-    shell_own = language == "shell" and depth == 0
     named = memory_named(text, root, judge.key, judge.records)
     if named is not None:
         return f"it names other memory ({shown_path(named)})"
-    if shell_own and (code := subscript_code(text)) is not None:  # the call's own script
-        return f"it {BUILT_CODE.format(code=code)}"
     roots = {root, real_or_none(root) or root}
     shell = language == "shell"
     asks = {"asks_git": depth == 0 and judge.git_kept}  # git asked for a top as it will be
@@ -672,8 +667,7 @@ def _script_text_refusal(
     for folder in git_tops(text, base, judge.environ, (file, kind), **asks) if shell else []:
         if (reason := _path_refusal(folder, base, judge, roots)) is not None:
             return f"it cds into {shown_path(folder)}: {reason.removeprefix(REFUSAL_PREFIX)}"
-    lost = lost_writes(text, base, judge.environ, (file, kind), **asks, programs=depth == 0)
-    for word in lost if shell else []:
+    for word in lost_writes(text, base, judge.environ, (file, kind), **asks) if shell else []:
         return (
             f"it writes {shown_path(word)}, a relative path after a cd into a folder known "
             'only when it runs ($(…), "$1", a variable set in a branch or a function) or '
@@ -1136,16 +1130,6 @@ def _from_unknown_folder(found: ShellPaths) -> bool:
     """Whether a command read from :data:`_UNKNOWN_BASE` names a path relative to it."""
     words = [*found.paths, *found.undecided, *found.derived, *found.written_at_run_time]
     return any(word.startswith(_UNKNOWN_BASE) for word in words) or bool(found.unanchored)
-
-
-BUILT_CODE = (
-    "runs code bash builds at run time ({code}: a name or subscript bash evaluates, test -v "
-    "of a subscript, an eval of a value holding a $ the shell left unexpanded), which the "
-    "guard cannot read before it runs: it may write anywhere, another Workspace's memory "
-    "scope among them. Spell the command itself (review rv-guard63 P5)"
-)
-"""What a command or script doing what :func:`~harness_memory.hooks.shell_arrays.
-subscript_code` finds does, after "the command " or "it "."""
 
 
 def _unread_code_refusal(code: str) -> str:

@@ -26,7 +26,6 @@ import stat
 from collections.abc import Callable, Mapping
 from pathlib import PurePath
 
-from harness_memory.hooks.definitions import read_definitions
 from harness_memory.hooks.git_toplevel import toplevel
 from harness_memory.hooks.shell_comments import without_comments
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
@@ -241,38 +240,6 @@ _OPENING = frozenset({"if", "while", "until", "case", "select", "{"})
 """Words opening a branch, a loop or a group: an assignment inside may not run."""
 _CLOSING = frozenset({"fi", "done", "esac", "}"})
 """Words closing one."""
-_FOLDER_NAMES_RE = r"(?<![$\w{])(?:[A-Za-z_]*PWD|HOME|DIRSTACK|CDPATH)\b|(?<![\w-])dirs\s+[-+]"
-"""A command naming a variable bash's ``cd -``, bare ``cd``, ``~`` and ``popd`` read
-(``OLDPWD``, ``HOME``, ``DIRSTACK``, ``CDPATH``) other than by reading it (``$HOME``), or
-changing the stack (``dirs -c``): any assignment (``declare``, ``read``, ``printf -v``,
-``export``, ``local``, ``unset``, a ``for`` loop's) makes where they lead unknown (review
-rv-guard63 P2, P6)."""
-_NAME_SETTERS = frozenset(
-    {"read", "printf", "declare", "typeset", "local", "export", "readonly", "unset"}
-    | {"mapfile", "readarray", "getopts", "let"}
-)
-"""Builtins that may assign a variable whose name is built at run time (``printf -v "$n"``)."""
-_SETTER_RE = r"\b(?:read|printf|declare|typeset|local|export|readonly|unset|mapfile|readarray)\b"
-"""One of :data:`_NAME_SETTERS` in a long script's text (its commands not split)."""
-_KEYWORDS = frozenset({"fi", "done", "esac", "}", "for", "case", "select", "in", ";;"})
-"""Keywords a command after a lost ``cd`` may be (they run nothing themselves)."""
-_NOT_WRITERS = _KEYWORDS | frozenset(
-    {"echo", "printf", "true", "false", ":", "test", "[", "[[", "cd", "pushd", "popd", "dirs"}
-    | {"pwd", "exit", "return", "shift", "break", "continue", "wait", "set", "unset", "export"}
-    | {"declare", "typeset", "local", "readonly"}
-)
-"""Builtins that write no file in the shell's folder (``printf -v`` sets a variable): after a
-``cd`` into a folder known only at run time, any other command may write there (``sed -n 'w
-x'``, ``git init``, ``python3 -c "open('x','w')"``, ``npm init -y``) and is refused (review
-rv-guard63 P4); in a script defining a function or alias (:data:`_DEFINES_RE`), none is
-known not to write (the name may be the function's)."""
-_READERS = frozenset(
-    {"ls", "cat", "head", "tail", "wc", "grep", "stat", "basename", "dirname", "uname"}
-)
-"""Programs that write no file, whatever their options (after a lost ``cd``, as
-:data:`_NOT_WRITERS`)."""
-_DEFINES_RE = r"\b(?:alias|function|enable)\b|[\w.:-]\s*\(\s*\)"
-"""A function or alias definition, or ``enable`` (a builtin loaded or turned off)."""
 _VALUES_CAP = 16
 """The most values one variable is followed with; past it, unknown."""
 _DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
@@ -349,8 +316,6 @@ def script_folders(
         return None if len(folders) > FOLDERS_CAP else folders
     scan = _NestedScan(base, environ)  # a longer one: its ``cd``s alone, in one regex pass
     text = _own_read(scan, without_comments(text), script)
-    if re.search(_FOLDER_NAMES_RE, text) or re.search(_SETTER_RE, text):
-        scan.forget_folder_names()
     entered: dict[tuple[str | None, str], str | None] = {}  # a ``cd``'s folder from a folder
     for found in re.finditer(_FOLDER_COMMAND_RE, text):
         name, spelt = found.group("name"), found.group("operands")
@@ -367,13 +332,7 @@ def script_folders(
 
 
 def lost_writes(
-    text: str,
-    base: str,
-    environ: Mapping[str, str],
-    script: tuple[str, str],
-    asks_git: bool,
-    *,
-    programs: bool = True,
+    text: str, base: str, environ: Mapping[str, str], script: tuple[str, str], asks_git: bool
 ) -> list[str]:
     """The places a shell script's ``text`` run in ``base`` writes, as spelled, where they
     land cannot be known (P-3): a redirection's target or an operand of a file writer
@@ -384,14 +343,10 @@ def lost_writes(
     (:data:`_GIVEN_RE`: ``"$1"``, ``"${@:3}"``) after any ``cd`` (finding 2): the guard judges
     those words from the folder the command runs in alone. Empty for a script longer than
     :data:`SCRIPT_FOLLOW_CAP` (its commands not scanned). ``asks_git``: as
-    :func:`nested_scripts`' (a write after a ``cd`` to a top git did not name is lost).
-    ``programs``: also any command there but a keyword, a builtin writing no file or a plain
-    reader (review rv-guard63 P4; the call's own script, not a startup file's, which is the
-    user's setup)."""
+    :func:`nested_scripts`' (a write after a ``cd`` to a top git did not name is lost)."""
     if len(text) > SCRIPT_FOLLOW_CAP or not re.search(r"\b(?:cd|pushd|popd|source)\b|\.\s", text):
         return []
-    scan = _scanned(text, base, environ, script, asks_git=asks_git)
-    return scan.lost_writes + (scan.lost_programs if programs else [])
+    return _scanned(text, base, environ, script, asks_git=asks_git).lost_writes
 
 
 def git_tops(
@@ -510,8 +465,6 @@ def _scan(
     scan = _NestedScan(base, environ, sourced=sourced)
     scan.git_sure = asks_git and not sourced
     scan.cdable = "cdable_vars" in text  # ``cd name`` may enter the folder ``$name`` holds
-    scan.defines = re.search(_DEFINES_RE, text) is not None
-    scan.text = text
     scan.gives = re.search(_GIVEN_RE, text) is not None
     text = _own_read(scan, without_comments(text), script)
     if "--show-toplevel" in text:
@@ -811,8 +764,6 @@ def _own_folder_read(text: str, file: str, kind: str) -> str:
 
     def own(real: str) -> Callable[[re.Match[str]], str]:
         def spelled(found: re.Match[str]) -> str:
-            if not _own_programs_kept(found, text):
-                return found.group(0)  # a folder printed by another program: run time
             zero = "BASH_SOURCE" not in found.group(0)
             if kind == "fed" or (zero and kind not in ("shell", "run")):
                 return "."
@@ -823,27 +774,6 @@ def _own_folder_read(text: str, file: str, kind: str) -> str:
     text = re.sub(_REAL_DIRNAME_RE, own(_OWN_REAL), text)
     text = re.sub(_DIRNAME_RE, own(_OWN), text)
     return re.sub(_CD_FOLDER_PRINTED_RE, lambda found: found.group("folder"), text)
-
-
-def _own_programs_kept(found: re.Match[str], text: str) -> bool:
-    """Whether the programs ``found`` (a match of :data:`_DIRNAME_RE` and its like in the
-    script's ``text``) runs are the environment's: no text before it changes ``PATH`` or how
-    names are found, nor defines a function or alias of ``dirname``, ``readlink``,
-    ``realpath``, ``pwd`` or ``cd`` (:func:`~harness_memory.hooks.definitions.
-    read_definitions`); a ``tools/dirname`` put first on ``PATH`` prints any folder
-    (review rv-guard63 P3); the whole text when a loop or a function may run it again
-    later. ``${BASH_SOURCE%/*}`` runs none."""
-    if found.group(0).startswith("${"):
-        return True
-    before = text[: found.start()]
-    if re.search(r"\b(?:for|while|until|select|function)\b|\(\s*\)", before):
-        before = text  # in a loop or a function: what follows may run before it
-    defined = read_definitions(before)
-    return not defined.lookup and not any(map(defined.redefines, _OWN_PROGRAMS))
-
-
-_OWN_PROGRAMS = ("dirname", "readlink", "realpath", "pwd", "cd")
-"""The programs and builtins the script's own folder is read through."""
 
 
 def _tilde(word: str) -> bool:
@@ -872,7 +802,6 @@ class _NestedScan:
         self.found: list[NestedScript] = []
         self.unanchored: list[NestedScript] = []  # relative, run in a folder unknown here
         self.lost_writes: list[str] = []  # relative places written in a folder unknown here
-        self.lost_programs: list[str] = []  # programs run there that may write in it
         self.mktemp = False  # the command's last word is ``$(mktemp …)``'s output
         self.temps: set[str] = set()  # variables holding a new temporary folder's name
         self.in_temp = False  # the unknown folder is a new temporary one (``cd "$(mktemp -d)"``)
@@ -885,16 +814,11 @@ class _NestedScan:
         self.cases: list[tuple[int, int]] = []  # each open ``case``: the depth, subshells open
         self.globs = 0
         self.depth = 0  # the ``if``, loops, ``case`` and ``{`` groups open
-        self.stack_lost = False  # the stack ``popd`` reads was changed in a way not followed
-        self.defines = False  # the script defines a function or alias (a builtin's name too)
-        self.text = ""  # the script's text, read for :meth:`_path_kept` when asked
-        self.kept: bool | None = None  # :meth:`_path_kept`'s answer, once asked
 
     def command(self, said: list[str], *, top: bool, maybe: bool = False) -> None:
         """Read one simple command's words ``said`` (as split at white space); ``maybe``:
         it stands after ``&&`` or ``||`` (it may not run)."""
         words = [word.replace('"', "").replace("'", "") for word in said]
-        self._folder_names_set(words)
         if self.base != self.folders[0]:  # after a ``cd``: given words land elsewhere
             written = _written_words(words)
             lost = self.base is None and not self.in_temp and not self.each
@@ -917,8 +841,6 @@ class _NestedScan:
         if not words:
             return
         name = words[0].rsplit("/", 1)[-1]
-        if self.base is None and not self.in_temp and not self.each and not self._reads(words):
-            self.lost_programs.append(f"{words[0]} (a program that may write in its folder)")
         if name in _DECLARING:
             for word in words[1:]:
                 self._assign(word, top=top, maybe=maybe or self.depth > 0)
@@ -936,49 +858,6 @@ class _NestedScan:
         elif "/" in words[0]:
             self._note("run", words[0], top=top)
 
-    def _reads(self, words: list[str]) -> bool:
-        """Whether the command ``words`` (leading assignments and keywords taken out) surely
-        writes nothing in the shell's folder (review rv-guard63 P4): a keyword, a builtin of
-        :data:`_NOT_WRITERS` or a program of :data:`_READERS` by its bare name, none of them
-        the name of a function or alias the script defines (:data:`_DEFINES_RE`), a program
-        only while every ``PATH`` folder is absolute and the script names ``PATH`` nowhere
-        (else the name may be a file of the folder it entered)."""
-        if words[0] in _KEYWORDS:
-            return True
-        if self.defines:
-            return False
-        return words[0] in _NOT_WRITERS or (words[0] in _READERS and self._path_kept())
-
-    def _path_kept(self) -> bool:
-        """Whether a bare program name runs the environment's program: every ``PATH`` folder
-        absolute and the script changing no name lookup (``PATH``, ``hash``, ``source``,
-        ``eval``: :func:`~harness_memory.hooks.definitions.read_definitions`)."""
-        if self.kept is None:
-            folders = self.environ.get("PATH", "").split(":")
-            absolute = all(folder[:1] == "/" for folder in folders)
-            self.kept = absolute and not read_definitions(self.text).lookup
-        return self.kept
-
-    def _folder_names_set(self, words: list[str]) -> None:
-        """Forget where ``cd -``, a bare ``cd``, ``~`` and ``popd`` lead when the command
-        (``words``, quotes removed) may set ``OLDPWD``, ``HOME``, ``DIRSTACK`` or ``CDPATH``
-        (:data:`_FOLDER_NAMES_RE`), or a variable whose name is built at run time (a
-        :data:`_NAME_SETTERS` builtin given an expansion), or runs ``dirs -c``: bash reads
-        the script's values, not the environment's (review rv-guard63 P2, P6). Substring
-        tests first: a regex only for a command holding one of the names (H-5)."""
-        joined = " ".join(words)
-        built = "$" in joined and not _NAME_SETTERS.isdisjoint(words)
-        named = "PWD" in joined or "HOME" in joined or "DIRSTACK" in joined
-        named = named or "CDPATH" in joined or "dirs" in joined
-        if built or (named and re.search(_FOLDER_NAMES_RE, joined)):
-            self.forget_folder_names()
-
-    def forget_folder_names(self) -> None:
-        """Take ``OLDPWD``, ``HOME``, ``CDPATH`` and the ``pushd`` stack as unknown."""
-        self.previous, self.stack_lost = None, True
-        for name in ("HOME", "CDPATH", "OLDPWD"):
-            self.known[name] = None
-
     def _loop(self, words: list[str]) -> None:
         """Read a ``for`` loop's ``words``: its variable holds each of its values (known when
         literal), or each given word (``for a; do``); the subshells open are counted (a
@@ -990,8 +869,7 @@ class _NestedScan:
         if len(words) > 2 and words[2] == "in":
             values = [self._values(word) for word in words[3:]]
             flat = [value for each in values if each is not None for value in each]
-            unknown = None in values or words[1] in ("HOME", "OLDPWD")  # as :meth:`_assign`
-            self.known[words[1]] = None if unknown else flat
+            self.known[words[1]] = None if None in values else flat
         elif len(words) > 1:
             self.given.add(words[1].rstrip(";"))  # ``for a; do``: over the given words
             self.gives = True
@@ -1054,7 +932,7 @@ class _NestedScan:
             before = self.known[name] if name in self.known else [self.environ.get(name, "")]
             values = None if before is None else list(dict.fromkeys([*before, *values]))
             values = None if values is None or len(values) > _VALUES_CAP else values
-        self.known[name] = None if name in ("HOME", "OLDPWD") else values
+        self.known[name] = values
         if name in ("BASH_ENV", "ENV") and value:
             self._note("source", value, top=top)
 
@@ -1072,9 +950,9 @@ class _NestedScan:
         if name != "cd" and any(word[:1] == "+" or word[1:].isdigit() for word in options):
             target = None  # a rotation of the stack: which folder is the guard's guess
         elif name == "popd" or (name == "pushd" and not named):
-            if "-n" in options or not (self.stack or self.stack_lost):
+            if not self.stack or "-n" in options:
                 return
-            target = self.stack.pop() if self.stack and not self.stack_lost else None
+            target = self.stack.pop()
             if name == "pushd":
                 self.stack.append(here)
         elif "-n" in options:
@@ -1082,7 +960,7 @@ class _NestedScan:
         elif named[:1] == ["-"]:
             target = self.previous
         else:
-            values = self._values(named[0]) if named else self._home()
+            values = self._values(named[0]) if named else [self.environ.get("HOME", "")]
             joined = None
             if here is not None and values is not None and len(values) == 1 and values[0]:
                 joined = self._cd_path(here, values[0])
@@ -1099,13 +977,6 @@ class _NestedScan:
         self.known["PWD"] = None if target is None else [target]
         if target is not None and target not in self.folders:
             self.folders.append(target)
-
-    def _home(self) -> list[str] | None:
-        """The folder a bare ``cd`` enters: the script's ``HOME`` when it set one (None when
-        unknown), else the environment's (``[""]`` when unset: no folder)."""
-        if "HOME" in self.known:
-            return self.known["HOME"]
-        return [self.environ.get("HOME", "")]
 
     def _each(self, name: str, here: str, values: list[str]) -> bool:
         """Whether a ``cd`` (``name``) from ``here`` into a loop variable's known ``values``
@@ -1191,11 +1062,6 @@ class _NestedScan:
         if any("$" in each or "`" in each for each in words):
             return None
         home = self.environ.get("HOME", "")
-        if "HOME" in self.known:  # the script's own (review rv-guard63 P2)
-            homes = self.known["HOME"]
-            if any(map(_tilde, words)) and (homes is None or len(homes) != 1):
-                return None
-            home = homes[0] if homes else home
         words = [home + each[1:] if _tilde(each) and home else each for each in words]
         if not matched:
             return words

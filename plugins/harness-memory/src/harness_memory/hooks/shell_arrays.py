@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import re
 
-__all__ = ["WORDS_RUN_RE", "arrays_spelt", "subscript_code"]
+__all__ = ["WORDS_RUN_RE", "arrays_spelt"]
 
 WORDS_RUN_RE = r"^\$(?:[@*]|\{[@*][^}]*\}|\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\][^}]*\})$"
 """An expansion that may give several words, as the lexer leaves it (quotes read): the
@@ -168,62 +168,3 @@ def _elements(words: list[str], start: int) -> tuple[list[str] | None, int]:
             return None, 0
         elements.append(word)
     return None, 0
-
-
-_TEST_V_RE = r"(?:^|[\s;&|(!{])(?:test|\[\[?)\s[^;&|\n]*?(?<!\S)-v\s+[\"']?[^\s;&|]*[$`]"
-"""``test -v``, ``[ -v`` or ``[[ -v`` given a name holding an expansion: bash evaluates its
-subscript as arithmetic, running a ``$(…)`` the value holds."""
-_BUILT_SUBSCRIPT_RE = r"\[[^\]\s]*?(?:\$[{\w(]|`)[^\]\s]*\]?"
-"""A ``[`` holding an expansion before its ``]``: a subscript, or text that may become one
-bash evaluates (``x="a[${d}${o}…]"``: :func:`_built_subscript`)."""
-_EVALUATES_RE = (
-    r"\$\(\(|\(\(|(?<![\w-])let\s|\$\{!|(?<![\w-])(?:declare|typeset|local)\s+-\w*[ni]"
-    r"|\[\[[^\]]*\s-(?:eq|ne|lt|le|gt|ge)\s|\bprintf\s+-v\s*[\"']?[$`]"
-    r"|(?<![\w-])read\s[^;&|\n]*[\"']?[$`]|\$\{\w+:[^-=?+}]|\[\s[^;&|\n]*-v\s"
-    r"|\$\{\w+\[[A-Za-z_]"
-)
-"""A context where bash reads a variable's value as a name or an arithmetic expression:
-``$((…))``, ``((…))``, ``let``, ``${!x}``, a name reference or integer variable, ``[[ x -eq
-… ]]``, ``printf -v "$x"``, ``read "$x"``, ``${s:x}``, ``[ -v``."""
-_EVAL_BUILT_RE = r"(?<![\w-])eval\s[^;&|\n]*\$[{\w]"
-"""An ``eval`` of a word holding a variable's value."""
-_LITERAL_DOLLAR_RE = r"'[^']*[$`][^']*'|\\[$`]|\$'"
-"""A ``$`` or backquote the shell does not expand where it is written (single quotes, a
-backslash, ANSI-C quoting): one a value may carry into code built at run time."""
-
-
-def subscript_code(text: str) -> str | None:
-    """What in a shell ``text`` makes bash run code the guard cannot read (P-3, review
-    rv-guard63 P5), or None: ``test -v``/``[ -v``/``[[ -v`` of a name holding an expansion
-    (its subscript is evaluated: ``test -v "a[${d}${o}cp … notes/x${c}]"`` runs the ``cp``);
-    text like a subscript holding an expansion (:data:`_BUILT_SUBSCRIPT_RE`) where bash reads
-    a value as a name or arithmetic (:data:`_EVALUATES_RE`: ``echo $(( x ))``, ``${!x}``,
-    ``declare -n r=$x``, ``printf -v "$x"``); an ``eval`` of a variable's value in a text
-    holding a ``$`` or backquote the shell leaves unexpanded (``d='$'; o='('; eval
-    "${d}${o}bash w)"``). Substring tests first (H-5: an everyday command holds no ``-v``
-    nor ``eval``, no ``[`` before a ``$``)."""
-    if "$" not in text and "`" not in text:
-        return None
-    if "-v" in text and (found := re.search(_TEST_V_RE, text)):
-        return found.group(0).strip()
-    subscript = _built_subscript(text) if "[" in text else None
-    if subscript and re.search(_EVALUATES_RE, text):
-        return subscript
-    found_eval = re.search(_EVAL_BUILT_RE, text) if "eval" in text else None
-    if found_eval and re.search(_LITERAL_DOLLAR_RE, text):
-        return found_eval.group(0).strip()
-    return None
-
-
-def _built_subscript(text: str) -> str | None:
-    """The first ``[`` of ``text`` holding an expansion (:data:`_BUILT_SUBSCRIPT_RE`) that is
-    no subscript spelt in place: ``${a[$i]}``, ``${!a[$i]}`` or an assignment ``a[$i]=…`` at
-    a word's start (each evaluated as the guard reads the command); None when every one is."""
-    for found in re.finditer(_BUILT_SUBSCRIPT_RE, text):
-        before, after = text[: found.start()], text[found.end() :]
-        if re.search(r"\$\{!?[A-Za-z_]\w*$", before):
-            continue
-        if re.search(r"(?:^|[\s;&|(])[A-Za-z_]\w*$", before) and after.startswith(("=", "+=")):
-            continue
-        return found.group(0)
-    return None
