@@ -125,6 +125,29 @@ def test_a10_a_hook_refused_names_its_own_install_and_where_the_token_goes(
     assert "`harness-memory install` again" not in said
 
 
+def managed_hook_answer(
+    service: RealService,
+    agent: str,
+    tmp_path: Path,
+    harness: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> dict[str, object]:
+    """The answer of ``harness``'s managed Session-start hook (``--flags-only``, no
+    ``--state-dir``) for acme/``agent`` on ``service``, sending no token, in an account whose
+    home is ``tmp_path/account``."""
+    entry = pwd.getpwuid(os.getuid())
+    account = pwd.struct_passwd((*entry[:5], str(tmp_path / "account"), entry[6]))
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: account)
+    event, fixture = SESSION_START[harness]
+    flags = ["--url", service.url, "--project", "acme", "--agent", agent]
+    out = io.StringIO()
+    stdin = io.BytesIO(hook_fixture(fixture, workspace=str(tmp_path)))
+    argv = ["hook", harness, event, *flags, "--flags-only"]
+    assert main(argv, environ={}, stdin=stdin, stdout=out) == 0
+    answer: dict[str, object] = json.loads(out.getvalue())
+    return answer
+
+
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
 def test_a10_a_managed_hook_refused_names_token_set_managed(
     shared_service: RealService,
@@ -136,16 +159,8 @@ def test_a10_a_managed_hook_refused_names_token_set_managed(
     """The managed hooks (``--flags-only`` and no ``--state-dir``: the account's own folder)
     read the token ``harness-memory token set --managed`` writes; ``install HARNESS`` again
     exits 2 there, or adds user-level hooks beside the managed ones. A 401 names the former."""
-    entry = pwd.getpwuid(os.getuid())
-    account = pwd.struct_passwd((*entry[:5], str(tmp_path / "account"), entry[6]))
-    monkeypatch.setattr(pwd, "getpwuid", lambda uid: account)
-    event, fixture = SESSION_START[harness]
-    flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
-    out = io.StringIO()
-    stdin = io.BytesIO(hook_fixture(fixture, workspace=str(tmp_path)))
-    argv = ["hook", harness, event, *flags, "--flags-only"]
-    assert main(argv, environ={}, stdin=stdin, stdout=out) == 0
-    said = json.loads(out.getvalue())["systemMessage"]
+    answer = managed_hook_answer(shared_service, new_agent, tmp_path, harness, monkeypatch)
+    said = answer["systemMessage"]
     assert "no token was sent" in said, said
     assert f"managed hooks: run {MANAGED_TOKEN_SET} to give them a token it takes" in said
     assert f"install {harness}` again" not in said, said

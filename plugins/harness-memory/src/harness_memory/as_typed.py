@@ -27,6 +27,7 @@ __all__ = [
     "INSTALL_AGAIN",
     "MANAGED_TOKEN_SET",
     "MESSAGE_KEYS",
+    "NO_TOKEN_GIVE",
     "TOKEN_AGAIN",
     "WHERE_THE_SERVICE_RUNS",
     "AsTyped",
@@ -120,6 +121,22 @@ bare ``token set`` writes ``$HOME``'s when ``$HOME`` names another folder, which
 
 _MANAGED_TOKEN_AGAIN = f"managed hooks: run {MANAGED_TOKEN_SET} to give them a token it takes"
 
+NO_TOKEN_GIVE = (
+    "give this service's token in a --token-file (`harness-memory install` keeps yours in "  # noqa: S105
+    "harness-memory/token beside the harness's settings, ~/.claude/harness-memory/token for "
+    "Claude Code) or, without --flags-only, in HARNESS_MEMORY_TOKEN; "
+)
+"""Where a 401 to a request that sent no token says to give one (installed hooks, a command);
+the managed hooks' says :data:`MANAGED_TOKEN_SET` alone (:func:`managed_advice`)."""
+
+
+def managed_advice(text: str) -> str:
+    """``text`` (a 401's message) as the managed hooks say it, in their answer, their Session
+    record and their log line alike (H-7): :data:`TOKEN_AGAIN` and :data:`NO_TOKEN_GIVE`
+    replaced by :data:`MANAGED_TOKEN_SET`, the one command that gives them a token (``install
+    HARNESS`` exits 2 there, or adds user-level hooks beside the managed ones)."""
+    return text.replace(NO_TOKEN_GIVE, "").replace(TOKEN_AGAIN, _MANAGED_TOKEN_AGAIN)
+
 
 def typed_answer(
     answer: Any, program: str, harness: str | None = None, *, managed: bool = False
@@ -138,7 +155,7 @@ def typed_answer(
 
     def said(value: str) -> str:
         if managed:
-            value = value.replace(TOKEN_AGAIN, _MANAGED_TOKEN_AGAIN)
+            value = managed_advice(value)
         return as_typed(value.replace(INSTALL_AGAIN, again), program)
 
     return {

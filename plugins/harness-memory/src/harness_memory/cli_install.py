@@ -375,11 +375,12 @@ def _settings_given(
         for name in ("url", "project", "agent")
     }
     reused_token = None
-    if install and not any(values.values()) and args.remote_url is None:
+    given = not install or any(values.values()) or args.remote_url is not None
+    if not given:
         root, reused_token = _as_installed(args, environ, home, managed, values, out, root)
-    elif install and managed is None:  # settings given: the hooks' token kept for their URL
-        reused_token = _token_for(args, environ, home, values["url"] or args.remote_url)
     remote_state = _remote_state(parser, args, values, home)
+    if install and given and managed is None:  # the hooks' token kept for the URL written
+        reused_token = _token_for(args, environ, home, values["url"])
     if remote_state is not None and values["project"] and values["agent"]:
         from harness_memory.settings import remote_memory_root
 

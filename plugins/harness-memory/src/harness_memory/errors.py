@@ -13,7 +13,12 @@ from __future__ import annotations
 
 from memory_core import json_text
 
-from harness_memory.as_typed import INSTALL_AGAIN, TOKEN_AGAIN, WHERE_THE_SERVICE_RUNS
+from harness_memory.as_typed import (
+    INSTALL_AGAIN,
+    NO_TOKEN_GIVE,
+    TOKEN_AGAIN,
+    WHERE_THE_SERVICE_RUNS,
+)
 
 __all__ = [
     "TOKEN_SENT",
@@ -77,12 +82,7 @@ def unauthorized_hint(token_source: str | None) -> str:
     only without ``--flags-only`` (the installed hooks' flag)."""
     again = TOKEN_AGAIN
     if token_source is None:
-        return (
-            " (no token was sent: give this service's token in a --token-file (`harness-memory "
-            "install` keeps yours in harness-memory/token beside the harness's settings, "
-            "~/.claude/harness-memory/token for Claude Code) or, without --flags-only, in "
-            f"HARNESS_MEMORY_TOKEN; {again})"
-        )
+        return f" (no token was sent: {NO_TOKEN_GIVE}{again})"
     where = "" if token_source == TOKEN_SENT else f" from {token_source}"
     return (
         f" (the service refused the token{where}: it is wrong, or was revoked; give one this "

@@ -177,35 +177,35 @@ def start_session_sync(
     sync_since: float | None = None,
     token_source: str | None = None,
     say: bool = True,
+    managed: bool = False,
 ) -> SessionStart:
     """:func:`start_session` without an event loop, for a shell, a hook or a blocking embedder.
 
     Same arguments, result and fail-open rules; blocks for at most about ``timeout_s`` per
     request to the service (two with a draft).
 
-    With ``local_copy`` (remote mode, R-1) the Session's scopes (the user scope and the
-    Workspace's, keyed from its path on this machine) are synced into that copy first and the
-    injection is read from the copy (:mod:`harness_memory.offline`): status ``injected``, or
-    ``offline`` with the reason when the service could not be reached (the copy as it is, R-2;
-    the key line still names the Workspace scope); ``session_meta.remote_sync`` says what each
-    scope's sync did; ``sync_since`` is :meth:`~harness_memory.remote.RemoteCopy.sync`'s
-    ``fresh_since`` (a scope synced since then, by another hook entry of this Session, is
-    read as that sync left it). ``token_source`` says where ``token`` came from (``--token``,
-    ``--token-file PATH`` …): a refusal of it names that place. ``say`` False: a failure is
-    not logged (one of a Session's several hook entries says it: P-2, H-1).
+    With ``local_copy`` (remote mode, R-1) the Session's scopes (the user scope and the Workspace's,
+    keyed from its path on this machine) are synced into that copy first and the injection is read
+    from the copy (:mod:`harness_memory.offline`): status ``injected``, or ``offline`` with the
+    reason when the service could not be reached (the copy as it is, R-2; the key line still names
+    the Workspace scope); ``session_meta.remote_sync`` says what each scope's sync did;
+    ``sync_since`` is :meth:`~harness_memory.remote.RemoteCopy.sync`'s ``fresh_since`` (a scope
+    synced since then, by another hook entry of this Session, is read as that sync left it).
+    ``token_source`` says where ``token`` came from (``--token``, ``--token-file PATH`` …): a
+    refusal of it names that place. ``say`` False: a failure is not logged (one of a Session's
+    several hook entries says it: P-2, H-1). ``managed``: the managed hooks' (:func:`_gather`).
     """
     started_at, clock = utc_timestamp(time.time()), time.perf_counter()
     fetched = _Fetched(str(Path(workspace).absolute()))
     service = (service_url, token, timeout_s, token_source)
     ids = (project, agent, session_id, draft_id)
-    synced = _gather(fetched, service, ids, memory_root, local_copy, sync_since)
+    synced = _gather(fetched, service, ids, memory_root, local_copy, sync_since, managed)
     if say:
         _say_error(fetched, project, agent)
-    answer = fetched.answer
+    answer, draft = fetched.answer, fetched.draft
     memory = answer.memory if answer is not None and answer.injected else ""
     sections = _render(template, answer, memory, agent)
     has_placeholder = has_memory_placeholder(template)
-    draft = fetched.draft
     meta = SessionMeta(
         project=project,
         agent=agent,
@@ -269,11 +269,14 @@ def _gather(
     memory_root: Path | None,
     local_copy: RemoteCopy | None,
     sync_since: float | None,
+    managed: bool = False,
 ) -> list[dict[str, Any]] | None:
     """Fill ``fetched`` for :func:`start_session_sync`: from the synced ``local_copy`` (remote
     mode: what each scope's sync did is returned), else from the service and, when it could
     not be reached, the files under ``memory_root`` (H-4: None returned). Logs a failure once.
-    ``ids``: project, agent, Session id, draft id."""
+    ``ids``: project, agent, Session id, draft id. ``managed`` (the managed hooks'): a 401's
+    advice in ``fetched`` names their one command, for the record and the log line as for their
+    answer (:func:`~harness_memory.as_typed.managed_advice`, H-7)."""
     project, agent, _, draft_id = ids
     synced = None
     if local_copy is not None:
@@ -282,6 +285,12 @@ def _gather(
         _fetch(fetched, service, ids)
         if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
             _read_files(fetched, memory_root, project, agent)
+    if managed:
+        from harness_memory.as_typed import managed_advice
+
+        fetched.error = None if fetched.error is None else managed_advice(fetched.error)
+        if fetched.draft_error is not None:
+            fetched.draft_error = managed_advice(fetched.draft_error)
     return synced
 
 
@@ -373,6 +382,7 @@ def start_from_settings(
         sync_since=sync_since,
         token_source=settings.token_source,
         say=say,
+        managed=settings.managed_hooks,
     )
 
 

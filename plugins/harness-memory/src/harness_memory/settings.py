@@ -210,6 +210,9 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
     """Where the token comes from, as a refusal names it (``--token``, ``HARNESS_MEMORY_TOKEN``,
     ``--token-file PATH``, ``HARNESS_MEMORY_TOKEN_FILE PATH``, ``the token file PATH`` of the
     state dir); None when no token is configured (or the settings were not loaded)."""
+    managed_hooks: bool = False
+    """Whether these are the managed hooks' settings (``--flags-only`` and no ``--state-dir``:
+    the account's own folder), whose 401 names ``token set --managed`` (H-7)."""
 
     def missing(self) -> list[str]:
         """Name the variables a Session start still needs (URL, project, agent)."""
@@ -428,7 +431,6 @@ def load_settings(
         state_dir = Path(given_state_dir)
     else:
         state_dir = account_state_dir(environ) if flags_only else default_state_dir(environ)
-    root = pick("root")
     token, token_file = pick("token"), pick("token_file")
     own_token_file = None if state_dir is None else state_dir / TOKEN_FILE_NAME
     if flags_only and token is None and token_file is None and own_token_file is not None:
@@ -441,7 +443,7 @@ def load_settings(
     if switch not in _SWITCH:
         raise SettingsError(f"remote must be on or off, got {switch!r}")
     project, agent = pick("project"), pick("agent")
-    memory_root = Path(root) if root else None
+    memory_root = Path(root) if (root := pick("root")) else None
     if _SWITCH[switch] and state_dir is None:
         raise SettingsError(f"remote mode needs --state-dir: {unknown_account_note()}")
     if _SWITCH[switch] and project and agent and state_dir is not None:  # R-1: the copy's
@@ -459,6 +461,7 @@ def load_settings(
         remote=_SWITCH[switch],
         ignored_env=tuple(sorted(ignored)),
         token_source=source,
+        managed_hooks=flags_only and not given_state_dir,
     )
 
 

@@ -758,17 +758,28 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
 
 
 def _private_folder(folder: Path) -> tuple[int, int] | None:
-    """Make ``folder``, the plugin's own one holding a token file (A-10), owner-only:
-    ``(mode before, mode after)`` as the disk shows it after the ``chmod`` (a disk that
-    refuses it, ``EPERM``, or takes it and changes nothing, leaves ``after`` open to others:
-    warned, not failed, as the hooks accept the file), or None when it was already. Raises
-    ``OSError`` when the folder cannot be read."""
-    before = stat.S_IMODE(folder.stat().st_mode)
-    if before == private_mode(before):
-        return None
-    with contextlib.suppress(PermissionError):
-        folder.chmod(private_mode(before))
-    return before, stat.S_IMODE(folder.stat().st_mode)
+    """Make ``folder``, the plugin's own one holding a token file (A-10), owner-only, a link
+    at its name never followed (opened ``O_NOFOLLOW``, changed and read back through that
+    descriptor): ``(mode before, mode after)`` as the disk shows it after the change (a disk
+    that refuses it, ``EPERM``, or takes it and changes nothing, leaves ``after`` open to
+    others: warned, not failed, as the hooks accept the file), or None when it was owner-only
+    already or is a link now. Raises ``OSError`` when the folder cannot be opened."""
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(folder, flags)
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.ENOTDIR):  # a link put at its name meanwhile
+            return None
+        raise
+    try:
+        before = stat.S_IMODE(os.fstat(fd).st_mode)
+        if before == private_mode(before):
+            return None
+        with contextlib.suppress(PermissionError):
+            os.fchmod(fd, private_mode(before))
+        return before, stat.S_IMODE(os.fstat(fd).st_mode)
+    finally:
+        os.close(fd)
 
 
 def _check_private(

@@ -28,6 +28,7 @@ from tomlkit.exceptions import TOMLKitError
 from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.managed_record import managed_file
+from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.settings_text import parse_toml
 from harness_memory.installers.spec import flag_values, hook_program, our_commands, same_service
 
@@ -41,9 +42,10 @@ FLAGS = ("url", "project", "agent", "memory-root", "timeout", "remote")
 class Installed:
     """What the installed hooks of one harness say: ``flags`` (a name of :data:`FLAGS` → the
     one value every command that names it gives), ``token`` (the text of the token file they
-    name, or the ``--token`` an older install wrote on them; None when there is neither or the
-    file cannot be read), ``path``, the settings file, and ``script``, the ``harness-memory``
-    every hook command starts (None when they start more than one, or none are installed)."""
+    name, else the ``--token`` an older install wrote on them, else an older Claude Code
+    install's ``env.HARNESS_MEMORY_TOKEN``; None when there is none or the file cannot be
+    read), ``path``, the settings file, and ``script``, the ``harness-memory`` every hook
+    command starts (None when they start more than one, or none are installed)."""
 
     path: Path
     flags: dict[str, str] = field(default_factory=dict)
@@ -59,7 +61,8 @@ def installed_settings(
     follows then says what is missing, or what is wrong with the file)."""
     path = _settings_file(harness, home, environ, managed)
     try:
-        commands = our_commands(_document(harness, path, managed), harness)
+        document = _document(harness, path, managed)
+        commands = our_commands(document, harness)
     except (SettingsFileError, TOMLKitError):
         return Installed(path)
     flags: dict[str, str] = {}
@@ -70,10 +73,11 @@ def installed_settings(
     files = {value for command in commands for value in flag_values(command, "--token-file")}
     typed = {value for command in commands for value in flag_values(command, "--token")}
     # an install from before the token file wrote the token on the command lines (H-7)
-    token = typed.pop() if len(typed) == 1 else None
+    token = typed.pop() if len(typed) == 1 else _env_token(harness, document, managed)
     scripts = {hook_program(command)[1] for command in commands}
     script = scripts.pop() if len(scripts) == 1 else None
-    return Installed(path, flags, _token(files.pop()) if len(files) == 1 else token, script)
+    kept = _token(files.pop()) if len(files) == 1 else None
+    return Installed(path, flags, kept or token, script)
 
 
 def moved_root(script: str, root: str, program: str) -> str | None:
@@ -119,6 +123,15 @@ def _document(harness: str, path: Path, managed: Path | None) -> Any:
     if harness == "codex" and managed is not None:
         return parse_toml(read_text(path)).unwrap()
     return read_json_object(path, comments=harness == "gemini", utf16=harness == "claude-code")[1]
+
+
+def _env_token(harness: str, document: Any, managed: Path | None) -> str | None:
+    """The token an older Claude Code install kept in its user settings' ``env``
+    (``env.HARNESS_MEMORY_TOKEN``), which installing again moves into the token file and so
+    checks the service with (H-3); None for another harness, managed settings or none."""
+    env = document.get("env") if harness == "claude-code" and managed is None else None
+    token = env.get(TOKEN_ENV) if isinstance(env, dict) else None
+    return token if isinstance(token, str) and token else None
 
 
 def _token(path: str) -> str | None:

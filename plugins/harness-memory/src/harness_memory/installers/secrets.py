@@ -107,32 +107,23 @@ def private_mode(mode: int) -> int:
 
 def folder_kept_open(folder: Path) -> str | None:
     """Why the existing ``folder`` holding a token file, which other users may enter (a group
-    or other bit), cannot be made owner-only by the install (A-10): reached through a symlink
+    or other bit), is not the install's to make owner-only (A-10): reached through a symlink
     (``folder`` or the one holding it: a tokens folder linked into a dotfiles repository that
-    holds other files, never the install's to chmod), another account's, or on a disk that
-    keeps no folder modes (``vfat`` with ``dmask=0022``: a ``chmod`` fails ``EPERM``, or with
-    ``quiet`` changes nothing), asked of an empty folder made and removed at once. None when
-    it is owner-only already or can be made so."""
+    holds other files) or another account's. None when it is owner-only already or the
+    install makes it so when it writes (a plan's change, said by a dry run; a disk that keeps
+    no folder modes is found then, by the mode read back, and warned about). Reads modes
+    only: nothing is made or changed here, so a dry run writes nothing (H-3)."""
     try:
         info = folder.stat()
         if not info.st_mode & 0o077:
             return None
         if folder.is_symlink() or folder.parent.is_symlink():
             return f"it is reached through a symlink (to {os.path.realpath(folder)})"
-        if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
-            return "it is another account's"
-        probe = folder / f".harness-memory-probe.{os.urandom(6).hex()}"
-        probe.mkdir(0o755)
     except OSError:
-        return "it cannot be changed here"
-    try:
-        probe.chmod(0o700)
-        kept = stat.S_IMODE(probe.stat().st_mode) & 0o077 == 0
-    except OSError:
-        kept = False
-    finally:
-        probe.rmdir()
-    return None if kept else "its disk keeps no owner-only folder modes (FAT, exFAT, a share)"
+        return "it cannot be read here"
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        return "it is another account's"
+    return None
 
 
 def folder_left_open(folder: Path, mode: int, why: str) -> str:
