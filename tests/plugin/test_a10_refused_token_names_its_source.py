@@ -161,6 +161,7 @@ def test_a10_a_managed_hook_refused_names_token_set_managed(
     exits 2 there, or adds user-level hooks beside the managed ones. A 401 names the former."""
     answer = managed_hook_answer(shared_service, new_agent, tmp_path, harness, monkeypatch)
     said = answer["systemMessage"]
+    assert isinstance(said, str), answer
     assert "no token was sent" in said, said
     assert f"managed hooks: run {MANAGED_TOKEN_SET} to give them a token it takes" in said
     assert f"install {harness}` again" not in said, said
