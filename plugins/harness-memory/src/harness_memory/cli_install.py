@@ -403,10 +403,11 @@ def _token_for(
     """The token of the user-level hooks of ``args.harness`` installed before (their token
     file's, or an older release's ``--token`` on their command lines) when they name the
     service ``url`` an install given its settings names
-    (:func:`~harness_memory.installers.reinstall.same_service`); None for another service or
+    (:func:`~harness_memory.installers.spec.same_service`); None for another service or
     none installed (H-3: installing again with the same flags keeps the token the hooks use;
     A-10: a token is never sent to another service)."""
-    from harness_memory.installers.reinstall import installed_settings, same_service
+    from harness_memory.installers.reinstall import installed_settings
+    from harness_memory.installers.spec import same_service
 
     found = installed_settings(args.harness, home, environ, None)
     before = found.flags.get("url")

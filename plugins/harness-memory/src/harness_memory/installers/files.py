@@ -65,6 +65,7 @@ __all__ = [
     "earlier_text",
     "has_comments_safely",
     "json_object",
+    "mode_of",
     "prune_backups",
     "read_json_object",
     "read_text",
@@ -379,7 +380,7 @@ def earlier_text(
     for backup in reversed(backups_of(path)):
         try:
             data = backup.read_bytes()
-            mode = _mode_of(backup)
+            mode = mode_of(backup)
             if mode is None:
                 continue
             if by_us is not None and data.strip() and by_us(data):
@@ -438,13 +439,13 @@ def describe(changes: list[FileChange]) -> str:
             continue
         if target != change.path.absolute() and change.path.is_symlink():
             parts.append(f"(written through the symlink {change.path} -> {target})\n")
-        old_mode = _mode_of(target)
+        old_mode = mode_of(target)
         mode = change.mode_after(old_mode)
         if old_mode is not None and mode != old_mode:
             parts.append(
                 f"(mode of {target}: {old_mode:04o} -> {mode:04o}: it will hold the bearer token)\n"
             )
-        folder = _mode_of(target.parent) if change.private_folder else None
+        folder = mode_of(target.parent) if change.private_folder else None
         if folder is not None and folder != private_mode(folder):
             parts.append(
                 f"(mode of {target.parent}: {folder:04o} -> {private_mode(folder):04o}: it holds "
@@ -478,7 +479,8 @@ def _own_link(change: FileChange, target: Path) -> LinkAtName | None:
     return None if change.harness_settings else link_at(target)
 
 
-def _mode_of(path: Path) -> int | None:
+def mode_of(path: Path) -> int | None:
+    """The permission bits of ``path`` (links followed), None when nothing can be looked at."""
     try:
         return stat.S_IMODE(path.stat().st_mode)
     except OSError:
@@ -694,7 +696,7 @@ def _refuse_read_only(change: FileChange, target: Path) -> None:
     dotfiles manager's next apply would take the change out again without a word (H-7)."""
     if change.old is None or not change.harness_settings:
         return
-    old_mode = _mode_of(target)
+    old_mode = mode_of(target)
     if old_mode is None or old_mode & stat.S_IWUSR:
         return
     if _in_nix_store(target):
@@ -721,7 +723,7 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
     """Write one change (see :func:`apply_changes`); the folders it makes are added to
     ``made``, outermost first, before any file is written in them."""
     link = _own_link(change, target)  # replaced by a new file: its target's mode is not ours
-    old_mode = _mode_of(target) if change.old is not None and link is None else None
+    old_mode = mode_of(target) if change.old is not None and link is None else None
     mode = change.mode_after(old_mode)
     _make_folders(target.parent, 0o700 if mode & 0o077 == 0 else 0o755, made)
     if holds(change.new, change.secrets) and not keeps_owner_only(target.parent):
@@ -918,7 +920,7 @@ def _tighten_old_backups(target: Path, secrets: frozenset[str]) -> tuple[Path, .
         return ()
     tightened: list[Path] = []
     for backup in sorted(target.parent.glob(f"{glob_escape(target.name)}{BACKUP_SUFFIX}*")):
-        mode = _mode_of(backup)
+        mode = mode_of(backup)
         if mode is None or mode == private_mode(mode) or backup.is_symlink():
             continue
         try:

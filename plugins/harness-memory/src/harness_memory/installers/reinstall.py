@@ -9,7 +9,8 @@ and the token from the token file they name. Whatever is given still wins. The h
 (their token file's, or the ``--token T`` an install from before the token file wrote on the
 hook command lines, Codex and Gemini CLI) is kept by any install that is given none, with its
 settings or without, as Claude Code's older ``env`` token is (H-3): but only for the service
-the hooks name (:func:`same_service`), never sent to or written for another URL (A-10).
+the hooks name (:func:`~harness_memory.installers.spec.same_service`), never sent to or
+written for another URL (A-10).
 
 A checkout moved with ``make run``'s ``.data`` in it leaves hooks naming the old place: their
 ``harness-memory`` and their memory root are both gone. Installed again from the new place,
@@ -30,9 +31,9 @@ from harness_memory.installers.files import SettingsFileError, read_json_object,
 from harness_memory.installers.managed_record import managed_file
 from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.settings_text import parse_toml
-from harness_memory.installers.spec import flag_values, hook_program, our_commands, same_service
+from harness_memory.installers.spec import flag_values, hook_program, our_commands
 
-__all__ = ["FLAGS", "Installed", "installed_settings", "moved_root", "same_service"]
+__all__ = ["FLAGS", "Installed", "installed_settings", "moved_root"]
 
 FLAGS = ("url", "project", "agent", "memory-root", "timeout", "remote")
 """The hook-command flags an install again takes over (``--url`` …)."""

@@ -38,10 +38,9 @@ import re
 import shlex
 import stat
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from pathlib import Path
 
-from harness_memory.installers.files import FileChange, SettingsFileError, read_text
+from harness_memory.installers.files import FileChange, SettingsFileError, mode_of, read_text
 from harness_memory.installers.record import IGNORE_NAME, STATE_FOLDER, TOKEN_NAME, InstallRecord
 from harness_memory.installers.secrets import folder_kept_open, folder_left_open
 from harness_memory.installers.work_trees import WorkTree, work_tree_of
@@ -228,24 +227,18 @@ def token_plan(
     secrets = frozenset(s for s in (token, old, (old or "").strip()) if s)
     # made owner-only again (A-10), its folder too where the install can (else warned)
     why = folder_kept_open(place.parent)
-    folder = _mode(place.parent)
+    folder = mode_of(place.parent)
     tighten = why is None and folder is not None and folder & 0o077 != 0
-    loose = old == token + "\n" and (bool((_mode(place) or 0) & 0o077) or tighten)
-    change = FileChange(place, old, token + "\n", secrets, backup=False, loose=loose)
-    changes = [replace(change, private_folder=tighten)]
+    new = token + "\n"
+    loose = old == new and (bool((mode_of(place) or 0) & 0o077) or tighten)
+    changes = [
+        FileChange(place, old, new, secrets, backup=False, loose=loose, private_folder=tighten)
+    ]
     ignore = place.parent / IGNORE_NAME
     if place.parent.parts[-2:] == TOKENS_FOLDER and not os.path.lexists(ignore):
         changes.insert(0, FileChange(ignore, None, TOKENS_IGNORE_TEXT, backup=False))
     notes = [folder_left_open(place.parent, folder, why)] if why and folder is not None else []
     return changes, stale, notes
-
-
-def _mode(path: Path) -> int | None:
-    """The permission bits of ``path`` (links followed), None when there is nothing there."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        return None
 
 
 def token_file_place(
