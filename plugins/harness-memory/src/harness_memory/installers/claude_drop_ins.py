@@ -132,6 +132,23 @@ def with_drop_ins(
     return ManagedSettings(merged, files, refused, tuple(unread))
 
 
+def managed_unread(path: Path) -> str | None:
+    """Why Claude Code cannot read its ``managed-settings.json`` at ``path``
+    (:func:`cannot_read`: it then starts without it, as without such a drop-in); None when it
+    reads it, or there is no such file (nor a link in its place)."""
+    return cannot_read(path) if os.path.lexists(path) else None
+
+
+def without_unread(
+    path: Path, why: str, read: Callable[[Path], dict[str, Any]] = read_drop_in
+) -> ManagedSettings:
+    """Claude Code's managed settings when it cannot read their ``managed-settings.json`` at
+    ``path`` (``why``, :func:`managed_unread`): the drop-ins alone (:func:`with_drop_ins`), that
+    file among those left ``unread`` first, never a setting of it in effect."""
+    settings = with_drop_ins(path, {}, read)
+    return settings._replace(files=settings.files[1:], unread=((path, why), *settings.unread))
+
+
 def cannot_read(path: Path) -> str | None:
     """Why Claude Code cannot read the drop-in ``path`` (it then starts without it): a link
     that leads nowhere or in a loop, a folder, anything but a regular file, a file it may not

@@ -44,10 +44,12 @@ from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.checks import where_the_root_is
 from harness_memory.installers.claude_drop_ins import (
     ManagedSettings,
+    managed_unread,
     refused_said,
     source_of,
     unread_said,
     with_drop_ins,
+    without_unread,
 )
 from harness_memory.installers.codex_hook_fields import skipped
 from harness_memory.installers.codex_inline import inline_commands, inline_line, trust_entries
@@ -192,6 +194,9 @@ def status(
     labels: set[str] = set()  # the installed ones
     documents: dict[str, dict[str, Any]] = {}  # every settings document read, by label
     for label, harness, path, managed_flag in targets:
+        if managed_flag and harness == "claude-code" and (why := managed_unread(path)):
+            lines += [f"{label}: note: {unread_said(path, why)}"]  # as a drop-in's (H-7)
+            continue
         try:
             path, document, noted = _settings(label, path, harness)
             documents[label] = document
@@ -513,7 +518,11 @@ def _user_hooks_skipped(
             continue  # its own line says it cannot be read
         lines += _machine_lines(harness, path, machine, hook_names(documents.get(harness, {})))
         if "claude-code (managed)" not in labels:  # else its own lines note them
-            lines += [f"{harness}: note: {unread_said(*left)}" for left in machine.unread]
+            lines += [
+                f"{harness}: note: {unread_said(*left)}"
+                for left in machine.unread
+                if left[0] != path  # an unread managed-settings.json: noted by its own label
+            ]
     return lines
 
 
@@ -539,6 +548,8 @@ def _machine_read(path: Path, harness: str) -> ManagedSettings:
     """This machine's settings of ``harness`` at ``path`` as the harness reads them: Claude
     Code's managed settings with their drop-ins laid over (:func:`~.claude_drop_ins.
     with_drop_ins`), any other file alone. :class:`SettingsFileError` as :func:`_read`."""
+    if harness == "claude-code" and (why := managed_unread(path)):  # it starts without it
+        return without_unread(path, why, lambda drop_in: _read(drop_in, harness))
     document = _read(path, harness)
     if harness != "claude-code":
         return ManagedSettings(document, [(path, document)], [])
