@@ -194,14 +194,11 @@ def status(
     labels: set[str] = set()  # the installed ones
     documents: dict[str, dict[str, Any]] = {}  # every settings document read, by label
     for label, harness, path, managed_flag in targets:
-        if managed_flag and harness == "claude-code" and (why := managed_unread(path)):
-            lines += [f"{label}: note: {unread_said(path, why)}"]  # as a drop-in's (H-7)
-            continue
         try:
             path, document, noted = _settings(label, path, harness)
             documents[label] = document
         except SettingsFileError as error:
-            lines, healthy = [*lines, f"{label}: cannot read its settings: {error}"], False
+            lines, healthy = _not_read(label, error, lines, healthy)
             continue
         commands = our_commands(document, harness)
         if not commands:
@@ -675,6 +672,22 @@ def _switched_off(
     return switched_off(harness, config_path, why) if (why := codex_off(config)) else None
 
 
+class _StartsWithout(SettingsFileError):
+    """Claude Code's ``managed-settings.json`` it cannot read (it starts without it, as
+    without such a drop-in): the note ``status`` says, as the error's text."""
+
+
+def _not_read(
+    label: str, error: SettingsFileError, lines: list[str], healthy: bool
+) -> tuple[list[str], bool]:
+    """``status``'s ``lines`` and health once the settings of ``label`` could not be read
+    (``error``): a note for a file the harness starts without (:class:`_StartsWithout`),
+    else that they cannot be read, unhealthy."""
+    if isinstance(error, _StartsWithout):
+        return [*lines, str(error)], healthy
+    return [*lines, f"{label}: cannot read its settings: {error}"], False
+
+
 def _settings(label: str, path: Path, harness: str) -> tuple[Path, dict[str, Any], list[str]]:
     """``(path, document, note lines)`` of the settings ``status`` reads for ``label`` at
     ``path`` (:func:`_read_noting`). Codex CLI's user install (``codex``, ``hooks.json``):
@@ -685,6 +698,8 @@ def _settings(label: str, path: Path, harness: str) -> tuple[Path, dict[str, Any
     line (Codex refuses to start). Claude Code's managed install (``claude-code (managed)``)
     whose hooks a ``managed-settings.d`` drop-in holds is read there
     (:func:`_held_in_a_drop_in`). :class:`SettingsFileError` as :func:`_read_noting`."""
+    if label == "claude-code (managed)" and (why := managed_unread(path)):
+        raise _StartsWithout(f"{label}: note: {unread_said(path, why)}")  # as a drop-in (H-7)
     document, note = _read_noting(path, harness)
     noted = [f"{label}: note: {path}: {note}"] if note else []
     main, own = path, document  # managed-settings.json, whose drop-ins Claude Code lays over
