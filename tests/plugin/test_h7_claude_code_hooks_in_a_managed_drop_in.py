@@ -37,3 +37,19 @@ def test_status_lists_hooks_held_only_in_a_drop_in_as_installed(
     assert managed[0] == f"claude-code (managed): installed in {held}", status
     assert not any("not installed" in line for line in managed), status
     assert any("memory root" in line for line in managed), status
+
+
+def test_a_user_install_warns_of_hooks_a_drop_in_already_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the managed install's hooks in a drop-in, a user install would run every hook
+    twice (the memory injected twice): it says so, naming the drop-in, as beside hooks in
+    ``managed-settings.json``."""
+    path, env = machine_settings(tmp_path, monkeypatch, "claude-code", "{}")
+    assert install(tmp_path, "claude-code", env, "--managed", str(path.parent))[0] == 0
+    held = drop_in(path, "50-agent-memory.json", path.read_text(encoding="utf-8"))
+    path.write_text("{}", encoding="utf-8")
+
+    _, said = install(tmp_path, "claude-code", env)
+
+    assert f"{held} (the managed install) already runs these hooks for every user" in said, said

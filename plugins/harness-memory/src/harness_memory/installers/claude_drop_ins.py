@@ -32,6 +32,7 @@ from harness_memory.installers.files import (
     read_text,
 )
 from harness_memory.installers.harness_json import HarnessRefuses, NotKnown, claude_code_loads
+from harness_memory.installers.spec import our_commands
 
 __all__ = [
     "DROP_IN_DIR",
@@ -147,6 +148,19 @@ def without_unread(
     file among those left ``unread`` first, never a setting of it in effect."""
     settings = with_drop_ins(path, {}, read)
     return settings._replace(files=settings.files[1:], unread=((path, why), *settings.unread))
+
+
+def held_in_a_drop_in(
+    path: Path, document: Mapping[str, Any], read: Callable[[Path], dict[str, Any]] = read_drop_in
+) -> tuple[Path, dict[str, Any]] | None:
+    """Where Claude Code's managed settings at ``path`` (``document``, holding no hook of
+    ours) hold hooks of ours once their drop-ins are laid over, as Claude Code runs them:
+    ``(the drop-in that holds them, the merged settings)``, the managed install kept there
+    (H-3); None when no drop-in does."""
+    settings = with_drop_ins(path, document, read)
+    if not our_commands(settings.document, "claude-code"):
+        return None
+    return source_of(settings, "hooks", path), settings.document
 
 
 def cannot_read(path: Path) -> str | None:

@@ -44,6 +44,7 @@ from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.checks import where_the_root_is
 from harness_memory.installers.claude_drop_ins import (
     ManagedSettings,
+    held_in_a_drop_in,
     managed_unread,
     refused_said,
     source_of,
@@ -697,14 +698,16 @@ def _settings(label: str, path: Path, harness: str) -> tuple[Path, dict[str, Any
     a Session with ``--profile NAME``); a ``config.toml`` that cannot be read is a PROBLEM
     line (Codex refuses to start). Claude Code's managed install (``claude-code (managed)``)
     whose hooks a ``managed-settings.d`` drop-in holds is read there
-    (:func:`_held_in_a_drop_in`). :class:`SettingsFileError` as :func:`_read_noting`."""
+    (:func:`~.claude_drop_ins.held_in_a_drop_in`). :class:`SettingsFileError` as
+    :func:`_read_noting`."""
     if label == "claude-code (managed)" and (why := managed_unread(path)):
         raise _StartsWithout(f"{label}: note: {unread_said(path, why)}")  # as a drop-in (H-7)
     document, note = _read_noting(path, harness)
     noted = [f"{label}: note: {path}: {note}"] if note else []
     main, own = path, document  # managed-settings.json, whose drop-ins Claude Code lays over
     if label == "claude-code (managed)" and not our_commands(document, harness):
-        path, document = _held_in_a_drop_in(path, document)
+        held = held_in_a_drop_in(path, document, lambda drop_in: _read(drop_in, harness))
+        path, document = held or (path, document)
     if label == "claude-code (managed)" and our_commands(document, harness):
         noted += _drop_in_lines(label, main, own)
     if label != "codex":
@@ -726,17 +729,6 @@ def _settings(label: str, path: Path, harness: str) -> tuple[Path, dict[str, Any
     if our_commands(document, harness):
         noted += [inline_line(label, where, document, ours) for where, ours in found]
     return path, document, noted
-
-
-def _held_in_a_drop_in(path: Path, document: dict[str, Any]) -> tuple[Path, dict[str, Any]]:
-    """Claude Code's managed settings at ``path`` (``document``, holding no hook of ours)
-    with their drop-ins laid over, as Claude Code runs them, when a drop-in holds hooks of
-    ours: ``(that drop-in, the merged settings)``, the managed install kept there (H-3);
-    else ``(path, document)`` as they are."""
-    settings = with_drop_ins(path, document, lambda drop_in: _read(drop_in, "claude-code"))
-    if not our_commands(settings.document, "claude-code"):
-        return path, document
-    return source_of(settings, "hooks", path), settings.document
 
 
 def _drop_in_lines(label: str, path: Path, document: dict[str, Any]) -> list[str]:
