@@ -290,3 +290,44 @@ def test_p5_import_from_claude_code(
         == 1
     )
     assert "no SOURCE" in capsys.readouterr().err
+
+
+def test_p5_a_symlinked_workspace_imports_the_folder_claude_code_names_from_its_real_path(
+    data_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Claude Code names a project's folder from its physical working directory (``pwd -P``:
+    anthropics/claude-code#72049, #44456), so a Workspace reached through a symlink has its
+    memory under the real path's name, never the link's; and a ``--workspace`` that does not
+    exist is refused by name, nothing imported (P-5)."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("COLUMNS", "200")
+    config = tmp_path / "claude-config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    real = tmp_path / "real" / "shop"
+    real.mkdir(parents=True)
+    link = tmp_path / "shop-link"
+    link.symlink_to(real, target_is_directory=True)
+    decoy = config / "projects" / sanitize_path(str(link)) / "memory"  # the link's name: unused
+    decoy.mkdir(parents=True)
+    (decoy / "decoy.md").write_text("---\nname: decoy\n---\nnot Claude Code's\n", encoding="utf-8")
+    folder = config / "projects" / sanitize_path(str(real)) / "memory"
+    shutil.copytree(CASE / "memory", folder)
+    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
+    args = ["--project", "acme", "--agent", "coder"]
+
+    missing = tmp_path / "no-such-project"
+    assert (
+        main(["memory", "import", "--from", "claude-code", "--workspace", str(missing), *args]) == 1
+    )
+    assert f"the Workspace {missing} is no directory on this machine" in capsys.readouterr().err
+    assert [p.name for p in layout.memory_root(data_dir, "coder").iterdir()] == ["user"]
+
+    assert main(["memory", "import", "--from", "claude-code", "--workspace", str(link), *args]) == 0
+    assert str(folder) in capsys.readouterr().err
+    [scope] = [p for p in layout.memory_root(data_dir, "coder").iterdir() if p.name != "user"]
+    assert (scope / "feedback_prefers_uv.md").is_file()
+    assert not (scope / "decoy.md").exists()
+    assert claude_code_memory_dir(str(link), {"CLAUDE_CONFIG_DIR": str(config)}) == folder

@@ -385,10 +385,11 @@ def _look_alike_findings(names: tuple[str, ...]) -> list[Finding]:
         # a Latin alpha for a Greek one, and a look-alike hidden behind a format character
         (("\u03b1lpha.md", "\u0251lpha.md"), ["U+03B1 GREEK SMALL LETTER ALPHA"]),
         (("deploy.md", "de\u0440\u200bloy.md"), ["U+0440 CYRILLIC SMALL LETTER ER"]),
-        # a letter drawn as nothing (not a format character), shown as its mark
+        # a letter drawn as nothing (not a format character, but a Default_Ignorable_Code_Point
+        # as they are): one of the characters shown as nothing, the name shown with its mark
         (
             ("deploy.md", "deploy\u3164.md"),
-            ["U+3164 HANGUL FILLER '[hidden: U+3164]', drawn as nothing"],
+            ["'deploy[hidden: U+3164].md'", "in characters shown as nothing"],
         ),
         # a Latin dental click (U+01C0) for a capital I, which case-folding would part
         (("Ideas.md", "\u01c0deas.md"), ["U+01C0 LATIN LETTER DENTAL CLICK"]),

@@ -16,6 +16,8 @@ import unicodedata
 from functools import cache
 from importlib import resources
 
+from memory_core.ignorable import is_ignorable
+
 __all__ = ["CONFUSABLES_VERSION", "prototype", "skeleton"]
 
 CONFUSABLES_VERSION = "18.0.0"
@@ -55,27 +57,9 @@ def _prototypes() -> dict[int, str]:
 
 def _ignorable(char: str) -> bool:
     """A Default_Ignorable_Code_Point, drawn as nothing, as UTS #39 section 4 drops them before
-    mapping: the format characters (U+200B, U+FEFF, U+2060, the directional marks …), the
-    variation selectors, and the few letters and marks Unicode lists with them."""
-    point = ord(char)
-    return (
-        unicodedata.category(char) == "Cf"
-        or any(low <= point <= high for low, high in _IGNORABLE_RANGES)
-        or 0xE0000 <= point <= 0xE0FFF  # tags, variation selectors 17-256, reserved
-    )
-
-
-_IGNORABLE_RANGES = (
-    (0x034F, 0x034F),  # COMBINING GRAPHEME JOINER
-    (0x115F, 0x1160),  # HANGUL CHOSEONG / JUNGSEONG FILLER
-    (0x17B4, 0x17B5),  # KHMER VOWEL INHERENT AQ / AA
-    (0x180B, 0x180F),  # MONGOLIAN FREE VARIATION SELECTORS, VOWEL SEPARATOR
-    (0x3164, 0x3164),  # HANGUL FILLER
-    (0xFE00, 0xFE0F),  # VARIATION SELECTORS 1-16
-    (0xFFA0, 0xFFA0),  # HALFWIDTH HANGUL FILLER
-)
-"""The Default_Ignorable_Code_Point ranges of Unicode's DerivedCoreProperties.txt that are not
-format characters (category Cf), nor in the U+E0000 block."""
+    mapping (:func:`memory_core.ignorable.is_ignorable`: the format characters, the variation
+    selectors, the fillers, the reserved ones; the property as the ``regex`` library has it)."""
+    return is_ignorable(char)
 
 
 def prototype(char: str) -> str:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import posixpath
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -61,9 +62,11 @@ __all__ = [
     "index_lines",
     "index_lines_linking",
     "index_lines_linking_each",
+    "index_lines_unlinked",
     "line_entries",
     "line_links_to",
     "line_without_entries",
+    "line_without_links",
     "link_targets",
     "linked_name_spans",
     "linked_topic_files",
@@ -73,6 +76,7 @@ __all__ = [
     "reference_definitions",
     "reference_labels",
     "scope_link_targets",
+    "scope_relative",
     "topic_link_targets",
     "wiki_link_targets",
     "wiki_names_naming",
@@ -159,9 +163,12 @@ class RepeatedFind:
         return self.text.find(char, start)
 
 
-def _destination(line: str, start: int, finder: RepeatedFind, before: int) -> str | None:
-    """Parse an inline link destination beginning at ``start`` (just after ``](``); a bare one
-    ends ``before`` the next ``](`` at the latest (none holds one: a file name with ``](``
+def _destination(
+    line: str, start: int, finder: RepeatedFind, before: int
+) -> tuple[str, int] | None:
+    """Parse an inline link destination beginning at ``start`` (just after ``](``): it as
+    written (without ``<…>``) and where the link ends (one past its ``)``), or None; a bare
+    one ends ``before`` the next ``](`` at the latest (none holds one: a file name with ``](``
     is written ``<…>``), so no character of a line is scanned once per link."""
     end = len(line)
     i = start
@@ -194,17 +201,18 @@ def _destination(line: str, start: int, finder: RepeatedFind, before: int) -> st
         while i < end and line[i] in " \t":
             i += 1
     if i < end and line[i] == ")":
-        return target
+        return target, i + 1
     return None
 
 
 def _clean(target: str) -> str:
-    """Drop ``#anchor`` and ``?query``, percent-decode, drop a leading ``./``."""
+    """Drop ``#anchor`` and ``?query``, percent-decode, drop a leading ``./`` (and the slashes
+    doubled after it: ``.//x.md`` is ``x.md``, never the absolute ``/x.md``)."""
     for mark in ("#", "?"):
         target = target.partition(mark)[0]
     target = unquote(target)
     while target.startswith("./"):
-        target = target[2:]
+        target = target[2:].lstrip("/")
     return target
 
 
@@ -221,16 +229,26 @@ def link_targets(line: str) -> list[str]:
     if reference:
         raw = reference.group(2)
         targets.append(_clean(raw[1:-1] if raw.startswith("<") else raw))
+    targets.extend(_clean(target) for _, _, target in _inline_links(prose) if target)
+    return [target for target in targets if target]
+
+
+def _inline_links(prose: str) -> list[tuple[int, int, str]]:
+    """``(bracket, end, destination)`` of each inline link of ``prose`` (a line with its code
+    spans and comments blanked, :func:`_prose`), in order: where its ``](`` stands, one past
+    its ``)``, and its destination as written (without ``<…>``). The one reading of an inline
+    link: :func:`link_targets` and a delete's :func:`line_without_links` both use it."""
+    links: list[tuple[int, int, str]] = []
     finder = RepeatedFind(prose)
     position = prose.find("](")
     while position != -1:
         following = prose.find("](", position + 2)
         before = len(prose) if following == -1 else following
-        target = _destination(prose, position + 2, finder, before)
-        if target:
-            targets.append(_clean(target))
+        found = _destination(prose, position + 2, finder, before)
+        if found is not None:
+            links.append((position, found[1], found[0]))
         position = following
-    return [target for target in targets if target]
+    return links
 
 
 def entry_span(line: str) -> tuple[int, int] | None:
@@ -353,14 +371,47 @@ def _in_sub_folder(target: str) -> str | None:
     return "/".join(parts)
 
 
-def scope_link_targets(line: str, references: Mapping[str, str] | None = None) -> list[str]:
+def scope_relative(target: str, here: str | None = None) -> str:
+    """``target`` (a cleaned link target) as the path inside the scope's folder it names when
+    it is written another way, as a Markdown viewer resolves it (lexically): ``.//x.md`` and
+    ``notes/../x.md`` are ``x.md``; given ``here``, the scope folder's absolute path, so are
+    ``../user/x.md`` (from a folder ``user``) and ``/…/user/x.md``. Any other target comes back
+    as it is: a URL, a ``~`` or Windows path, one leading out of the folder (A-6, T-5).
+
+    >>> scope_relative(".//x.md"), scope_relative("a/../x.md"), scope_relative("../m/x.md", "/m")
+    ('x.md', 'x.md', 'x.md')
+    >>> scope_relative("/m/a/x.md", "/m"), scope_relative("../other/x.md", "/m")
+    ('a/x.md', '../other/x.md')
+    """
+    if "/" not in target or ":" in target or "\\" in target or target.startswith("~"):
+        return target
+    absolute = target.startswith("/")
+    if not absolute and not any(part in ("", ".", "..") for part in target.split("/")):
+        return target  # a plain path into a sub-folder: the usual link, at C speed
+    path = posixpath.normpath(target)
+    if absolute or path == ".." or path.startswith("../"):
+        if here is None:
+            return target
+        base = posixpath.normpath(here).rstrip("/") + "/"
+        path = posixpath.normpath(posixpath.join(base, path))
+        if not path.startswith(base):
+            return target
+        path = path[len(base) :]
+    return target if path in ("", ".") else path
+
+
+def scope_link_targets(
+    line: str, references: Mapping[str, str] | None = None, here: str | None = None
+) -> list[str]:
     """:func:`topic_link_targets` and the links into sub-folders of the scope, as relative POSIX
-    paths (``archive/2026-02.md``): every target inside the scope's folder (T-5). With the
+    paths (``archive/2026-02.md``): every target inside the scope's folder (T-5), however it
+    is written (:func:`scope_relative`; ``here``, the scope folder's path, as there). With the
     index's ``references`` (:func:`reference_definitions`), the reference links the line uses
-    count too."""
+    count too. The one reading of what an index line links: lint's and a delete's (A-6)."""
     targets = [*link_targets(line), *entry_targets(line)]
     if references:
         targets.extend(references[label] for label in reference_labels(line) if label in references)
+    targets = [scope_relative(target, here) for target in targets]
     local = [target for target in targets if _is_local(target)]
     deeper = [path for path in map(_in_sub_folder, targets) if path is not None]
     return [*local, *deeper]
@@ -372,7 +423,12 @@ def _same_name(left: str, right: str) -> bool:
 
 
 def line_links_to(
-    line: str, file_name: str, *, exact: bool = False, wiki: Collection[str] = ()
+    line: str,
+    file_name: str,
+    *,
+    exact: bool = False,
+    wiki: Collection[str] = (),
+    here: str | None = None,
 ) -> bool:
     """Tell whether ``line`` holds a Markdown link to ``file_name``, or names it as an entry
     (T-4); prose never counts.
@@ -382,12 +438,13 @@ def line_links_to(
     folder holds another file whose name differs only in normalization: a link then names the
     one it spells, as the kernel takes it). ``wiki``: the other names a wiki link may write
     for the file (:func:`wiki_names_naming`, ``Deploy Freeze.md`` for ``deploy-freeze.md``).
+    A target is read as :func:`scope_link_targets` reads it (``here``: :func:`scope_relative`).
     """
     same = str.__eq__ if exact else _same_name
     for match in _targets_with_raw(line):
-        if any(same(candidate, file_name) for candidate in match):
+        if any(same(scope_relative(candidate, here), file_name) for candidate in match):
             return True
-    if any(same(entry, file_name) for entry in entry_targets(line)):
+    if any(same(scope_relative(entry, here), file_name) for entry in entry_targets(line)):
         return True
     return bool(wiki) and any(
         is_wiki and unicodedata.normalize("NFC", wiki_path(line[start:end])) in wiki
@@ -420,11 +477,12 @@ def files_linked(text: str, files: Collection[str]) -> set[str]:
     return linked
 
 
-def entry_linked_files(text: str) -> set[str]:
+def entry_linked_files(text: str, here: str | None = None) -> set[str]:
     """The targets inside the scope (NFC) that an entry of the index ``text`` links: a line
     that is no reference definition (``[b]: b.md`` alone indexes nothing), its reference links
     resolved through the definitions; code fences and comments skipped. What a delete's answer
-    compares before and after the pruning to name the files left with no entry (A-6).
+    compares before and after the pruning to name the files left with no entry (A-6);
+    ``here`` as for :func:`scope_relative`.
 
     >>> sorted(entry_linked_files("- [A][a], see [B](b.md)\\n\\n[a]: a.md\\n[c]: c.md\\n"))
     ['a.md', 'b.md']
@@ -436,7 +494,8 @@ def entry_linked_files(text: str) -> set[str]:
         if fenced or ("]:" in line and _REFERENCE_RE.match(_prose(line))):
             continue
         linked.update(
-            unicodedata.normalize("NFC", target) for target in scope_link_targets(line, references)
+            unicodedata.normalize("NFC", target)
+            for target in scope_link_targets(line, references, here)
         )
     return linked
 
@@ -491,19 +550,25 @@ def _targets_with_raw(line: str) -> list[tuple[str, ...]]:
     return [(target, raw) for target, raw in zip(decoded, link_targets(raw_line), strict=False)]
 
 
-def linked_topic_files(text: str, twins: Collection[str] = ()) -> dict[str, list[int]]:
+def linked_topic_files(
+    text: str, twins: Collection[str] = (), here: str | None = None
+) -> dict[str, list[int]]:
     """Map each target inside the scope's folder of an index (a topic file, or a path into a
     sub-folder: :func:`scope_link_targets`) to the 1-based lines that link to it; ``twins``
-    as :func:`links_of_lines` takes them."""
-    return links_of_lines(index_lines(text), twins)
+    and ``here`` as :func:`links_of_lines` takes them."""
+    return links_of_lines(index_lines(text), twins, here)
 
 
-def links_of_lines(lines: Sequence[str], twins: Collection[str] = ()) -> dict[str, list[int]]:
+def links_of_lines(
+    lines: Sequence[str], twins: Collection[str] = (), here: str | None = None
+) -> dict[str, list[int]]:
     """:func:`linked_topic_files` of ``lines`` already split by :func:`index_lines`: each
     target inside the scope's folder (NFC) and the 1-based lines linking it, code fences
     skipped; a line using a reference label links where its definition points. A target whose
     NFC is one of ``twins`` (names, NFC, that the scope holds in two Unicode normalizations:
-    two files to the kernel) is kept as spelled: each spelling links its own file.
+    two files to the kernel) is kept as spelled: each spelling links its own file. ``here``:
+    the scope folder's path, by which ``../user/x.md`` and an absolute path name its files
+    (:func:`scope_relative`).
 
     >>> links_of_lines(["- [Deploy][d] - no Friday deploys", "", "[d]: deploy.md"])
     {'deploy.md': [1, 3]}
@@ -517,7 +582,7 @@ def links_of_lines(lines: Sequence[str], twins: Collection[str] = ()) -> dict[st
     for number, (line, fenced) in enumerate(zip(lines, fenced_lines(lines), strict=True), start=1):
         if fenced:
             continue
-        for target in dict.fromkeys(scope_link_targets(line, references)):
+        for target in dict.fromkeys(scope_link_targets(line, references, here)):
             name = unicodedata.normalize("NFC", target)
             found.setdefault(target if name in twins else name, []).append(number)
     return found
@@ -581,12 +646,24 @@ def prune_index(
     *,
     exact: bool = False,
     files: Collection[str] | None = None,
+    here: str | None = None,
 ) -> tuple[str, list[str]]:
     """Remove every line holding a link to ``file_name`` (T-4, A-6); keep the rest byte-for-byte.
     ``exact``: as for :func:`line_links_to`. ``files``: the scope's files (``file_name``
     among them); a wiki link naming ``file_name`` as the lint resolves it among them links it
     too (``[[Deploy Freeze]]`` for ``deploy-freeze.md``, :func:`wiki_names_naming`); None:
-    only a wiki link writing its name (in NFC) does.
+    only a wiki link writing its name (in NFC) does. A link is read as the lint reads it
+    (:func:`scope_link_targets`: ``./x.md``, ``<x.md>``, ``notes/../x.md``, and with ``here``,
+    the scope folder's path, ``../user/x.md`` and an absolute path to it); a bare ``x.md``
+    in prose is a mention for both, and stays.
+
+    A line that links another file of the scope too (``- [B](b.md), see [A](a.md)``) keeps
+    that link: only the markup of the links to ``file_name`` goes, their text stays
+    (:func:`line_without_links`); the removed lines name it as it was, and a restore puts it
+    back so (:func:`index_lines_unlinked`):
+
+    >>> prune_index("- [B](b.md), see [A](./a.md#why)\\n- [A](a.md)\\n", "a.md")
+    ('- [B](b.md), see A\\n', ['- [B](b.md), see [A](./a.md#why)', '- [A](a.md)'])
 
     Returns ``(new_text, removed_lines)`` (removed lines without their line ends). Prose
     mentions and lines in fenced code stay. A line ends at LF, CRLF or a lone CR (classic Mac
@@ -617,11 +694,40 @@ def prune_index(
     >>> prune_index("- [A](A.md)\\n- [B](b.md)\\n", "a.md", files=["a.md", "b.md"])
     ('- [B](b.md)\\n', ['- [A](A.md)'])
     """
-    new_text, removed = _prune_spelled(text, file_name, exact=exact, files=files)
-    for twin in () if exact else _case_twins(text, file_name, files or ()):
-        new_text, gone = _prune_spelled(new_text, twin, exact=False, files=None)
-        removed.extend(gone)
+    new_text, removed, _ = _prune(text, file_name, exact=exact, files=files, here=here)
     return new_text, removed
+
+
+def index_lines_unlinked(
+    text: str,
+    file_name: str,
+    *,
+    exact: bool = False,
+    files: Collection[str] | None = None,
+    here: str | None = None,
+) -> dict[str, str]:
+    """The lines of the index ``text`` that :func:`prune_index` (same arguments) keeps without
+    their links to ``file_name`` (:func:`line_without_links`), each as it was → as the delete
+    leaves it: a restore puts the line back in place of what the delete left (V-2).
+
+    >>> index_lines_unlinked("- [B](b.md), see [A](a.md)\\n", "a.md")
+    {'- [B](b.md), see [A](a.md)': '- [B](b.md), see A'}
+    """
+    return _prune(text, file_name, exact=exact, files=files, here=here)[2]
+
+
+def _prune(
+    text: str, file_name: str, *, exact: bool, files: Collection[str] | None, here: str | None
+) -> tuple[str, list[str], dict[str, str]]:
+    """:func:`prune_index`, and :func:`index_lines_unlinked`."""
+    new_text, removed, unlinked = _prune_spelled(
+        text, file_name, exact=exact, files=files, here=here
+    )
+    for twin in () if exact else _case_twins(text, file_name, files or ()):
+        new_text, gone, more = _prune_spelled(new_text, twin, exact=False, files=None, here=here)
+        removed.extend(gone)
+        unlinked.update(more)
+    return new_text, removed, unlinked
 
 
 def _case_twins(text: str, file_name: str, files: Collection[str]) -> list[str]:
@@ -680,9 +786,9 @@ def _may_fold_to(line: str, folded: str) -> bool:
 
 
 def _prune_spelled(
-    text: str, file_name: str, *, exact: bool, files: Collection[str] | None
-) -> tuple[str, list[str]]:
-    """:func:`prune_index` for the lines linking ``file_name`` as spelled (in NFC, or as it
+    text: str, file_name: str, *, exact: bool, files: Collection[str] | None, here: str | None
+) -> tuple[str, list[str], dict[str, str]]:
+    """:func:`_prune` for the lines linking ``file_name`` as spelled (in NFC, or as it
     is with ``exact``) or by a wiki link resolved among ``files``."""
     tokens = _lines_with_any_ends(text)
     starts = list(itertools.accumulate(map(len, tokens), initial=0))
@@ -698,17 +804,42 @@ def _prune_spelled(
         number
         for number in may_name
         if (fenced is None or not fenced[number])
-        and line_links_to(_prose_of(tokens, prose, number), file_name, exact=exact, wiki=wiki)
+        and line_links_to(
+            _prose_of(tokens, prose, number), file_name, exact=exact, wiki=wiki, here=here
+        )
     ]
     labels: set[str] = set()
+    references: dict[str, str] = {}
     if removed_at and "]:" in text:
         contents = prose if prose is not None else [_content(token) for token in tokens]
-        labels = _labels_linking(contents, file_name, exact=exact)
+        references = reference_definitions(contents)
+        labels = _labels_linking(references, file_name, exact=exact, here=here)
         uses = _reference_uses(contents, fenced, labels)
         removed_at = sorted({*removed_at, *uses})
     if not removed_at:
-        return text, []
+        return text, [], {}
     partly = _partly_removed(tokens, prose, removed_at, file_name, labels, exact=exact, wiki=wiki)
+    unlinked: dict[str, str] = {}
+    for number in removed_at:
+        line = _content(tokens[number])
+        if number in partly or (
+            (
+                left := line_without_links(
+                    line,
+                    file_name,
+                    shown=_prose_of(tokens, prose, number),
+                    exact=exact,
+                    wiki=wiki,
+                    labels=labels,
+                    references=references,
+                    here=here,
+                )
+            )
+            is None
+        ):
+            continue
+        partly[number] = (left, [line])
+        unlinked[line] = left
     if prose is not None:  # a line cut into entries keeps its comment ends there already
         whole_lines = [number for number in removed_at if number not in partly]
         partly.update(_comment_ends_kept(tokens, prose, whole_lines))
@@ -729,7 +860,7 @@ def _prune_spelled(
     removed: list[str] = []
     for number in removed_at:
         removed.extend(partly[number][1] if number in partly else [_content(tokens[number])])
-    return result, removed
+    return result, removed, unlinked
 
 
 def _partly_removed(
@@ -816,6 +947,93 @@ def line_without_entries(line: str, shown: str, gone: Sequence[str]) -> str | No
     return kept[0]
 
 
+def line_without_links(
+    line: str,
+    file_name: str,
+    *,
+    shown: str | None = None,
+    exact: bool = False,
+    wiki: Collection[str] = (),
+    labels: Collection[str] = (),
+    references: Mapping[str, str] | None = None,
+    here: str | None = None,
+) -> str | None:
+    """What a delete of ``file_name`` leaves of index ``line`` (without its line end) when the
+    line links another file of the scope too (A-6): each inline link, wiki link and reference
+    use (one of ``labels``, those defined to it) naming the file replaced by its text, so the
+    line keeps reading and keeps its other links (``- [B](b.md), see [A](a.md)`` →
+    ``- [B](b.md), see A``; ``[[a|The A]]`` → ``The A``; ``![A](a.md)`` → ``A``). None when the
+    line goes whole: a reference definition, a link to the file in another form (an entry's
+    code span, an HTML link), or no link to another file of the scope left
+    (:func:`scope_link_targets`, ``references`` counted). ``shown``: the line with its index's
+    comments blanked (:func:`~memory_core.markdown.blank_comment_lines`); ``exact``, ``wiki``
+    and ``here`` as for :func:`line_links_to`, whose reading of a link this shares.
+
+    >>> line_without_links("- [A](a.md) and [[b]]", "a.md")
+    '- A and [[b]]'
+    >>> line_without_links("- [A](a.md) - see https://a.example", "a.md") is None
+    True
+    """
+    prose = _prose(line if shown is None else shown)
+    if _REFERENCE_RE.match(prose):
+        return None
+    same = str.__eq__ if exact else _same_name
+    cuts: list[tuple[int, int, str]] = []  # (start, end, the text shown instead)
+    for bracket, end, raw in _inline_links(prose):
+        written = {_clean(raw), _clean(raw.replace("%", "%25"))}
+        if any(same(scope_relative(target, here), file_name) for target in written):
+            start = _text_start(prose, bracket)
+            if start == -1:
+                return None
+            image = start > 0 and prose[start - 1] == "!"
+            cuts.append((start - image, end, line[start + 1 : bracket]))
+    for match in re.compile(WIKI_LINK_RE).finditer(prose):
+        name = wiki_path(match.group(1))
+        if same(name, file_name) or unicodedata.normalize("NFC", name) in wiki:
+            inner = line[match.start() + 2 : match.end() - 2]
+            alias = inner.partition("|")[2] if "|" in inner else match.group(1)
+            cuts.append((match.start(), match.end(), alias.strip() or match.group(1)))
+    for match in _REFERENCE_USE_RE.finditer(prose):
+        first, second = match.group(1), match.group(2)
+        if _label(second if second else first) in labels:
+            cuts.append((match.start(), match.end(), line[match.start(1) : match.end(1)]))
+    left = line
+    last = len(line) + 1
+    for start, end, text in sorted(cuts, reverse=True):  # right to left: offsets stay valid
+        if end > last:
+            return None  # overlapping forms: not one reading of the line
+        left, last = left[:start] + text + left[end:], start
+    shown_left = _prose(left if shown is None else _blank_as(left, shown, cuts))
+    if not cuts or line_links_to(shown_left, file_name, exact=exact, wiki=wiki, here=here):
+        return None
+    if not scope_link_targets(shown_left, references, here):
+        return None
+    return left
+
+
+def _blank_as(left: str, shown: str, cuts: Sequence[tuple[int, int, str]]) -> str:
+    """``shown`` (a line with its comments blanked) with ``cuts`` made as they were made to
+    the line, giving ``left`` as shown: what is blanked in the line stays blanked."""
+    for start, end, text in sorted(cuts, reverse=True):
+        shown = shown[:start] + text + shown[end:]
+    return shown if len(shown) == len(left) else left
+
+
+def _text_start(prose: str, bracket: int) -> int:
+    """Where the ``[`` opening the text of the inline link whose ``]`` is at ``bracket``
+    stands (brackets inside the text paired), or -1."""
+    depth = 0
+    for at in range(bracket - 1, -1, -1):
+        char = prose[at]
+        if char == "]":
+            depth += 1
+        elif char == "[":
+            if depth == 0:
+                return at
+            depth -= 1
+    return -1
+
+
 def _starts_entry(part: str) -> bool:
     """Whether a part of a joined line (:mod:`memory_core.joined_lines`) starts an entry of
     its own: it links a file, names one as an entry, or uses a reference."""
@@ -837,11 +1055,17 @@ def _parts_link_as_the_line(line: str) -> bool:
     return sorted(found(line)) == sorted(target for part in parts for target in found(part))
 
 
-def _labels_linking(contents: Sequence[str], file_name: str, *, exact: bool) -> set[str]:
-    """The reference labels whose definition in ``contents`` links ``file_name``."""
+def _labels_linking(
+    references: Mapping[str, str], file_name: str, *, exact: bool, here: str | None
+) -> set[str]:
+    """The reference labels whose definition (``references``: :func:`reference_definitions`)
+    links ``file_name``, read as :func:`scope_link_targets` reads it."""
     same = str.__eq__ if exact else _same_name
-    references = reference_definitions(contents)
-    return {label for label, target in references.items() if same(target, file_name)}
+    return {
+        label
+        for label, target in references.items()
+        if same(scope_relative(target, here), file_name)
+    }
 
 
 def _reference_uses(
@@ -861,17 +1085,22 @@ def _reference_uses(
 
 
 def index_lines_linking(
-    text: str, file_name: str, *, exact: bool = False, files: Collection[str] | None = None
+    text: str,
+    file_name: str,
+    *,
+    exact: bool = False,
+    files: Collection[str] | None = None,
+    here: str | None = None,
 ) -> list[str]:
     """The lines of the index ``text`` (:func:`index_lines`) that link to ``file_name``: the
     lines :func:`prune_index` removes for it, in order (a restore puts these back, V-2);
-    ``exact`` and ``files`` as there (``exact``: its twin in another Unicode normalization is
-    another file; a wiki link naming it among the scope's files links it).
+    ``exact``, ``files`` and ``here`` as there (``exact``: its twin in another Unicode
+    normalization is another file; a wiki link naming it among the scope's files links it).
 
     >>> index_lines_linking("- [Deploy][d]\\n- [B](b.md)\\n\\n[d]: deploy.md\\n", "deploy.md")
     ['- [Deploy][d]', '[d]: deploy.md']
     """
-    return prune_index(text, file_name, exact=exact, files=files)[1]
+    return prune_index(text, file_name, exact=exact, files=files, here=here)[1]
 
 
 def index_lines_linking_each(

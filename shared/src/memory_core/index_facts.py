@@ -66,12 +66,14 @@ class IndexFacts:
     wiki: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
 
-def index_facts(text: str) -> IndexFacts:
-    """The facts of the whole index ``text`` (LF line ends, as read, T-2)."""
+def index_facts(text: str, here: str | None = None) -> IndexFacts:
+    """The facts of the whole index ``text`` (LF line ends, as read, T-2); ``here``, the
+    scope folder's path, by which ``../user/x.md`` and an absolute path link its files
+    (:func:`~memory_core.index.scope_relative`)."""
     lines = index_lines(text)
     return IndexFacts(
         lines=len(lines),
-        links=links_of_lines(lines),
+        links=links_of_lines(lines, here=here),
         long_lines=tuple(
             (number, length)
             for number, line in enumerate(lines, start=1)

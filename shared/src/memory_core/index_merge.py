@@ -280,6 +280,7 @@ def merge_index(
     *,
     places: str | None = None,
     twins: Collection[str] = (),
+    unlinked: Mapping[str, str] | None = None,
 ) -> IndexMerge:
     """Merge the ``source`` index into the ``target`` index (None: there is none yet).
 
@@ -288,8 +289,58 @@ def merge_index(
     version of ``MEMORY.md``, V-2): each added line goes back to its place there
     (:func:`_put_back`) instead of the end. ``twins``: names (NFC) the target scope holds in
     two Unicode normalizations, each "already indexed" only by a line spelling it so.
+    ``unlinked``: lines of ``source`` a delete kept without their links to the file
+    (:func:`memory_core.index.index_lines_unlinked`, a line linking another file too), each →
+    as the delete left it: where ``target`` still holds that, the line takes its place again,
+    byte for byte (A-6, V-2), instead of being added beside it.
     Returns an :class:`IndexMerge` (the module says which lines are added); never raises.
     """
+    relinked: list[str] = []
+    if unlinked and target is not None:
+        target, relinked, rest = _relinked(target, index_lines(source), unlinked)
+        if relinked:
+            source = "".join(line + "\n" for line in rest)
+    merge = _merge_index(target, source, renames, places=places, twins=twins)
+    if relinked:
+        merge.changed = True
+        merge.added = [*relinked, *merge.added]
+        if places is not None and merge.put is None:
+            merge.put = []  # every row the index's own, the relinked ones rewritten in place
+    return merge
+
+
+def _relinked(
+    target: str, lines: list[str], unlinked: Mapping[str, str]
+) -> tuple[str, list[str], list[str]]:
+    """``target`` with each row holding what a delete left of one of ``lines``
+    (``unlinked``: line → as left) given that line back, in place, its line end kept; the
+    lines so given back, and the others (to merge as usual), each in order."""
+    rows = lines_with_ends(target)
+    holding: dict[str, deque[int]] = defaultdict(deque)  # a row's text → its rows, in order
+    for at, row in enumerate(rows):
+        holding[row.rstrip("\r\n")].append(at)
+    relinked: list[str] = []
+    rest: list[str] = []
+    for line in lines:
+        left = unlinked.get(line)
+        if left is None or not holding.get(left):
+            rest.append(line)
+            continue
+        at = holding[left].popleft()
+        rows[at] = line + rows[at][len(left) :]
+        relinked.append(line)
+    return "".join(rows), relinked, rest
+
+
+def _merge_index(
+    target: str | None,
+    source: str,
+    renames: Mapping[str, str],
+    *,
+    places: str | None,
+    twins: Collection[str],
+) -> IndexMerge:
+    """:func:`merge_index` without ``unlinked``."""
     lines = index_lines(source)
     fenced = fenced_lines(lines)
     rewritten = [

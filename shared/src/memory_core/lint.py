@@ -92,6 +92,7 @@ from memory_core.credentials import find_secrets, mask_secret_lines, mask_secret
 from memory_core.decoding import NOT_DECODED
 from memory_core.encoding_findings import not_utf8_notes
 from memory_core.hidden_text import find_hidden, show_hidden
+from memory_core.ignorable import is_ignorable, without_ignorable
 from memory_core.index import IndexRead
 from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, PreparedIndex, cap_indexes
@@ -185,13 +186,11 @@ def _nfc(name: str) -> str:
 
 
 def _seen_as(name: str) -> str:
-    """``name`` as a person reads it: NFC, case-folded, without the format characters shown as
-    nothing (U+200B zero-width space, U+FEFF, U+200E, U+2060 …): ``deploy.md`` and
-    ``deploy<U+200B>.md`` are one name to the eye."""
-    folded = _nfc(name).casefold()
-    if folded.isascii():  # no ASCII character is a format character
-        return folded
-    return "".join(char for char in folded if unicodedata.category(char) != "Cf")
+    """``name`` as a person reads it: NFC, case-folded, without the characters shown as
+    nothing (every Default_Ignorable_Code_Point, :mod:`memory_core.ignorable`: U+200B, U+00AD,
+    U+FEFF, U+2060, U+3164, the reserved U+2065 …): ``deploy.md`` and ``deploy<U+200B>.md``
+    are one name to the eye."""
+    return without_ignorable(_nfc(name).casefold())
 
 
 def _finding(code: str, file: str, line: int | None, message: str) -> Finding:
@@ -1300,7 +1299,7 @@ def _odd_letters(one: str, alike: Sequence[str], name: str) -> str:
     odd = [
         char
         for char in dict.fromkeys(_nfc(one))
-        if unicodedata.category(char) != "Cf" and char.casefold() not in held
+        if not is_ignorable(char) and char.casefold() not in held
     ]
     return f"{one!r} has {', '.join(map(_letter, odd))}" if odd else ""
 

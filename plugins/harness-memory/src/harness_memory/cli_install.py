@@ -543,13 +543,32 @@ def _managed_install_too(harness: str, home: Path, environ: Mapping[str, str]) -
 
     folder = _default_managed_dir(harness, environ)
     found = installed_settings(harness, home, environ, folder)
-    if not found.flags:
+    where = found.path if found.flags else _drop_in_holding(harness, found.path)
+    if where is None:
         return None
     return (
-        f"{found.path} (the managed install) already runs these hooks for every user of this "
+        f"{where} (the managed install) already runs these hooks for every user of this "
         f"machine: with these in your own settings too, both run — the memory injected twice; "
         f"`harness-memory uninstall {harness}` takes yours out again"
     )
+
+
+def _drop_in_holding(harness: str, managed: Path) -> Path | None:
+    """The ``managed-settings.d`` drop-in that holds Claude Code hooks of ours beside the
+    managed settings ``managed`` holding none (:func:`~harness_memory.installers.
+    claude_drop_ins.held_in_a_drop_in`: Claude Code runs them for every user all the same);
+    None for another harness, none there, or settings that cannot be read."""
+    if harness != "claude-code":
+        return None
+    from harness_memory.installers.claude_drop_ins import held_in_a_drop_in, managed_unread
+    from harness_memory.installers.files import SettingsFileError, read_json_object
+
+    try:
+        document = {} if managed_unread(managed) else read_json_object(managed, utf16=True)[1]
+    except (SettingsFileError, OSError):
+        return None
+    held = held_in_a_drop_in(managed, document)
+    return None if held is None else held[0]
 
 
 def _default_managed_dir(harness: str, environ: Mapping[str, str]) -> Path:

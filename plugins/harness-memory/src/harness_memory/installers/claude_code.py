@@ -25,10 +25,17 @@ from memory_core.claude_code_settings import auto_memory_directory
 from memory_core.counting import counted
 
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
-from harness_memory.installers.claude_drop_ins import refused_said, source_of, with_drop_ins
+from harness_memory.installers.claude_drop_ins import (
+    managed_unread,
+    refused_said,
+    source_of,
+    unread_said,
+    with_drop_ins,
+)
 from harness_memory.installers.detail import Detail
 from harness_memory.installers.files import (
     FileChange,
+    SettingsFileError,
     dump_json,
     json_object,
     read_json_object,
@@ -176,6 +183,11 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         if managed is not None
         else settings_path(options.home, environ)
     )
+    if managed is not None and (why := managed_unread(path)):  # never made readable by us
+        raise SettingsFileError(
+            f"{unread_said(path, why)}; an install writes into it only once Claude Code reads "
+            "it: make it a regular file it reads (or move it away), then run the command again"
+        )
     old, document = read_json_object(path, utf16=True)  # as Claude Code reads it
     require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)

@@ -32,6 +32,7 @@ from harness_memory.installers.files import (
     read_text,
 )
 from harness_memory.installers.harness_json import HarnessRefuses, NotKnown, claude_code_loads
+from harness_memory.installers.spec import our_commands
 
 __all__ = [
     "DROP_IN_DIR",
@@ -130,6 +131,36 @@ def with_drop_ins(
         merged = lay_over(merged, found)
         files.append((drop_in, found))
     return ManagedSettings(merged, files, refused, tuple(unread))
+
+
+def managed_unread(path: Path) -> str | None:
+    """Why Claude Code cannot read its ``managed-settings.json`` at ``path``
+    (:func:`cannot_read`: it then starts without it, as without such a drop-in); None when it
+    reads it, or there is no such file (nor a link in its place)."""
+    return cannot_read(path) if os.path.lexists(path) else None
+
+
+def without_unread(
+    path: Path, why: str, read: Callable[[Path], dict[str, Any]] = read_drop_in
+) -> ManagedSettings:
+    """Claude Code's managed settings when it cannot read their ``managed-settings.json`` at
+    ``path`` (``why``, :func:`managed_unread`): the drop-ins alone (:func:`with_drop_ins`), that
+    file among those left ``unread`` first, never a setting of it in effect."""
+    settings = with_drop_ins(path, {}, read)
+    return settings._replace(files=settings.files[1:], unread=((path, why), *settings.unread))
+
+
+def held_in_a_drop_in(
+    path: Path, document: Mapping[str, Any], read: Callable[[Path], dict[str, Any]] = read_drop_in
+) -> tuple[Path, dict[str, Any]] | None:
+    """Where Claude Code's managed settings at ``path`` (``document``, holding no hook of
+    ours) hold hooks of ours once their drop-ins are laid over, as Claude Code runs them:
+    ``(the drop-in that holds them, the merged settings)``, the managed install kept there
+    (H-3); None when no drop-in does."""
+    settings = with_drop_ins(path, document, read)
+    if not our_commands(settings.document, "claude-code"):
+        return None
+    return source_of(settings, "hooks", path), settings.document
 
 
 def cannot_read(path: Path) -> str | None:

@@ -4,7 +4,9 @@
 Codex CLI 0.171 builds its settings from layers (openai/codex ``codex-rs/config/src/loader/
 mod.rs``, ``load_config_layers_state``): the system ``/etc/codex/config.toml``, the user's
 ``$CODEX_HOME/config.toml``, then, for a Session started with ``--profile NAME``, the profile
-file ``$CODEX_HOME/NAME.config.toml`` as a second user layer, then ``-c`` overrides. It reads
+file ``$CODEX_HOME/NAME.config.toml`` as a second user layer, then ``-c`` overrides, and on
+top of everything the legacy ``/etc/codex/managed_config.toml`` (:data:`LEGACY_MANAGED`),
+which no user setting overrides. It reads
 ``project_root_markers`` from those layers merged (a later layer's value replaces an
 earlier's) before it walks up to the project's root, and the trust of each hook
 (``[hooks.state]``) from the user layers only, the profile file's over ``config.toml`` field
@@ -26,6 +28,7 @@ from harness_memory.installers.settings_text import read_toml_as_codex
 
 __all__ = [
     "DEFAULT_MARKERS",
+    "LEGACY_MANAGED",
     "View",
     "merged_trust",
     "profile_said",
@@ -36,6 +39,10 @@ __all__ = [
 
 DEFAULT_MARKERS = (".git",)
 """codex-rs ``default_project_root_markers``."""
+LEGACY_MANAGED = "managed_config.toml"
+"""Codex CLI's legacy managed config in the system folder (``/etc/codex``): read as a config
+layer laid over every other one, ``-c`` flags included (and its approval and sandbox keys as
+requirements); a missing one is none."""
 
 
 class View(NamedTuple):
@@ -91,12 +98,13 @@ def views(codex_home: Path, system: Path | None = None) -> list[View]:
     whose ``project_root_markers`` or ``[hooks.state]`` make it differ; ``system`` is the
     folder of the system ``config.toml`` (default :func:`system_dir`)."""
     system_config = read_toml_as_codex((system or system_dir()) / "config.toml")
+    legacy = read_toml_as_codex((system or system_dir()) / LEGACY_MANAGED)  # over every layer
     config_path = codex_home / "config.toml"
     user = read_toml_as_codex(config_path) or {}
-    base = View(None, _markers(system_config, user), merged_trust(user, {}), config_path)
+    base = View(None, _markers(system_config, user, legacy), merged_trust(user, {}), config_path)
     found = [base]
     for path, profile in profile_documents(codex_home):
-        markers = _markers(system_config, user, profile)
+        markers = _markers(system_config, user, profile, legacy)
         if markers == base.markers and not trust_entries(profile):
             continue
         name = path.name.removesuffix(PROFILE_SUFFIX)
@@ -118,7 +126,9 @@ def system_switch(
     Codex merges ``[features]`` key by key, the system layer lowest (openai/codex
     ``codex-rs/config/src/loader/mod.rs``, ``load_config_layers_state``). None otherwise, and
     when the ``requirements.toml`` beside it pins ``hooks = true`` (under ``[features]`` or
-    ``[feature_requirements]``): requirements hold over every config."""
+    ``[feature_requirements]``): requirements hold over every config. The legacy
+    ``managed_config.toml`` beside it (:data:`LEGACY_MANAGED`) is laid over both: its
+    ``hooks = false`` is named whatever the user's file says, its ``hooks = true`` keeps them on."""
     from harness_memory.installers.codex_managed import REQUIREMENTS_NAME
     from harness_memory.installers.own_switches import codex_off
 
@@ -127,10 +137,18 @@ def system_switch(
     if _pins_hooks_on(read_toml_as_codex(folder / REQUIREMENTS_NAME) or {}):
         return None
     system_config = read_toml_as_codex(path) or {}
-    below, above = system_config.get("features"), config.get("features")
-    below = dict(below) if isinstance(below, Mapping) else {}
-    above = dict(above) if isinstance(above, Mapping) else {}
-    why = codex_off({"features": {**below, **above}})
+    legacy = folder / LEGACY_MANAGED
+    below, above = _features(system_config), _features(config)
+    top = _features(read_toml_as_codex(legacy) or {})
+    why = codex_off({"features": {**below, **above, **top}})
+    if why and codex_off({"features": top}):
+        return (
+            f"{legacy} switches these hooks off ({', '.join(why)}): Codex CLI lays it over "
+            "every other settings layer, yours included, so it skips them and its Sessions go "
+            "without what they do (memory at Session start, the write guard) whatever your "
+            "settings say; ask whoever keeps this machine's settings to take that out "
+            "(`harness-memory status` reports it until then)"
+        )
     if not why or codex_off(config):
         return None  # on, or the user's own file says so itself
     return (
@@ -139,6 +157,12 @@ def system_switch(
         f"do (memory at Session start, the write guard); set hooks = true under [features] in "
         f"{config_path} to use Agent Memory (`harness-memory status` reports it until then)"
     )
+
+
+def _features(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``[features]`` table of a Codex settings ``document`` (parsed); ``{}`` for none."""
+    features = document.get("features")
+    return dict(features) if isinstance(features, Mapping) else {}
 
 
 def _pins_hooks_on(requirements: Mapping[str, Any]) -> bool:

@@ -44,10 +44,13 @@ from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.checks import where_the_root_is
 from harness_memory.installers.claude_drop_ins import (
     ManagedSettings,
+    held_in_a_drop_in,
+    managed_unread,
     refused_said,
     source_of,
     unread_said,
     with_drop_ins,
+    without_unread,
 )
 from harness_memory.installers.codex_hook_fields import skipped
 from harness_memory.installers.codex_inline import inline_commands, inline_line, trust_entries
@@ -196,7 +199,7 @@ def status(
             path, document, noted = _settings(label, path, harness)
             documents[label] = document
         except SettingsFileError as error:
-            lines, healthy = [*lines, f"{label}: cannot read its settings: {error}"], False
+            lines, healthy = _not_read(label, error, lines, healthy)
             continue
         commands = our_commands(document, harness)
         if not commands:
@@ -513,7 +516,11 @@ def _user_hooks_skipped(
             continue  # its own line says it cannot be read
         lines += _machine_lines(harness, path, machine, hook_names(documents.get(harness, {})))
         if "claude-code (managed)" not in labels:  # else its own lines note them
-            lines += [f"{harness}: note: {unread_said(*left)}" for left in machine.unread]
+            lines += [
+                f"{harness}: note: {unread_said(*left)}"
+                for left in machine.unread
+                if left[0] != path  # an unread managed-settings.json: noted by its own label
+            ]
     return lines
 
 
@@ -539,6 +546,8 @@ def _machine_read(path: Path, harness: str) -> ManagedSettings:
     """This machine's settings of ``harness`` at ``path`` as the harness reads them: Claude
     Code's managed settings with their drop-ins laid over (:func:`~.claude_drop_ins.
     with_drop_ins`), any other file alone. :class:`SettingsFileError` as :func:`_read`."""
+    if harness == "claude-code" and (why := managed_unread(path)):  # it starts without it
+        return without_unread(path, why, lambda drop_in: _read(drop_in, harness))
     document = _read(path, harness)
     if harness != "claude-code":
         return ManagedSettings(document, [(path, document)], [])
@@ -664,6 +673,22 @@ def _switched_off(
     return switched_off(harness, config_path, why) if (why := codex_off(config)) else None
 
 
+class _StartsWithout(SettingsFileError):
+    """Claude Code's ``managed-settings.json`` it cannot read (it starts without it, as
+    without such a drop-in): the note ``status`` says, as the error's text."""
+
+
+def _not_read(
+    label: str, error: SettingsFileError, lines: list[str], healthy: bool
+) -> tuple[list[str], bool]:
+    """``status``'s ``lines`` and health once the settings of ``label`` could not be read
+    (``error``): a note for a file the harness starts without (:class:`_StartsWithout`),
+    else that they cannot be read, unhealthy."""
+    if isinstance(error, _StartsWithout):
+        return [*lines, str(error)], healthy
+    return [*lines, f"{label}: cannot read its settings: {error}"], False
+
+
 def _settings(label: str, path: Path, harness: str) -> tuple[Path, dict[str, Any], list[str]]:
     """``(path, document, note lines)`` of the settings ``status`` reads for ``label`` at
     ``path`` (:func:`_read_noting`). Codex CLI's user install (``codex``, ``hooks.json``):
@@ -671,11 +696,20 @@ def _settings(label: str, path: Path, harness: str) -> tuple[Path, dict[str, Any
     none in ``hooks.json`` that ``config.toml`` is read as the settings, and beside an install
     a PROBLEM line names them, and those inline in a profile file ``NAME.config.toml`` (run in
     a Session with ``--profile NAME``); a ``config.toml`` that cannot be read is a PROBLEM
-    line (Codex refuses to start). :class:`SettingsFileError` as :func:`_read_noting`."""
+    line (Codex refuses to start). Claude Code's managed install (``claude-code (managed)``)
+    whose hooks a ``managed-settings.d`` drop-in holds is read there
+    (:func:`~.claude_drop_ins.held_in_a_drop_in`). :class:`SettingsFileError` as
+    :func:`_read_noting`."""
+    if label == "claude-code (managed)" and (why := managed_unread(path)):
+        raise _StartsWithout(f"{label}: note: {unread_said(path, why)}")  # as a drop-in (H-7)
     document, note = _read_noting(path, harness)
     noted = [f"{label}: note: {path}: {note}"] if note else []
+    main, own = path, document  # managed-settings.json, whose drop-ins Claude Code lays over
+    if label == "claude-code (managed)" and not our_commands(document, harness):
+        held = held_in_a_drop_in(path, document, lambda drop_in: _read(drop_in, harness))
+        path, document = held or (path, document)
     if label == "claude-code (managed)" and our_commands(document, harness):
-        noted += _drop_in_lines(label, path, document)
+        noted += _drop_in_lines(label, main, own)
     if label != "codex":
         return path, document, noted
     config_path = path.parent / "config.toml"

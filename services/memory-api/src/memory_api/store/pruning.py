@@ -141,6 +141,7 @@ def _delete_in(root: Path, scope: Path, held: Path, file_name: str, missing: Not
     if topic_entry(root, held, file_name) is None:
         raise no_topic_file(root, held, file_name, "this scope")
     pruned = prune_index_file(root, held, file_name, shown=scope)
+    here = str(scope)
     try:
         (held / file_name).unlink()
     except FileNotFoundError:
@@ -150,10 +151,12 @@ def _delete_in(root: Path, scope: Path, held: Path, file_name: str, missing: Not
     except OSError as error:  # an immutable file, a sticky folder: the file stays, so its lines
         raise Unavailable(_put_back(pruned, file_name, scope / file_name, error)) from None
     fsync_directory(held)
-    return pruned._replace(unindexed=_left_unindexed(pruned.edited, held, file_name))
+    return pruned._replace(unindexed=_left_unindexed(pruned.edited, held, file_name, here))
 
 
-def _left_unindexed(edited: Edited | None, scope: Path, file_name: str) -> tuple[str, ...]:
+def _left_unindexed(
+    edited: Edited | None, scope: Path, file_name: str, here: str | None = None
+) -> tuple[str, ...]:
     """The files in ``scope`` other than ``file_name`` that an entry of the index linked before
     the pruning ``edited`` and none links after it (``- [A](a.md), see [B](b.md)``: ``b.md``
     when no other line lists it), by name: a delete says them, never silently (A-6)."""
@@ -162,7 +165,7 @@ def _left_unindexed(edited: Edited | None, scope: Path, file_name: str) -> tuple
     before, after = decode_exact(edited.before), decode_exact(edited.after)
     if before is None or after is None:
         return ()
-    gone = entry_linked_files(before.text) - entry_linked_files(after.text)
+    gone = entry_linked_files(before.text, here) - entry_linked_files(after.text, here)
     gone.discard(unicodedata.normalize("NFC", file_name))
     return tuple(sorted(name for name in gone if os.path.lexists(scope / name)))
 
@@ -200,7 +203,12 @@ def _put_back(pruned: Pruned, file_name: str, shown: Path, error: OSError) -> st
 
 
 def _pruned(
-    raw: bytes, file_name: str, *, exact: bool, files: Callable[[str], list[str] | None]
+    raw: bytes,
+    file_name: str,
+    *,
+    exact: bool,
+    files: Callable[[str], list[str] | None],
+    here: str | None = None,
 ) -> tuple[bytes, list[str]] | None:
     """The index ``raw`` without its lines linking ``file_name`` (spelled as it is, with
     ``exact``: :func:`_has_twin`; a wiki link naming it among the scope's files as the lint
@@ -221,7 +229,11 @@ def _pruned(
     known = files(decoded.text)
     for spelling in name_spellings(raw, file_name):  # a Shift-JIS index: the name's SJIS bytes
         new_text, gone = prune_index(
-            new_text, spelling, exact=exact, files=None if known is None else [*known, spelling]
+            new_text,
+            spelling,
+            exact=exact,
+            files=None if known is None else [*known, spelling],
+            here=here,
         )
         removed.extend(gone)
     if not removed:
@@ -266,9 +278,10 @@ def prune_index_file(
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
     exact = _has_twin(scope, file_name)
     files = _scope_files(scope)
+    here = str(shown or scope)  # the scope's own path: ``../user/x.md`` resolves against it
 
     def edit(raw: bytes) -> bytes | None:
-        pruned = _pruned(raw, file_name, exact=exact, files=files)
+        pruned = _pruned(raw, file_name, exact=exact, files=files, here=here)
         last[:] = [(raw, [] if pruned is None else pruned[1])]
         return None if pruned is None else pruned[0]
 
@@ -312,7 +325,7 @@ def prune_index_file(
         return Pruned([])
     if last and last[0][0] == edited.before:
         return Pruned(shown_lines(edited.before, last[0][1]), None, edited, target)
-    pruned = _pruned(edited.before, file_name, exact=exact, files=files)
+    pruned = _pruned(edited.before, file_name, exact=exact, files=files, here=here)
     removed = [] if pruned is None else shown_lines(edited.before, pruned[1])
     return Pruned(removed, None, edited, target)
 

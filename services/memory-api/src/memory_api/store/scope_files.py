@@ -48,6 +48,9 @@ class ScopeIndex:
     alone, each made on first use and kept with it while the file is unchanged."""
 
     read: IndexText
+    here: str | None = None
+    """The scope folder's path, by which a link to ``../user/x.md`` or an absolute path names
+    its files (:func:`~memory_core.index.scope_relative`), as a delete reads it (A-6)."""
     _prepared: PreparedIndex | None = None
     _facts: IndexFacts | None = None
     _links: dict[str, list[int]] | None = None
@@ -81,7 +84,7 @@ class ScopeIndex:
     def facts(self) -> IndexFacts:
         """:func:`~memory_core.index_facts.index_facts` of the text, for lint (T-5)."""
         if self._facts is None:
-            self._facts = index_facts(self.read.text)
+            self._facts = index_facts(self.read.text, self.here)
         return self._facts
 
     def links(self) -> dict[str, list[int]]:
@@ -90,7 +93,7 @@ class ScopeIndex:
         if self._facts is not None:
             return self._facts.links
         if self._links is None:
-            self._links = links_of_lines(index_lines(self.read.text))
+            self._links = links_of_lines(index_lines(self.read.text), here=self.here)
         return self._links
 
     def wiki(self) -> dict[str, tuple[int, ...]]:
@@ -216,7 +219,7 @@ class ScopeFiles:
         found = read_index_text(root, scope)  # resolves and checks the path itself
         if found is None:
             return None
-        entry = ScopeIndex(found)
+        entry = ScopeIndex(found, str(scope))
         if info is not None and found.error is None:
             self._cache.put(path, file_key(found.stat), entry)
         return entry

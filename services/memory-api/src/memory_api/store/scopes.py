@@ -28,6 +28,7 @@ from memory_core.caps import folder_unlisted, folder_unreadable
 from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.file_kind import file_kind
+from memory_core.ignorable import is_ignorable
 from memory_core.index import IndexRead, index_lines, topic_link_targets
 from memory_core.keys import USER_SCOPE, check_scope_key, check_topic_file_name, key_for_real_path
 from memory_core.layout import NOT_A_FOLDER
@@ -694,9 +695,7 @@ def _goes_on_after_md(name: str) -> bool:
     after its ``.md`` (``notes.md ``, ``notes.md.``, ``notes.md\n``, ``notes.md`` then U+200B or
     U+FEFF: a title pasted by a script, copied from a page), which no route reads."""
     kept = name.rstrip()
-    while kept and (
-        kept[-1] == "." or kept[-1].isspace() or unicodedata.category(kept[-1]) == "Cf"
-    ):
+    while kept and (kept[-1] == "." or kept[-1].isspace() or is_ignorable(kept[-1])):
         kept = kept[:-1]
     return len(kept) < len(name) and kept.casefold().endswith(".md")
 

@@ -90,6 +90,7 @@ from dataclasses import dataclass, field
 
 import regex
 from memory_core.hidden_text import without_hidden
+from memory_core.ignorable import ignorable_class
 from memory_core.markdown import code_lines
 from memory_core.wire import SnippetPart
 
@@ -245,11 +246,14 @@ _FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
 # it too (میخواهم), and one typed with it finds the word written without (_ZWNJ_JOINED).
 # A variation selector after its character (U+FE00–U+FE0F, the ideographic ones U+E0100–U+E01EF
 # a name such as 葛\U000e0100城 carries, Mongolian's free ones U+180B–U+180D, U+180F) picks a
-# glyph, not a letter: 葛城 finds it.
+# glyph, not a letter: 葛城 finds it. Every other character drawn as nothing (Unicode's
+# Default_Ignorable_Code_Point, memory_core.ignorable: a word joiner, a BOM, a Hangul filler,
+# the reserved ones) is left out alike, in a query as in the text: pass<U+2060>word pasted into
+# the search box finds password (I-9).
 _LEFT_OUT = (
-    "\u00ad\u034f\u200b\u200d\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
+    "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
     "\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
-    "\u180b-\u180d\u180f\ufe00-\ufe0f\U0001f3fb-\U0001f3ff\U000e0100-\U000e01ef"
+    "\U0001f3fb-\U0001f3ff" + ignorable_class(keep="\u200c")
 )
 _LEFT_OUT_RE = re.compile(f"[{_LEFT_OUT}]+")
 
