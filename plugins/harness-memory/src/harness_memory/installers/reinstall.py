@@ -52,6 +52,9 @@ class Installed:
     flags: dict[str, str] = field(default_factory=dict)
     token: str | None = None
     script: str | None = None
+    env_token: bool = False
+    """Whether ``token`` is Claude Code's ``env.HARNESS_MEMORY_TOKEN``, which its planner
+    keeps or drops (and says so) as the service it is known to belong to allows (A-10)."""
 
 
 def installed_settings(
@@ -78,7 +81,8 @@ def installed_settings(
     scripts = {hook_program(command)[1] for command in commands}
     script = scripts.pop() if len(scripts) == 1 else None
     kept = _token(files.pop()) if len(files) == 1 else None
-    return Installed(path, flags, kept or token, script)
+    from_env = kept is None and len(typed) != 1 and token is not None
+    return Installed(path, flags, kept or token, script, env_token=from_env)
 
 
 def moved_root(script: str, root: str, program: str) -> str | None:
