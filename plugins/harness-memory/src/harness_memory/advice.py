@@ -13,7 +13,7 @@ No regex, no import beyond the standard library: hooks import this module (H-5).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["ANY_HOOKS", "HARNESSES", "MANAGED_TOKEN_SET", "Hooks"]
 
@@ -28,10 +28,10 @@ bare ``token set`` writes ``$HOME``'s when ``$HOME`` names another folder, which
 _ANY = "HARNESS"
 
 
-@dataclass(frozen=True, slots=True)
-class Hooks:
+class Hooks(NamedTuple):
     """Whose hooks a message speaks of: ``harness`` (one of :data:`HARNESSES`; None: a command
-    run by hand, for any harness's) and ``managed`` (installed with ``--managed``)."""
+    run by hand, for any harness's) and ``managed`` (installed with ``--managed``). A tuple, so
+    that a hook process imports no ``dataclasses`` for it (H-5)."""
 
     harness: str | None = None
     managed: bool = False
@@ -55,6 +55,12 @@ class Hooks:
         """What a 401 says to do for installed hooks (A-10)."""
         whose = "managed hooks" if self.managed else "installed hooks"
         return f"{whose}: {self.give_token()}"
+
+    def no_agent(self) -> str:
+        """What a 404 for the agent says to do for installed hooks: install them again with
+        the right project and agent."""
+        whose = "managed hooks" if self.managed else "installed hooks"
+        return f"{whose}: run {self.install()} with the right ones"
 
     def no_token_give(self) -> str:
         """Where a 401 to a request that sent no token says to give one; nothing for the
