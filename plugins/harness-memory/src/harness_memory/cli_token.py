@@ -224,8 +224,10 @@ def run_token(
         token = read_token(stdin, interactive=stdin.isatty())
     except TokenInputError as error:
         parser.error(f"token set: {error}; nothing written")
-    from harness_memory.installers.own_names import link_at
+    from harness_memory.installers.own_names import link_at, shared_token
 
+    if (shared := shared_token(path, token)) is not None:  # H-7: its other names keep it
+        parser.error(f"token set: {shared}; nothing written")
     found = link_at(path)  # a link there gives way to the file: said, as an install says it
     try:
         set_token(token, path)
