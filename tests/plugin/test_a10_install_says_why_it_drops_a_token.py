@@ -62,7 +62,7 @@ def test_a10_a_token_of_another_service_is_removed_and_the_install_says_why(
     assert status == 0, said
     assert not token_file.exists() and TOKEN not in said
     assert (
-        f"{harness}: removed the bearer token of the hooks installed before: it was given for "
+        f"{harness}: removed the earlier hooks' bearer token: it was given for "
         f"the service at {OLD}, not {NEW} (A-10: a token is never sent to another service); "
         f"give {NEW}'s token: {how}"
     ) in said
@@ -80,5 +80,24 @@ def test_a10_a_claude_code_env_token_of_another_service_is_said_once(tmp_path: P
 
     assert status == 0, said
     assert TOKEN not in settings.read_text("utf-8") + said
-    assert said.count("bearer token of the hooks installed before") == 1, said
+    assert said.count("earlier hooks' bearer token") == 1, said
     assert f"it was given for the service at {OLD}, not {NEW}" in said
+
+
+def test_a10_a_token_of_hooks_naming_no_one_service_is_removed_and_said(tmp_path: Path) -> None:
+    """Hooks whose commands name two services (one edited by hand) record no one URL for
+    their token: it is not known to be the new service's, so it is dropped, and said."""
+    home, token_file = installed(tmp_path, "gemini")
+    settings = home / ".gemini" / "settings.json"
+    text = settings.read_text("utf-8")
+    settings.write_text(text.replace(f"--url {OLD}", "--url http://127.0.0.3:9", 1), "utf-8")
+
+    status, said = install(home, "gemini", *flags(home, NEW), environ={})
+
+    assert status == 0, said
+    assert not token_file.exists() and TOKEN not in said
+    assert (
+        "gemini: removed the earlier hooks' bearer token: they name no one "
+        f"service URL, so it is not known to be {NEW}'s (A-10); give {NEW}'s token: "
+        "`HARNESS_MEMORY_TOKEN=… harness-memory install gemini` again"
+    ) in said

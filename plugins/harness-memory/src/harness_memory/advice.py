@@ -87,9 +87,19 @@ class Hooks(NamedTuple):
         ``url``'s."""
         verb = "would remove" if dry_run else "removed"
         return (
-            f"{verb} the bearer token of the hooks installed before: it was given for the "
+            f"{verb} the earlier hooks' bearer token: it was given for the "
             f"service at {before}, not {url} (A-10: a token is never sent to another service); "
             f"give {url}'s token: {self.new_token(url)}"
+        )
+
+    def unknown_service(self, url: str, *, dry_run: bool = False) -> str:
+        """Why an install removed (``dry_run``: would remove) the token of hooks installed
+        before that name no one service URL: it is not known to be ``url``'s (A-10)."""
+        verb = "would remove" if dry_run else "removed"
+        return (
+            f"{verb} the earlier hooks' bearer token: they name no one service "
+            f"URL, so it is not known to be {url}'s (A-10); give {url}'s token: "
+            f"{self.new_token(url)}"
         )
 
 

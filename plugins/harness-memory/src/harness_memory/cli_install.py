@@ -405,22 +405,26 @@ def _token_for(
     lines) when they name the service ``url`` an install given its settings names
     (:func:`~harness_memory.installers.spec.same_service`); None for another service or
     none installed (H-3: installing again with the same flags keeps the token the hooks use;
-    A-10: a token is never sent to another service). For another service the sentence saying
-    the token is removed, why and how to give ``url``'s (Claude Code's ``env`` token is said by
-    its planner, which drops it)."""
+    A-10: a token is never sent to another service, nor to one it is not known to belong to).
+    For another service, or hooks naming no one URL, the sentence saying the token is removed,
+    why and how to give ``url``'s (Claude Code's ``env`` token is said by its planner, which
+    drops it)."""
     from harness_memory.advice import Hooks
     from harness_memory.installers.reinstall import installed_settings
     from harness_memory.installers.spec import same_service
 
     found = installed_settings(args.harness, home, environ, None)
     before = found.flags.get("url")
-    if not (url and before and found.token):
+    if not (url and found.token):
         return None, None
-    if same_service(before, url):
+    if before is not None and same_service(before, url):
         return found.token, None
-    if found.env_token:
+    if found.env_token:  # Claude Code's planner drops it, and says why
         return None, None
-    return None, Hooks(args.harness).another_service(before, url, dry_run=args.dry_run)
+    hooks = Hooks(args.harness)
+    if before is None:  # their commands name two services, or none: not known to be url's
+        return None, hooks.unknown_service(url, dry_run=args.dry_run)
+    return None, hooks.another_service(before, url, dry_run=args.dry_run)
 
 
 def _replaced_agent(
