@@ -545,8 +545,8 @@ def _report(
 ) -> None:
     verb = "installed" if install else "uninstalled"
     ours = {change.path: change.ours for change in planned.changes}
-    if not written and not removed and not dropped:
-        out.write(f"{harness}: nothing to change (already {verb})\n" * (not narrowed))
+    if not (written or removed or dropped or narrowed):
+        out.write(f"{harness}: nothing to change (already {verb})\n")
     for backup, mode in narrowed:
         said = f"made it owner-only ({mode:04o} -> {private_mode(mode):04o})"
         out.write(f"{harness}: {backup} holds the bearer token: {said}\n")
