@@ -727,3 +727,26 @@ def test_token_in_readable_settings_a_backup_left_open_is_narrowed_by_an_install
     assert mode(backup) == 0o600
     assert f"{backup} holds the bearer token: made it owner-only (0644 -> 0600)" in said
     assert "nothing to change" not in said and OLDER_TOKEN not in said
+
+
+def test_token_in_readable_settings_an_uninstall_keeping_backups_narrows_them(
+    tmp_path: Path,
+) -> None:
+    """``uninstall --keep-backups`` keeps the backups that hold a token: one an older release
+    left readable by others is made owner-only too, and said."""
+    harness, name, text = OLDER_TOKEN_PLACES["codex shell_environment_policy"]
+    home = tmp_path / "home"
+    settings = home / name
+    settings.parent.mkdir(parents=True)
+    settings.write_text(text % OLDER_TOKEN, encoding="utf-8")
+    root = memory_root(tmp_path)
+    assert run(home, root, "install", harness)[0] == 0
+    backup = settings.with_name(settings.name + BACKUP_SUFFIX + "20240101T000000Z")
+    backup.write_text(text % OLDER_TOKEN + "# an older text\n", encoding="utf-8")
+    backup.chmod(0o644)  # as an older release left it
+
+    status, said = run(home, root, "uninstall", harness, "--keep-backups")
+
+    assert status == 0, said
+    assert backup.exists() and mode(backup) == 0o600
+    assert f"{backup} holds the bearer token: made it owner-only (0644 -> 0600)" in said

@@ -41,7 +41,8 @@ class Hooks(NamedTuple):
         again``; for no harness, each's (``HARNESS: claude-code, codex or gemini``)."""
         flag = " --managed" if self.managed else ""
         said = f"`harness-memory install {self.harness or _ANY}{flag}` again"
-        return said if self.harness else f"{said} (HARNESS: {', '.join(HARNESSES[:-1])} or gemini)"
+        every = f"{', '.join(HARNESSES[:-1])} or {HARNESSES[-1]}"
+        return said if self.harness else f"{said} (HARNESS: {every})"
 
     def give_token(self) -> str:
         """How these hooks get a token the service takes: the managed hooks' file

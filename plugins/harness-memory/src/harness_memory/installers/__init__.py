@@ -208,9 +208,10 @@ def run(
     planned = plan(harness, options, environ, install=install)
     earlier = [] if install or keep_backups else planned.backups
     token_backups = [] if install or keep_backups else _token_backups(harness, planned.changes)
-    loose = _open_token_backups(harness, planned.changes) if install else []
+    narrows = install or keep_backups  # else the backups holding a token are removed
     if dry_run:
         _dry_run(harness, planned, token_backups, earlier, out, verbose=verbose)
+        loose = _open_token_backups(harness, planned.changes) if narrows else []
         for backup, mode in loose:
             out.write(
                 f"would make {backup} owner-only (mode {mode:04o} -> {private_mode(mode):04o}): "
@@ -218,7 +219,7 @@ def run(
             )
         return InstallResult(planned, dry_run=True, narrowed=loose)
     written = apply_changes(planned.changes)
-    narrowed = _narrowed(_open_token_backups(harness, planned.changes) if install else [])
+    narrowed = _narrowed(_open_token_backups(harness, planned.changes) if narrows else [])
     removed = _remove(planned)
     dropped = [] if install or keep_backups else _remove_token_backups(harness, planned.changes)
     gone = _remove_earlier(earlier, already=[*dropped, *(p for w in written for p in w.pruned)])
