@@ -45,6 +45,7 @@ SETTINGS_FILES = {
     "gemini": ".gemini/settings.json",
 }
 TOKEN = "s3cr3t-Token-4711"
+URL = "http://127.0.0.1:9"
 
 
 def memory_root(tmp_path: Path) -> Path:
@@ -57,7 +58,7 @@ def run(home: Path, root: Path, verb: str, harness: str, *extra: str) -> tuple[i
     out = io.StringIO()
     flags = ["--home", str(home), "--memory-root", str(root)]
     if verb == "install":
-        flags += ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+        flags += ["--url", URL, "--project", "acme", "--agent", "coder"]
         flags += ["--executable", str(HARNESS_MEMORY)]
     status = main([verb, harness, *flags, *extra], environ={"HOME": str(home)}, stdout=out)
     return status, out.getvalue()
@@ -551,7 +552,8 @@ def test_token_in_readable_settings_old_backups_made_private(tmp_path: Path) -> 
     home = make_home("token-in-readable-settings", tmp_path)
     root = memory_root(tmp_path)
     settings = home / SETTINGS_FILES["claude-code"]
-    older = json.dumps({"env": {"HARNESS_MEMORY_TOKEN": TOKEN}})
+    # the service it is for recorded beside it: moved into the token file (A-10)
+    older = json.dumps({"env": {"HARNESS_MEMORY_TOKEN": TOKEN, "HARNESS_MEMORY_URL": URL}})
     settings.write_text(older, encoding="utf-8")
     settings.chmod(0o600)
     leaked = settings.with_name(settings.name + BACKUP_SUFFIX + "20240101T000000Z")
@@ -562,7 +564,7 @@ def test_token_in_readable_settings_old_backups_made_private(tmp_path: Path) -> 
 
     assert status == 0
     assert mode(leaked) == 0o600
-    assert f"{leaked} holds the bearer token: made it owner-only" in said
+    assert f"{leaked} holds the bearer token: made it owner-only (0644 -> 0600)" in said
     assert TOKEN not in settings.read_text(encoding="utf-8")
     token_file = home / TOKEN_FILES["claude-code"]
     assert token_file.read_text(encoding="utf-8") == TOKEN + "\n" and mode(token_file) == 0o600
@@ -693,3 +695,58 @@ def test_a_write_failing_midway_leaves_no_folder_the_install_made(
     assert "nothing was changed" in caplog.text
     assert sorted(p.name for p in settings.parent.iterdir()) == [settings.name]
     assert settings.read_text(encoding="utf-8") == '{"theme": "dark"}\n'
+
+
+@pytest.mark.parametrize("place", OLDER_TOKEN_PLACES)
+def test_token_in_readable_settings_a_backup_left_open_is_narrowed_by_an_install_again(
+    tmp_path: Path, place: str
+) -> None:
+    """A backup holding a token that an older release left readable by others (its mode copied
+    from the file), beside settings the install has nothing left to change in: installing
+    again said "nothing to change" and left the token readable. It makes the backup owner-only
+    and says so; a dry run says it would."""
+    harness, name, text = OLDER_TOKEN_PLACES[place]
+    home = tmp_path / "home"
+    settings = home / name
+    settings.parent.mkdir(parents=True)
+    settings.write_text(text % OLDER_TOKEN, encoding="utf-8")
+    root = memory_root(tmp_path)
+    status, said = run(home, root, "install", harness)
+    assert status == 0, said
+    [backup] = backups_of(settings)
+    assert mode(backup) == 0o600  # private from its creation
+    backup.chmod(0o644)  # as an older release left it
+
+    status, shown = run(home, root, "install", harness, "--dry-run")
+    assert status == 0 and mode(backup) == 0o644
+    assert f"would make {backup} owner-only (mode 0644 -> 0600): it holds a bearer token" in shown
+
+    status, said = run(home, root, "install", harness)
+
+    assert status == 0, said
+    assert mode(backup) == 0o600
+    assert f"{backup} holds the bearer token: made it owner-only (0644 -> 0600)" in said
+    assert "nothing to change" not in said and OLDER_TOKEN not in said
+
+
+def test_token_in_readable_settings_an_uninstall_keeping_backups_narrows_them(
+    tmp_path: Path,
+) -> None:
+    """``uninstall --keep-backups`` keeps the backups that hold a token: one an older release
+    left readable by others is made owner-only too, and said."""
+    harness, name, text = OLDER_TOKEN_PLACES["codex shell_environment_policy"]
+    home = tmp_path / "home"
+    settings = home / name
+    settings.parent.mkdir(parents=True)
+    settings.write_text(text % OLDER_TOKEN, encoding="utf-8")
+    root = memory_root(tmp_path)
+    assert run(home, root, "install", harness)[0] == 0
+    backup = settings.with_name(settings.name + BACKUP_SUFFIX + "20240101T000000Z")
+    backup.write_text(text % OLDER_TOKEN + "# an older text\n", encoding="utf-8")
+    backup.chmod(0o644)  # as an older release left it
+
+    status, said = run(home, root, "uninstall", harness, "--keep-backups")
+
+    assert status == 0, said
+    assert backup.exists() and mode(backup) == 0o600
+    assert f"{backup} holds the bearer token: made it owner-only (0644 -> 0600)" in said

@@ -155,6 +155,8 @@ def test_h7_hooks_of_an_install_before_flags_only_are_not_blamed_for_a_token_sta
         f"service {url} (acme/{new_agent}): could not be checked: these hooks (an "
         "install from before --flags-only) take their token from the environment"
     )
+    # the command that fixes it names their harness: a bare `install` is refused by argparse
+    assert said.endswith("run `harness-memory install claude-code` again to give them a token file")
 
 
 def old_claude_code_install_with_the_token_in_env(

@@ -4,7 +4,9 @@ The token file (``<settings folder>/harness-memory/token``) is the plugin's own:
 manager keeps it. A name already there that is a hard link or a symlink to another file (left
 by a copy, or planted by another account in a state folder it may write) is replaced by a new
 private file of the install's; the other file keeps its bytes and its mode and never holds the
-token. A harness's own settings file is still written through its links (a dotfiles checkout's).
+token. A hard-linked token file that holds the very token written is refused instead (install
+and ``token set``): no new file at the name could take the token from its other names. A
+harness's own settings file is still written through its links (a dotfiles checkout's).
 """
 
 from __future__ import annotations
@@ -177,3 +179,60 @@ def test_an_install_removes_what_a_crashed_install_kept_aside_and_says_so(tmp_pa
     assert kept_folder.is_dir() and all(path.exists() for path in not_ours)
     for path in (kept_file, kept_link):
         assert f"removed {path}: left by an install that stopped midway" in said
+
+
+def shared_token_file(tmp_path: Path, token_file: Path) -> Path:
+    """The token file holding :data:`TOKEN` (0644, as a copy left it), hard-linked to a name
+    elsewhere (a dotfiles checkout's copy); that other name."""
+    token_file.parent.mkdir(parents=True)
+    token_file.write_text(TOKEN + "\n", encoding="utf-8")
+    token_file.chmod(0o644)
+    other = tmp_path / "dotfiles" / "token"
+    other.parent.mkdir()
+    os.link(token_file, other)
+    return other
+
+
+def refusal(token_file: Path) -> str:
+    return (
+        f"{token_file} has 2 hard links and holds this very token: a new file at this name "
+        "would leave the other names holding it, with their mode (0644); remove them "
+        f"(`find / -xdev -samefile {token_file}` lists them), or this name, and run this again"
+    )
+
+
+@pytest.mark.parametrize("harness", sorted(TOKEN_FILES))
+def test_a_hard_linked_token_file_holding_the_token_is_refused_not_replaced(
+    tmp_path: Path, harness: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Replaced by a new file, the token file's other name kept the very token the hooks use,
+    readable by every user (0644), and the install said its other names "keep their bytes".
+    No new file can take the token from the other names: the install refuses, naming the file
+    and what to do, and changes nothing. A file of other bytes is still replaced (above)."""
+    home = tmp_path / "home"
+    token_file = home / TOKEN_FILES[harness]
+    other = shared_token_file(tmp_path, token_file)
+
+    status, said = run(home, memory_root(tmp_path), "install", harness, "--token", TOKEN)
+
+    assert status == 1, said
+    assert refusal(token_file) in caplog.text and "nothing was changed" in caplog.text
+    assert TOKEN not in said + caplog.text
+    assert token_file.samefile(other) and mode(other) == 0o644
+    assert not (home / SETTINGS_FILES[harness]).exists()
+
+
+def test_token_set_refuses_a_hard_linked_file_holding_the_token(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.plugin.test_h7_token_set import token_set
+
+    token_file = tmp_path / "tokens" / "token"
+    other = shared_token_file(tmp_path, token_file)
+
+    with pytest.raises(SystemExit) as stopped:
+        token_set((TOKEN + "\n").encode(), "--file", str(token_file))
+
+    assert stopped.value.code == 2
+    assert f"token set: {refusal(token_file)}; nothing written" in capsys.readouterr().err
+    assert token_file.samefile(other) and mode(other) == 0o644

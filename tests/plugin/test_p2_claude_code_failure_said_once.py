@@ -49,8 +49,8 @@ async def test_p2_a_failed_claude_code_session_start_is_said_once_naming_the_pro
     assert [entry.returncode for entry in entries] == [0] * PARTS
     first, *others = entries
     [said] = [line for line in first.stderr.splitlines() if REFUSED_401 in line]
-    typed = f"`{HARNESS_MEMORY} install HARNESS` again"
-    assert typed in said and "`harness-memory install HARNESS`" not in said, said
+    typed = f"`{HARNESS_MEMORY} install claude-code` again"  # the hook's own
+    assert typed in said and "install HARNESS" not in said, said
     assert f"`{HARNESS_MEMORY} install claude-code` again" in first.json()["systemMessage"]
     for other in others:
         assert other.stderr == "", other.stderr

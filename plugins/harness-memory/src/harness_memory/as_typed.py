@@ -10,7 +10,9 @@ form all the messages use) with that program in its place.
 A hook's messages (a Session-start notice, a refusal's reason) reach the user and the model
 inside a Session: :func:`typed_answer` names the program there as the installed hook command
 starts it (an absolute path, as :func:`program_as_typed` finds it in the hook's ``argv[0]``),
-and leaves the injected memory text (``additionalContext``) as it was written.
+and leaves the injected memory text (``additionalContext``) as it was written. Which command a
+message names (`` `harness-memory install codex --managed` again``) is chosen where it is built,
+by :class:`~harness_memory.advice.Hooks`; nothing here rewrites it.
 """
 
 from __future__ import annotations
@@ -24,11 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 __all__ = [
-    "INSTALL_AGAIN",
-    "MANAGED_TOKEN_SET",
     "MESSAGE_KEYS",
-    "NO_TOKEN_GIVE",
-    "TOKEN_AGAIN",
     "WHERE_THE_SERVICE_RUNS",
     "AsTyped",
     "as_typed",
@@ -103,65 +101,17 @@ MESSAGE_KEYS = frozenset({"systemMessage", "reason", "permissionDecisionReason",
 ``hookSpecificOutput`` too) whose text is a message of ours, not memory."""
 
 
-INSTALL_AGAIN = "`harness-memory install HARNESS` again (HARNESS: claude-code, codex or gemini)"
-"""How a message run outside a hook names the install to run again (a 401, a 404 for the
-agent); a hook's message names its own harness's instead (:func:`typed_answer`)."""
-
-
-TOKEN_AGAIN = (
-    f"installed hooks: give a token it takes in HARNESS_MEMORY_TOKEN and run {INSTALL_AGAIN}"
-)
-"""What a 401 says to do for installed hooks; the managed hooks' answer says
-:data:`MANAGED_TOKEN_SET` instead (:func:`typed_answer`)."""
-
-MANAGED_TOKEN_SET = "`harness-memory token set --managed`"  # noqa: S105 (a command, no token)
-"""The command that gives the managed hooks this account's token, as every hint names it (H-7):
-``--managed`` writes the file they read in the account's home from the password database; the
-bare ``token set`` writes ``$HOME``'s when ``$HOME`` names another folder, which they never read."""
-
-_MANAGED_TOKEN_AGAIN = f"managed hooks: run {MANAGED_TOKEN_SET} to give them a token it takes"
-
-NO_TOKEN_GIVE = (
-    "give this service's token in a --token-file (`harness-memory install` keeps yours in "  # noqa: S105
-    "harness-memory/token beside the harness's settings, ~/.claude/harness-memory/token for "
-    "Claude Code) or, without --flags-only, in HARNESS_MEMORY_TOKEN; "
-)
-"""Where a 401 to a request that sent no token says to give one (installed hooks, a command);
-the managed hooks' says :data:`MANAGED_TOKEN_SET` alone (:func:`managed_advice`)."""
-
-
-def managed_advice(text: str) -> str:
-    """``text`` (a 401's message) as the managed hooks say it, in their answer, their Session
-    record and their log line alike (H-7): :data:`TOKEN_AGAIN` and :data:`NO_TOKEN_GIVE`
-    replaced by :data:`MANAGED_TOKEN_SET`, the one command that gives them a token (``install
-    HARNESS`` exits 2 there, or adds user-level hooks beside the managed ones)."""
-    return text.replace(NO_TOKEN_GIVE, "").replace(TOKEN_AGAIN, _MANAGED_TOKEN_AGAIN)
-
-
-def typed_answer(
-    answer: Any, program: str, harness: str | None = None, *, managed: bool = False
-) -> Any:
+def typed_answer(answer: Any, program: str) -> Any:
     """The hook ``answer`` (its JSON object) with the commands of its messages
-    (:data:`MESSAGE_KEYS`) :func:`as_typed`, and :data:`INSTALL_AGAIN` naming the install of
-    the hook's own ``harness`` (`` `harness-memory install codex` again``; None: as it is);
-    every other member, the memory text among them, as it is (A-10). For a ``managed`` hook
-    (``--flags-only``, no ``--state-dir``) a 401's :data:`TOKEN_AGAIN` names
-    :data:`MANAGED_TOKEN_SET` (``install HARNESS`` exits 2 there, or adds user-level hooks
-    beside the managed ones) and :data:`INSTALL_AGAIN` the managed install."""
-    if (program == NAME and harness is None and not managed) or not isinstance(answer, dict):
+    (:data:`MESSAGE_KEYS`) :func:`as_typed`; every other member, the memory text among them, as
+    it is (A-10). The messages name the hook's own commands already (built for its harness and
+    install: :class:`~harness_memory.advice.Hooks`); only the program's name changes here."""
+    if program == NAME or not isinstance(answer, dict):
         return answer
-    managed_flag = " --managed" if managed else ""
-    again = INSTALL_AGAIN if harness is None else f"`{NAME} install {harness}{managed_flag}` again"
-
-    def said(value: str) -> str:
-        if managed:
-            value = managed_advice(value)
-        return as_typed(value.replace(INSTALL_AGAIN, again), program)
-
     return {
-        key: said(value)
+        key: as_typed(value, program)
         if key in MESSAGE_KEYS and isinstance(value, str)
-        else typed_answer(value, program, harness, managed=managed)
+        else typed_answer(value, program)
         for key, value in answer.items()
     }
 

@@ -191,7 +191,7 @@ def main(
     if args.command == "sync":
         flags = _with_installed_remote(flags, env)
     try:
-        settings = load_settings(flags, env, flags_only=getattr(args, "flags_only", False))
+        settings = _hooks_settings(args, flags, env)
     except SettingsError as error:
         parser.error(str(error))
     from memory_core.closed_reader import ReaderMayLeave, run_on_standard_output
@@ -261,11 +261,24 @@ def _command(
     if answer is not None:
         from harness_memory.as_typed import program_as_typed, typed_answer
 
-        harness = args.agent_kind if args.agent_kind in _HARNESS_NAMES else None
-        managed = getattr(args, "flags_only", False) and not getattr(args, "state_dir", None)
-        answer = typed_answer(answer, program_as_typed(env), harness, managed=managed)
+        answer = typed_answer(answer, program_as_typed(env))
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
     return 0
+
+
+def _hooks_settings(
+    args: argparse.Namespace, flags: Mapping[str, str | None], environ: Mapping[str, str]
+) -> HarnessSettings:
+    """The settings of ``args``'s command (:func:`load_settings`), for a hook with its harness
+    (:attr:`HarnessSettings.harness`: its messages name its commands, A-10). Raises
+    :class:`SettingsError`."""
+    settings = load_settings(flags, environ, flags_only=getattr(args, "flags_only", False))
+    kind = getattr(args, "agent_kind", None) if args.command == "hook" else None
+    if kind not in _HARNESS_NAMES:
+        return settings
+    import msgspec
+
+    return msgspec.structs.replace(settings, harness=kind)
 
 
 def _with_installed_remote(

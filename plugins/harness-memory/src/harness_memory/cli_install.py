@@ -186,12 +186,10 @@ def run_install(
     install = args.command == "install"
     home = Path(args.home or environ.get("HOME") or Path.home()).absolute()
     managed = _managed_dir(parser, args, environ)
-    root, values, reused_token, remote_state = _settings_given(
-        parser, args, environ, home, managed, out
-    )
+    root, values, reused, remote_state = _settings_given(parser, args, environ, home, managed, out)
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     try:
-        token, token_source = _token(args, environ, managed, reused_token)
+        token, token_source = _hooks_token(args, environ, managed, reused, out)
         checking = _checking_token(environ, managed, (token, token_source))
     except (TokenFileError, TokenValueError) as error:
         _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
@@ -277,9 +275,10 @@ def _machine_problems(
 
 
 def _would_change(result: InstallResult) -> bool:
-    """Whether the install a dry run showed would change a file: write one, or remove one that
-    is there (a token file no longer wanted)."""
-    return bool(result.changed) or any(os.path.lexists(path) for path in result.plan.removals)
+    """Whether the install a dry run showed would change a file: write one, remove one that
+    is there (a token file no longer wanted), or make a backup holding a token owner-only."""
+    removes = any(os.path.lexists(path) for path in result.plan.removals)
+    return bool(result.changed) or removes or bool(result.narrowed)
 
 
 def _say_next_step(args: argparse.Namespace, out: IO[str]) -> None:
@@ -360,9 +359,10 @@ def _settings_given(
     home: Path,
     managed: Path | None,
     out: IO[str],
-) -> tuple[str | None, dict[str, str | None], str | None, Path | None]:
-    """The memory root, the URL and ids, a token reused from the earlier install and the
-    remote state folder for ``install``/``uninstall``: from the flags, else
+) -> tuple[str | None, dict[str, str | None], tuple[str | None, str | None], Path | None]:
+    """The memory root, the URL and ids, a token reused from the earlier install (with why
+    one was not: :func:`_token_for`) and the remote state folder for
+    ``install``/``uninstall``: from the flags, else
     ``HARNESS_MEMORY_*``, else (an ``install`` naming none) as installed before. The token is
     reused by an install given its settings too when the hooks installed before carry it on
     their command lines (``--token``, an older release's Codex and Gemini CLI hooks), as
@@ -374,13 +374,13 @@ def _settings_given(
         name: getattr(args, name, None) or environ.get(f"HARNESS_MEMORY_{name.upper()}")
         for name in ("url", "project", "agent")
     }
-    reused_token = None
+    reused_token, dropped = None, None
     given = not install or any(values.values()) or args.remote_url is not None
     if not given:
         root, reused_token = _as_installed(args, environ, home, managed, values, out, root)
     remote_state = _remote_state(parser, args, values, home)
     if install and given and managed is None:  # the hooks' token kept for the URL written
-        reused_token = _token_for(args, environ, home, values["url"])
+        reused_token, dropped = _token_for(args, environ, home, values["url"])
     if remote_state is not None and values["project"] and values["agent"]:
         from harness_memory.settings import remote_memory_root
 
@@ -394,24 +394,37 @@ def _settings_given(
         missing.insert(0, "memory-root")
     if missing:
         parser.error(_missing_settings(args, missing, values["agent"]))
-    return root, values, reused_token, remote_state
+    return root, values, (reused_token, dropped), remote_state
 
 
 def _token_for(
     args: argparse.Namespace, environ: Mapping[str, str], home: Path, url: str | None
-) -> str | None:
-    """The token of the user-level hooks of ``args.harness`` installed before (their token
-    file's, or an older release's ``--token`` on their command lines) when they name the
-    service ``url`` an install given its settings names
+) -> tuple[str | None, str | None]:
+    """``(token, why dropped)``: the token of the user-level hooks of ``args.harness``
+    installed before (their token file's, or an older release's ``--token`` on their command
+    lines) when they name the service ``url`` an install given its settings names
     (:func:`~harness_memory.installers.spec.same_service`); None for another service or
     none installed (H-3: installing again with the same flags keeps the token the hooks use;
-    A-10: a token is never sent to another service)."""
+    A-10: a token is never sent to another service, nor to one it is not known to belong to).
+    For another service, or hooks naming no one URL, the sentence saying the token is removed,
+    why and how to give ``url``'s (Claude Code's ``env`` token is said by its planner, which
+    drops it)."""
+    from harness_memory.advice import Hooks
     from harness_memory.installers.reinstall import installed_settings
     from harness_memory.installers.spec import same_service
 
     found = installed_settings(args.harness, home, environ, None)
     before = found.flags.get("url")
-    return found.token if url and before and same_service(before, url) else None
+    if not (url and found.token):
+        return None, None
+    if before is not None and same_service(before, url):
+        return found.token, None
+    if found.env_token:  # Claude Code's planner drops it, and says why
+        return None, None
+    hooks = Hooks(args.harness)
+    if before is None:  # their commands name two services, or none: not known to be url's
+        return None, hooks.unknown_service(url, dry_run=args.dry_run)
+    return None, hooks.another_service(before, url, dry_run=args.dry_run)
 
 
 def _replaced_agent(
@@ -482,6 +495,21 @@ def _say(out: IO[str], harness: str, sentence: str, verbose: bool) -> None:
 
     if verbose or not isinstance(sentence, Detail):
         out.write(f"{harness}: {sentence}\n")
+
+
+def _hooks_token(
+    args: argparse.Namespace,
+    environ: Mapping[str, str],
+    managed: Path | None,
+    reused: tuple[str | None, str | None],
+    out: IO[str],
+) -> tuple[str | None, str | None]:
+    """:func:`_token` given ``reused``'s token; when the hooks get none, the sentence of
+    ``reused`` saying why the token of another service was removed is said (A-10)."""
+    token, source = _token(args, environ, managed, reused[0])
+    if token is None and reused[1] is not None:
+        _say(out, args.harness, reused[1], True)
+    return token, source
 
 
 def _token(

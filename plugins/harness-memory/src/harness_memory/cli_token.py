@@ -16,6 +16,9 @@ or ``--file`` names; the account's home is left alone and the line names the man
 ``--managed``, which writes theirs whatever ``$HOME`` says), or the one ``--file`` names (a
 user-settings install's ``--token-file``) — owner-only (``0600``, its new folders ``0700``),
 replacing it atomically: never a moment where the file holds half a token or is readable by others.
+A file with other hard links that holds that very token already is refused (exit 2): a new file at
+the name would leave its other names holding the token (:func:`~harness_memory.installers.
+own_names.shared_token`).
 On a disk that keeps no owner-only modes (exFAT, FAT, some network shares show every file as the
 mount's ``0777``) no file is written: it would be every user's to read, and the hooks would refuse
 it. A state folder (``harness-memory``) gets the ``.gitignore`` an install writes there (``*``), so
@@ -224,8 +227,10 @@ def run_token(
         token = read_token(stdin, interactive=stdin.isatty())
     except TokenInputError as error:
         parser.error(f"token set: {error}; nothing written")
-    from harness_memory.installers.own_names import link_at
+    from harness_memory.installers.own_names import link_at, shared_token
 
+    if (shared := shared_token(path, token)) is not None:  # H-7: its other names keep it
+        parser.error(f"token set: {shared}; nothing written")
     found = link_at(path)  # a link there gives way to the file: said, as an install says it
     try:
         set_token(token, path)

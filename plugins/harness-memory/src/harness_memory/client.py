@@ -37,6 +37,7 @@ from memory_core.wire import (
     SessionStartResponse,
 )
 
+from harness_memory.advice import ANY_HOOKS, Hooks
 from harness_memory.errors import (
     TOKEN_SENT,
     BadServiceAnswerError,
@@ -142,7 +143,8 @@ class MemoryClient:
     bearer token or None (a service with no tokens accepts loopback callers without one, A-10);
     ``timeout`` the total seconds one request may take, connect and read included;
     ``token_source`` where the token came from (``--token``, ``--token-file PATH`` …), which a
-    refusal (401) names. Each call opens and closes its own connection. Raises
+    refusal (401) names; ``hooks`` whose hooks call (:class:`~harness_memory.advice.Hooks`), as
+    a refusal's next step names their command. Each call opens and closes its own connection. Raises
     :class:`ServiceUnreachableError` for a URL that is not http(s)://host[:port].
     """
 
@@ -153,8 +155,10 @@ class MemoryClient:
         token: str | None = None,
         timeout: float = DEFAULT_TIMEOUT_S,
         token_source: str | None = None,
+        hooks: Hooks = ANY_HOOKS,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self._hooks = hooks
         parts = service_url_parts(self.base_url)
         self._port = parts.port
         self._https = parts.scheme == "https"
@@ -287,7 +291,9 @@ class MemoryClient:
             ) from error
         if status >= 400:
             detail = problem_detail(raw, reason)
-            raise ServiceRejectedError(status, detail, token_source=self._token_source)
+            raise ServiceRejectedError(
+                status, detail, token_source=self._token_source, hooks=self._hooks
+            )
         try:
             return json_text.decode(msgspec.json.Decoder(answer), raw)
         except msgspec.DecodeError as error:

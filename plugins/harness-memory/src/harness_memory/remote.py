@@ -94,6 +94,7 @@ from memory_core.scope_files import scope_file_cap, sync_refusal
 from memory_core.scope_merge import fold_name
 from memory_core.shown_names import shown_name
 
+from harness_memory.advice import ANY_HOOKS, Hooks
 from harness_memory.client import service_url_parts
 from harness_memory.errors import TOKEN_SENT, ServiceUnreachableError, unauthorized_hint
 from harness_memory.settings import ENV_PREFIX, MissingSettingsError, remote_memory_root
@@ -354,7 +355,9 @@ class RemoteCopy:
     ``timeout`` the seconds one request may take (git gets at least
     :data:`MIN_GIT_TIMEOUT_S`). A copy that ``looks_only`` (``harness-memory status``,
     ``sync --status``) reads this machine's id and never makes or writes one: a diagnosis
-    writes nothing. Raises ``InvalidId`` for a bad project or agent id.
+    writes nothing. ``hooks``: whose hooks sync it (:class:`~harness_memory.advice.Hooks`), as
+    a refusal's next step names their command. Raises ``InvalidId`` for a bad project or agent
+    id.
     """
 
     def __init__(
@@ -368,6 +371,7 @@ class RemoteCopy:
         timeout: float,
         token_source: str | None = None,
         looks_only: bool = False,
+        hooks: Hooks = ANY_HOOKS,
     ) -> None:
         check_project_id(project)
         check_agent_id(agent)
@@ -384,6 +388,7 @@ class RemoteCopy:
         self._environment: dict[str, str] | None = None
         self._identity: tuple[str, str] | None = None
         self.looks_only = looks_only
+        self.hooks = hooks
 
     @classmethod
     def configured(
@@ -407,6 +412,7 @@ class RemoteCopy:
             timeout=settings.timeout,
             token_source=settings.token_source,
             looks_only=looks_only,
+            hooks=settings.hooks,
         )
 
     # --- the scopes of a Session --------------------------------------------------------------
@@ -1088,6 +1094,10 @@ class _ScopeRun:
             refused=True,
         )
 
+    def _hint(self) -> str:
+        """What a 401 adds for this copy's token and hooks (:func:`unauthorized_hint`)."""
+        return unauthorized_hint(self.copy.token_source, self.copy.hooks)
+
     def _token_refused(self, args: tuple[str, ...], message: str) -> _GitFailed:
         """The service answered 401 (git says only "Authentication failed"): refused, in the
         words the service's other answers use (``memory service answered 401: <its reason>``,
@@ -1096,7 +1106,7 @@ class _ScopeRun:
         service = "git-receive-pack" if args[0] == "push" else "git-upload-pack"
         said = self.copy.service_says(self.key, service) or _reason(message)
         return _GitFailed(
-            f"memory service answered 401: {said}{unauthorized_hint(self.copy.token_source)}",
+            f"memory service answered 401: {said}{self._hint()}",
             refused=True,
         )
 

@@ -38,6 +38,7 @@ from memory_core.template import (
 )
 from memory_core.wire import Draft, SessionStartResponse, utc_timestamp
 
+from harness_memory.advice import ANY_HOOKS, Hooks
 from harness_memory.client import MemoryClient
 from harness_memory.errors import (
     MemoryClientError,
@@ -177,7 +178,7 @@ def start_session_sync(
     sync_since: float | None = None,
     token_source: str | None = None,
     say: bool = True,
-    managed: bool = False,
+    hooks: Hooks = ANY_HOOKS,
 ) -> SessionStart:
     """:func:`start_session` without an event loop, for a shell, a hook or a blocking embedder.
 
@@ -193,13 +194,13 @@ def start_session_sync(
     synced since then, by another hook entry of this Session, is read as that sync left it).
     ``token_source`` says where ``token`` came from (``--token``, ``--token-file PATH`` …): a
     refusal of it names that place. ``say`` False: a failure is not logged (one of a Session's
-    several hook entries says it: P-2, H-1). ``managed``: the managed hooks' (:func:`_gather`).
+    several hook entries says it: P-2, H-1). ``hooks``: whose hooks start it (A-10, H-7).
     """
     started_at, clock = utc_timestamp(time.time()), time.perf_counter()
     fetched = _Fetched(str(Path(workspace).absolute()))
-    service = (service_url, token, timeout_s, token_source)
+    service = (service_url, token, timeout_s, token_source, hooks)
     ids = (project, agent, session_id, draft_id)
-    synced = _gather(fetched, service, ids, memory_root, local_copy, sync_since, managed)
+    synced = _gather(fetched, service, ids, memory_root, local_copy, sync_since)
     if say:
         _say_error(fetched, project, agent)
     answer, draft = fetched.answer, fetched.draft
@@ -264,19 +265,16 @@ def template_problem(template: str) -> str | None:
 
 def _gather(
     fetched: _Fetched,
-    service: tuple[str, str | None, float, str | None],
+    service: _Service,
     ids: tuple[str, str, str | None, str | None],
     memory_root: Path | None,
     local_copy: RemoteCopy | None,
     sync_since: float | None,
-    managed: bool = False,
 ) -> list[dict[str, Any]] | None:
     """Fill ``fetched`` for :func:`start_session_sync`: from the synced ``local_copy`` (remote
     mode: what each scope's sync did is returned), else from the service and, when it could
     not be reached, the files under ``memory_root`` (H-4: None returned). Logs a failure once.
-    ``ids``: project, agent, Session id, draft id. ``managed`` (the managed hooks'): a 401's
-    advice in ``fetched`` names their one command, for the record and the log line as for their
-    answer (:func:`~harness_memory.as_typed.managed_advice`, H-7)."""
+    ``ids``: project, agent, Session id, draft id."""
     project, agent, _, draft_id = ids
     synced = None
     if local_copy is not None:
@@ -285,12 +283,6 @@ def _gather(
         _fetch(fetched, service, ids)
         if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
             _read_files(fetched, memory_root, project, agent)
-    if managed:
-        from harness_memory.as_typed import managed_advice
-
-        fetched.error = None if fetched.error is None else managed_advice(fetched.error)
-        if fetched.draft_error is not None:
-            fetched.draft_error = managed_advice(fetched.draft_error)
     return synced
 
 
@@ -382,8 +374,13 @@ def start_from_settings(
         sync_since=sync_since,
         token_source=settings.token_source,
         say=say,
-        managed=settings.managed_hooks,
+        hooks=settings.hooks,
     )
+
+
+_Service = tuple[str, str | None, float, str | None, Hooks]
+"""The service a Session start calls: URL, token, timeout (seconds), where the token came
+from, and whose hooks call it (their refusals name their commands)."""
 
 
 class _Fetched(msgspec.Struct):
@@ -399,15 +396,16 @@ class _Fetched(msgspec.Struct):
     offline: bool = False
 
 
-def _client(service: tuple[str, str | None, float, str | None]) -> MemoryClient:
-    """The client of ``(url, token, timeout, token source)``; raises like :class:`MemoryClient`."""
-    url, token, timeout, source = service
-    return MemoryClient(url, token=token, timeout=timeout, token_source=source)
+def _client(service: _Service) -> MemoryClient:
+    """The client of ``(url, token, timeout, token source, hooks)``; raises like
+    :class:`MemoryClient`."""
+    url, token, timeout, source, hooks = service
+    return MemoryClient(url, token=token, timeout=timeout, token_source=source, hooks=hooks)
 
 
 def _fetch(
     fetched: _Fetched,
-    service: tuple[str, str | None, float, str | None],
+    service: _Service,
     ids: tuple[str, str, str | None, str | None],
 ) -> None:
     """Fetch the draft (if any) and the Session start into ``fetched``; every failure is
@@ -501,7 +499,7 @@ def _checked_workspace(typed: str) -> tuple[str, str | None]:
 def _sync_copy(
     fetched: _Fetched,
     copy: RemoteCopy,
-    service: tuple[str, str | None, float, str | None],
+    service: _Service,
     ids: tuple[str, str, str | None],
     fresh_since: float | None,
 ) -> list[dict[str, Any]]:

@@ -57,7 +57,7 @@ import msgspec
 from memory_core.byte_order import decode_marked, not_text
 from memory_core.template import TemplateFileError, default_template, read_template_file
 
-from harness_memory.as_typed import MANAGED_TOKEN_SET
+from harness_memory.advice import MANAGED_TOKEN_SET, Hooks
 
 __all__ = [
     "DEFAULT_TEMPLATE",
@@ -213,6 +213,16 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
     managed_hooks: bool = False
     """Whether these are the managed hooks' settings (``--flags-only`` and no ``--state-dir``:
     the account's own folder), whose 401 names ``token set --managed`` (H-7)."""
+    harness: str | None = None
+    """The harness whose hook runs with these settings (``hook codex …``, set by the hook's
+    command line after :func:`load_settings`); None for a command run by hand. With
+    :attr:`managed_hooks` it says whose hooks a message advises (:attr:`hooks`)."""
+
+    @property
+    def hooks(self) -> Hooks:
+        """Whose hooks these settings are (:class:`~harness_memory.advice.Hooks`): the commands
+        a refusal's message names are theirs (A-10, H-7)."""
+        return Hooks(self.harness, self.managed_hooks)
 
     def missing(self) -> list[str]:
         """Name the variables a Session start still needs (URL, project, agent)."""

@@ -95,7 +95,13 @@ def record(job: RecordJob) -> None:
         url, project, agent = job.settings.required()
         token = job.settings.bearer_token()  # --token-file is read here, never in the hook
         source = job.settings.token_source
-        client = MemoryClient(url, token=token, timeout=RECORD_TIMEOUT_S, token_source=source)
+        client = MemoryClient(
+            url,
+            token=token,
+            timeout=RECORD_TIMEOUT_S,
+            token_source=source,
+            hooks=job.settings.hooks,
+        )
         for scope in job.scopes:
             request = RecordRequest(
                 scope=scope, session_id=job.session_id, harness=job.harness, tool=job.tool

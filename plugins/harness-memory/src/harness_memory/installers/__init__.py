@@ -17,6 +17,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
+from tomlkit.exceptions import TOMLKitError
+
 from harness_memory.installers import (
     claude_code,
     codex,
@@ -36,13 +38,21 @@ from harness_memory.installers.files import (
     backups_of,
     check_writable,
     describe,
+    mode_of,
     read_text,
     write_target,
 )
 from harness_memory.installers.own_names import drop_leftovers
 from harness_memory.installers.plan import Plan
 from harness_memory.installers.record import RECORD_NAME, TOKEN_NAME, others_in
-from harness_memory.installers.secrets import folder_left_open, holds, tokens_in
+from harness_memory.installers.secrets import (
+    folder_left_open,
+    holds,
+    private_mode,
+    tokens_in,
+    toml_tokens_in,
+)
+from harness_memory.installers.settings_text import parse_toml
 from harness_memory.installers.spec import InstallOptions
 from harness_memory.installers.token_place import lone_tokens_ignore
 
@@ -77,6 +87,9 @@ class InstallResult:
     written: list[Written] = field(default_factory=list)
     removed: list[Path] = field(default_factory=list)
     dry_run: bool = False
+    narrowed: list[tuple[Path, int]] = field(default_factory=list)
+    """The backups holding a token that other users could read, with their mode before: made
+    owner-only (in a dry run: would be), whether or not any file changes (H-7)."""
 
     @property
     def changes(self) -> list[FileChange]:
@@ -195,10 +208,18 @@ def run(
     planned = plan(harness, options, environ, install=install)
     earlier = [] if install or keep_backups else planned.backups
     token_backups = [] if install or keep_backups else _token_backups(harness, planned.changes)
+    narrows = install or keep_backups  # else the backups holding a token are removed
     if dry_run:
         _dry_run(harness, planned, token_backups, earlier, out, verbose=verbose)
-        return InstallResult(planned, dry_run=True)
+        loose = _open_token_backups(harness, planned.changes) if narrows else []
+        for backup, mode in loose:
+            out.write(
+                f"would make {backup} owner-only (mode {mode:04o} -> {private_mode(mode):04o}): "
+                "it holds a bearer token\n"
+            )
+        return InstallResult(planned, dry_run=True, narrowed=loose)
     written = apply_changes(planned.changes)
+    narrowed = _narrowed(_open_token_backups(harness, planned.changes) if narrows else [])
     removed = _remove(planned)
     dropped = [] if install or keep_backups else _remove_token_backups(harness, planned.changes)
     gone = _remove_earlier(earlier, already=[*dropped, *(p for w in written for p in w.pruned)])
@@ -212,6 +233,7 @@ def run(
         out=out,
         dropped=dropped,
         verbose=verbose,
+        narrowed=narrowed,
     )
     for line in _in_work_trees(written, options.home, environ) if install else []:
         out.write(f"{harness}: {line}\n")
@@ -223,7 +245,7 @@ def run(
         out.write(f"{harness}: removed {path}: {EARLIER_BACKUP}\n")
     if len(said) < len(removed):
         out.write(f"{harness}: {UNINSTALL_MORE}\n")
-    return InstallResult(planned, written, removed + dropped + gone)
+    return InstallResult(planned, written, removed + dropped + gone, narrowed=narrowed)
 
 
 def _dry_run(
@@ -324,12 +346,40 @@ def _token_backups(harness: str, changes: list[FileChange]) -> list[Path]:
 
 
 def _names_a_token(text: str, harness: str) -> bool:
-    """Whether ``text`` is a JSON settings object holding a token (:func:`tokens_in`)."""
+    """Whether ``text`` is a settings file holding a token: a JSON object
+    (:func:`tokens_in`), or Codex CLI's TOML (:func:`toml_tokens_in`)."""
     try:
-        document = json_values.loads(text)
+        return bool(tokens_in(json_values.loads(text), harness))
     except ValueError:
+        pass
+    if harness != "codex":
         return False
-    return bool(tokens_in(document, harness))
+    try:
+        return bool(toml_tokens_in(parse_toml(text)))
+    except (TOMLKitError, ValueError):
+        return False
+
+
+def _open_token_backups(harness: str, changes: list[FileChange]) -> list[tuple[Path, int]]:
+    """The backups beside the settings files of ``changes`` that hold a bearer token
+    (:func:`_token_backups`) and that other users may read, each with its mode (H-7)."""
+    found: list[tuple[Path, int]] = []
+    for backup in _token_backups(harness, changes):
+        mode = mode_of(backup)
+        if mode is not None and mode != private_mode(mode) and not backup.is_symlink():
+            found.append((backup, mode))
+    return found
+
+
+def _narrowed(backups: list[tuple[Path, int]]) -> list[tuple[Path, int]]:
+    """Make each of ``backups`` (:func:`_open_token_backups`) owner-only; those it did, each
+    with its mode before. One that cannot be changed (gone meanwhile, another's) is left."""
+    done: list[tuple[Path, int]] = []
+    for backup, mode in backups:
+        with contextlib.suppress(OSError):
+            backup.chmod(private_mode(mode))
+            done.append((backup, mode))
+    return done
 
 
 def _folder_said(folder: Path, before: int, after: int) -> str:
@@ -441,7 +491,7 @@ def _own_state(written: list[Written]) -> tuple[list[Written], dict[Path, list[s
     alone: list[Written] = []
     folded: dict[Path, list[str]] = {}
     for done in written:
-        plain = done.backup is None and done.in_place is None and not done.tightened
+        plain = done.backup is None and done.in_place is None
         plain = plain and not done.pruned and done.old_mode in (None, done.mode)
         plain = plain and done.replaced is None and done.folder_modes is None
         if plain and done.path.parent in states and done.target == done.path.absolute():
@@ -492,11 +542,15 @@ def _report(
     out: IO[str],
     dropped: list[Path],
     verbose: bool,
+    narrowed: list[tuple[Path, int]],
 ) -> None:
     verb = "installed" if install else "uninstalled"
     ours = {change.path: change.ours for change in planned.changes}
-    if not written and not removed and not dropped:
+    if not (written or removed or dropped or narrowed):
         out.write(f"{harness}: nothing to change (already {verb})\n")
+    for backup, mode in narrowed:
+        said = f"made it owner-only ({mode:04o} -> {private_mode(mode):04o})"
+        out.write(f"{harness}: {backup} holds the bearer token: {said}\n")
     written, state = _own_state(written)
     for folder, names in state.items():
         said = f"harness-memory's state: {', '.join(names)}"
@@ -526,8 +580,6 @@ def _report(
             out.write(f"{harness}: backup of the previous file{since}: {done.backup}\n")
         if done.folder_modes is not None:
             out.write(f"{harness}: {_folder_said(done.target.parent, *done.folder_modes)}\n")
-        for backup in done.tightened:
-            out.write(f"{harness}: {backup} holds the bearer token: made it owner-only\n")
         for backup in done.pruned:
             out.write(
                 f"{harness}: removed {backup}: the same bytes as {done.path} now or a newer "

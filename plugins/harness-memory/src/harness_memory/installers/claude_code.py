@@ -24,6 +24,7 @@ from typing import Any
 from memory_core.claude_code_settings import auto_memory_directory
 from memory_core.counting import counted
 
+from harness_memory.advice import Hooks
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
 from harness_memory.installers.claude_drop_ins import (
     managed_unread,
@@ -193,7 +194,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     record = read_record(path.parent)
     record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)  # A-10
     state = None if managed is not None else path.parent / STATE_FOLDER  # each user's own
-    token = options.token if options.token is not None else _env_token(document, options.url)
+    token, dropped = options.token, None
+    if token is None:
+        token, dropped = _env_token(document, options.url, path)
     token_file, place_warning = None, None
     if install and state is not None and token is not None:  # never in a work tree, or warned
         token_file, place_warning = token_place(path.parent, options.home, environ)
@@ -209,6 +212,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         _permissions(merged, added, install=True)
     _drop_env_token(merged)  # the hooks read no token from env (P-2a): the file holds it
     notes: list[str] = [place_warning] if place_warning else []
+    notes += [dropped] if install and dropped and managed is None else []
     if install:
         for switch in SWITCHES:
             notes.append(switch_off(merged, switch, record.previous, found=found))
@@ -336,19 +340,31 @@ def _taken_out(document: dict[str, Any], root: str) -> None:
     _permissions(document, root, install=False)
 
 
-def _env_token(document: dict[str, Any], url: str) -> str | None:
-    """The token an earlier install wrote into the settings' ``env``, to move into the file:
-    not when the hooks there (or, naming none, that ``env``) name another service than ``url``
-    (A-10: never written for another)."""
+def _env_token(document: dict[str, Any], url: str, path: Path) -> tuple[str | None, str | None]:
+    """``(token, why dropped)``: the token an earlier install wrote into the settings' ``env``
+    (at ``path``), to move into the file, only when the hooks there (or, naming none, that
+    ``env``) name the service ``url`` (A-10: never written for another, nor for one not known:
+    with no URL recorded the token is dropped); else None and the sentence saying it was
+    dropped, why, and how to give ``url``'s token. ``(None, None)`` for no token there."""
     env = document.get("env")
     token = env.get(TOKEN_ENV) if isinstance(env, dict) else None
+    if not (isinstance(token, str) and token):
+        return None, None
     commands = our_commands(document, HARNESS)
-    urls = {value for command in commands for value in flag_values(command, "--url")}
+    urls = sorted({value for command in commands for value in flag_values(command, "--url")})
     if not urls and isinstance(env, dict) and isinstance(env.get("HARNESS_MEMORY_URL"), str):
-        urls = {env["HARNESS_MEMORY_URL"]}
-    if any(not same_service(before, url) for before in urls):
-        return None
-    return token if isinstance(token, str) and token else None
+        urls = [env["HARNESS_MEMORY_URL"]]
+    hooks = Hooks(HARNESS)
+    if not urls:
+        return None, (
+            f"dropped the bearer token in {path} (env.{TOKEN_ENV}): no service URL is recorded "
+            f"with it, so it is not known to be {url}'s (A-10); give {url}'s token: "
+            f"{hooks.new_token(url)}"
+        )
+    other = next((before for before in urls if not same_service(before, url)), None)
+    if other is not None:
+        return None, hooks.another_service(other, url)
+    return token, None
 
 
 def _drop_env_token(document: dict[str, Any]) -> None:

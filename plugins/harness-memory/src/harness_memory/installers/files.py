@@ -491,14 +491,13 @@ def mode_of(path: Path) -> int | None:
 class Written:
     """One file :func:`apply_changes` wrote: ``path`` as the harness names it, ``target`` the
     file replaced (a symlink's target), ``backup`` of the old text (None for a new file), the
-    permission bits before (None for a new file) and after, and older backups made private."""
+    permission bits before (None for a new file) and after."""
 
     path: Path
     target: Path
     backup: Path | None
     old_mode: int | None
     mode: int
-    tightened: tuple[Path, ...] = ()
     pruned: tuple[Path, ...] = ()
     """Older backups removed as copies of the file now or of a newer one (:func:`prune_backups`)."""
     in_place: str | None = None
@@ -744,14 +743,12 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
         if kept is not None:
             put_back(kept, target)
         raise
-    tightened = _tighten_old_backups(target, change.secrets)
     return Written(
         change.path,
         target,
         backup,
         old_mode,
         mode,
-        tightened,
         in_place=in_place,
         replaced=link,
         folder_modes=_private_folder(target.parent) if change.private_folder else None,
@@ -911,26 +908,6 @@ def backups_of(path: Path) -> list[Path]:
         for backup in folder.glob(f"{glob_escape(name)}{BACKUP_SUFFIX}*"):
             found.setdefault(str(Path(os.path.realpath(folder)) / backup.name), backup)
     return sorted(b for b in found.values() if b.is_file() and not b.is_symlink())
-
-
-def _tighten_old_backups(target: Path, secrets: frozenset[str]) -> tuple[Path, ...]:
-    """Make private the earlier backups beside ``target`` that hold a token (an older install
-    copied the mode of a readable file)."""
-    if not secrets:
-        return ()
-    tightened: list[Path] = []
-    for backup in sorted(target.parent.glob(f"{glob_escape(target.name)}{BACKUP_SUFFIX}*")):
-        mode = mode_of(backup)
-        if mode is None or mode == private_mode(mode) or backup.is_symlink():
-            continue
-        try:
-            text = read_text(backup)
-        except SettingsFileError:
-            continue
-        if holds(text, secrets):
-            backup.chmod(private_mode(mode))
-            tightened.append(backup)
-    return tuple(tightened)
 
 
 def _roll_back(written: list[Written], changes: list[FileChange]) -> None:

@@ -4,7 +4,9 @@
 The plugin's own files are replaced by name, never written through a link found there
 (:func:`~harness_memory.installers.files.change_target`): a symlink or a hard link at
 ``harness-memory/token`` (left by a copy, or planted by another account) is replaced by a new
-``0600`` file, the other file keeping its bytes and mode. :func:`link_at` says what was there
+``0600`` file, the other file keeping its bytes and mode — unless that file holds the very
+token written (:func:`shared_token`): then the write is refused, since no new file at the name
+could take the token from the other names. :func:`link_at` says what was there
 (for ``--dry-run`` and the install's output); :func:`keep_aside` keeps that very entry (the
 link itself, not its text) under a hidden name in the same folder until every file is
 written, so an install that fails midway puts it back (:func:`put_back`) and "nothing was
@@ -21,7 +23,15 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["LinkAtName", "drop", "drop_leftovers", "keep_aside", "link_at", "put_back"]
+__all__ = [
+    "LinkAtName",
+    "drop",
+    "drop_leftovers",
+    "keep_aside",
+    "link_at",
+    "put_back",
+    "shared_token",
+]
 
 KEPT_INFIX = ".harness-memory-kept-"
 """In the hidden name an entry is kept under: ``.<name>.harness-memory-kept-<8 hex digits>``."""
@@ -58,6 +68,34 @@ def link_at(name: Path) -> LinkAtName | None:
             f"a hard link (one file of {info.st_nlink} names)", "its other names keep their bytes"
         )
     return None
+
+
+_TOKEN_READ_MAX = 64 * 1024
+"""The most of a hard-linked token file :func:`shared_token` reads (a token file holds one)."""
+
+
+def shared_token(name: Path, token: str) -> str | None:
+    """Why a token file at ``name`` cannot be given ``token``: it is a regular file with other
+    hard links that holds that very token already (its text, white space stripped). A new file
+    at ``name`` (what an install and ``token set`` write, :func:`keep_aside`) would leave the
+    other names holding the token, with their mode, wherever they lie (a dotfiles checkout, a
+    folder others read); no write at ``name`` can take it from them (H-7). None otherwise: a
+    file of other bytes is replaced, its other names keep those and never get the token."""
+    try:
+        info = os.lstat(name)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink < 2 or info.st_size > _TOKEN_READ_MAX:
+            return None
+        held = name.read_bytes().decode("utf-8", "replace").strip()
+    except OSError:
+        return None
+    if held != token.strip():
+        return None
+    return (
+        f"{name} has {info.st_nlink} hard links and holds this very token: a new file at this "
+        "name would leave the other names holding it, with their mode "
+        f"({stat.S_IMODE(info.st_mode):04o}); remove them (`find / -xdev -samefile {name}` "
+        "lists them), or this name, and run this again"
+    )
 
 
 def keep_aside(name: Path) -> Path:

@@ -52,6 +52,9 @@ class Installed:
     flags: dict[str, str] = field(default_factory=dict)
     token: str | None = None
     script: str | None = None
+    env_token: bool = False
+    """Whether ``token`` is Claude Code's ``env.HARNESS_MEMORY_TOKEN``, which its planner
+    keeps or drops (and says so) as the service it is known to belong to allows (A-10)."""
 
 
 def installed_settings(
@@ -74,11 +77,13 @@ def installed_settings(
     files = {value for command in commands for value in flag_values(command, "--token-file")}
     typed = {value for command in commands for value in flag_values(command, "--token")}
     # an install from before the token file wrote the token on the command lines (H-7)
-    token = typed.pop() if len(typed) == 1 else _env_token(harness, document, managed)
+    on_lines = len(typed) == 1
+    token = typed.pop() if on_lines else _env_token(harness, document, managed)
     scripts = {hook_program(command)[1] for command in commands}
     script = scripts.pop() if len(scripts) == 1 else None
     kept = _token(files.pop()) if len(files) == 1 else None
-    return Installed(path, flags, kept or token, script)
+    from_env = kept is None and not on_lines and token is not None
+    return Installed(path, flags, kept or token, script, env_token=from_env)
 
 
 def moved_root(script: str, root: str, program: str) -> str | None:

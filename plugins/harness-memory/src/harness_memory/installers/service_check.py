@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from memory_core.addresses import shown_url
 from memory_core.errors import InvalidId
 
+from harness_memory.advice import ANY_HOOKS
 from harness_memory.client import MemoryClient
 from harness_memory.errors import MemoryClientError, ServiceRejectedError
 from harness_memory.installers.checks import CHECK_TIMEOUT_S, explain_missing_agent
@@ -190,8 +191,21 @@ def _give_a_token(labels: Iterable[str]) -> str:
     ways = [f"{installs} again with that token in {ENV_PREFIX}TOKEN"] if users else []
     ways += [MANAGED_TOKEN_SET] if len(users) < len(named) else []
     if not ways:
-        return f"`harness-memory install` again, or {MANAGED_TOKEN_SET} for a managed install"
+        return (
+            f"{ANY_HOOKS.install()} with that token in {ENV_PREFIX}TOKEN, or "
+            f"{MANAGED_TOKEN_SET} for a managed install"
+        )
     return "; ".join(ways)
+
+
+def _install_again(labels: Iterable[str]) -> str:
+    """The install to run again for the user-level hooks of the installs ``labels``
+    (``codex``, ``claude-code``), each named; for none known, each harness's
+    (:class:`~harness_memory.advice.Hooks`)."""
+    users = [label for label in labels if not label.endswith(_MANAGED)]
+    if not users:
+        return ANY_HOOKS.install()
+    return " and ".join(f"`harness-memory install {label}`" for label in users) + " again"
 
 
 def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple[str, bool]:
@@ -212,7 +226,7 @@ def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple
             return (
                 "could not be checked: these hooks (an install from before --flags-only) take "
                 "their token from the environment the harness gives them; run "
-                "`harness-memory install` again to give them a token file",
+                f"{_install_again(use.harnesses)} to give them a token file",
                 True,
             )
         if error.status in (401, 403):

@@ -41,6 +41,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from harness_memory.installers.files import FileChange, SettingsFileError, mode_of, read_text
+from harness_memory.installers.own_names import shared_token
 from harness_memory.installers.record import IGNORE_NAME, STATE_FOLDER, TOKEN_NAME, InstallRecord
 from harness_memory.installers.secrets import folder_kept_open, folder_left_open
 from harness_memory.installers.work_trees import WorkTree, work_tree_of
@@ -210,7 +211,9 @@ def token_plan(
     work tree, or where the record names one) is removed, and without a ``token`` every one
     of them, so no stale token stays behind — but only a file where the plugin writes tokens
     (:func:`plugin_token_file`): a record naming any other file does not get it removed. Raises
-    :class:`~harness_memory.installers.files.SettingsFileError` for a token file that is not a
+    :class:`~harness_memory.installers.files.SettingsFileError` for a token file hard-linked
+    elsewhere holding ``token`` already (:func:`~harness_memory.installers.own_names.
+    shared_token`: no new file could take it from its other names), or one that is not a
     regular UTF-8 file.
     """
     own = record.path.parent / TOKEN_NAME
@@ -223,6 +226,8 @@ def token_plan(
     record.token_file = None if token is None or place in (None, own) else str(place)
     if token is None or place is None:
         return [], stale, []
+    if (shared := shared_token(place, token)) is not None:
+        raise SettingsFileError(shared)
     old = read_text(place)
     secrets = frozenset(s for s in (token, old, (old or "").strip()) if s)
     # made owner-only again (A-10), its folder too where the install can (else warned)

@@ -1,0 +1,103 @@
+"""A-10, H-7: an install keeps a token only for the service it is known to belong to, and says
+so when it drops one.
+
+A token is kept by an install given another ``--url`` only when the hooks installed before
+name that same service (:func:`~harness_memory.installers.spec.same_service`). An older Claude
+Code install's ``env.HARNESS_MEMORY_TOKEN`` with no service URL recorded anywhere (no hook
+command naming ``--url``, no ``env.HARNESS_MEMORY_URL``) was kept and sent to whatever URL the
+install was given; a token of another service was removed with no word of why. Both are
+dropped now, and the install says which token it dropped, why (the old URL, the new one) and
+the command that gives the new service its token.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.plugin.test_a10_install_again_makes_the_token_file_private import (
+    TOKEN,
+    install,
+    installed,
+)
+from tests.plugin.test_a10_install_again_with_its_settings_keeps_the_token import flags
+
+OLD = "http://127.0.0.1:9"
+NEW = "http://127.0.0.2:9"
+
+
+def test_a10_a_claude_code_env_token_with_no_service_recorded_is_dropped_and_said(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"env": {"HARNESS_MEMORY_TOKEN": TOKEN}}), "utf-8")
+    Path(flags(home)[1]).mkdir(parents=True)
+
+    status, said = install(home, "claude-code", *flags(home, NEW), environ={})
+
+    assert status == 0, said
+    token_file = settings.parent / "harness-memory" / "token"
+    assert not token_file.exists()
+    assert TOKEN not in settings.read_text("utf-8") and TOKEN not in said
+    assert (
+        f"claude-code: dropped the bearer token in {settings} (env.HARNESS_MEMORY_TOKEN): no "
+        f"service URL is recorded with it, so it is not known to be {NEW}'s (A-10); give "
+        f"{NEW}'s token: `HARNESS_MEMORY_TOKEN=… harness-memory install claude-code` again"
+    ) in said
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_a10_a_token_of_another_service_is_removed_and_the_install_says_why(
+    tmp_path: Path, harness: str
+) -> None:
+    how = f"`HARNESS_MEMORY_TOKEN=… harness-memory install {harness}` again"
+    home, token_file = installed(tmp_path, harness)
+
+    status, said = install(home, harness, *flags(home, NEW), environ={})
+
+    assert status == 0, said
+    assert not token_file.exists() and TOKEN not in said
+    assert (
+        f"{harness}: removed the earlier hooks' bearer token: it was given for "
+        f"the service at {OLD}, not {NEW} (A-10: a token is never sent to another service); "
+        f"give {NEW}'s token: {how}"
+    ) in said
+
+
+def test_a10_a_claude_code_env_token_of_another_service_is_said_once(tmp_path: Path) -> None:
+    home, token_file = installed(tmp_path, "claude-code")
+    settings = home / ".claude" / "settings.json"
+    document = json.loads(settings.read_text("utf-8"))
+    document["env"] = {"HARNESS_MEMORY_TOKEN": TOKEN}
+    settings.write_text(json.dumps(document), "utf-8")
+    token_file.unlink()
+
+    status, said = install(home, "claude-code", *flags(home, NEW), environ={})
+
+    assert status == 0, said
+    assert TOKEN not in settings.read_text("utf-8") + said
+    assert said.count("earlier hooks' bearer token") == 1, said
+    assert f"it was given for the service at {OLD}, not {NEW}" in said
+
+
+def test_a10_a_token_of_hooks_naming_no_one_service_is_removed_and_said(tmp_path: Path) -> None:
+    """Hooks whose commands name two services (one edited by hand) record no one URL for
+    their token: it is not known to be the new service's, so it is dropped, and said."""
+    home, token_file = installed(tmp_path, "gemini")
+    settings = home / ".gemini" / "settings.json"
+    text = settings.read_text("utf-8")
+    settings.write_text(text.replace(f"--url {OLD}", "--url http://127.0.0.3:9", 1), "utf-8")
+
+    status, said = install(home, "gemini", *flags(home, NEW), environ={})
+
+    assert status == 0, said
+    assert not token_file.exists() and TOKEN not in said
+    assert (
+        "gemini: removed the earlier hooks' bearer token: they name no one "
+        f"service URL, so it is not known to be {NEW}'s (A-10); give {NEW}'s token: "
+        "`HARNESS_MEMORY_TOKEN=… harness-memory install gemini` again"
+    ) in said
