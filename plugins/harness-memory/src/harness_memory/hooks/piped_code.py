@@ -19,6 +19,7 @@ Linear in the words of the two commands around the pipe.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import posixpath
 import re
@@ -147,7 +148,7 @@ def _listed_reader_code(
     if kind == _UNKNOWN:  # ``tac s | $S``; a loop's ``| "$c"``, an unset ``| $PAGER``: elsewhere
         stage = _stage(words, at, back=True)
         variable = _named_variable(name)
-        named = len(re.findall(rf"\b{variable}\b", plain_text(command))) if variable else 0
+        named = _mentions(variable, command) if variable else 0
         unset = named == 1 and variable not in environ
         printed = bool(stage) and posixpath.basename(stage[0]) in PRINTERS
         others = read_definitions(command.replace(name, "_", 1)).redefines  # its own left out
@@ -278,6 +279,14 @@ _RUN_TIME_NAME_RE = (
 ``"${PAGER:-less}"``)."""
 
 
+@functools.lru_cache(maxsize=16)
+def _mentions(variable: str, command: str) -> int:
+    """How many times ``command`` (its quotes and line continuations dropped: :func:`~harness_
+    memory.hooks.definitions.plain_text`) names ``variable`` as a word of its own. Cached: a
+    command's every pipe asks it of the same text (linear in the text once)."""
+    return len(re.findall(rf"\b{variable}\b", plain_text(command)))
+
+
 def _named_variable(name: str) -> str:
     """The variable a program's name matching :data:`_RUN_TIME_NAME_RE` is ("" for none)."""
     match = re.match(_RUN_TIME_NAME_RE, name)
@@ -294,9 +303,8 @@ def _named_at_run_time(name: str, environ: Mapping[str, str], command: str) -> s
     if match is None:
         return None
     variable = _named_variable(name)
-    text = plain_text(command)
     others = command.replace(name.strip('"'), "_", 1)  # the lookup it makes itself left out
-    if read_definitions(others).lookup or len(re.findall(rf"\b{variable}\b", text)) != 1:
+    if read_definitions(others).lookup or _mentions(variable, command) != 1:
         return None
     value = environ.get(variable)
     if value is None or (not value and ":-" in name):
