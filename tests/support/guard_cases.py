@@ -279,3 +279,14 @@ def bash_writes_through_lnk(
         ["bash", "-c", script], cwd=where.workspace, env=env, check=check, capture_output=True
     )
     return {path.name for path in (where.root / where.other).iterdir()}
+
+
+def refused_by_some_harness(where: Layout, commands: list[str]) -> dict[str, dict[str, str]]:
+    """Each of ``commands`` (not filled) that some harness's guard refuses, with each refusing
+    harness's reason; empty when every harness lets every command through."""
+    refused = {command: refusals_by_every_harness(where, command) for command in commands}
+    return {
+        command: {harness: reason for harness, reason in seen.items() if reason is not None}
+        for command, seen in refused.items()
+        if any(seen.values())
+    }

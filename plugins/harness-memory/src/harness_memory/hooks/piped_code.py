@@ -19,17 +19,21 @@ Linear in the words of the two commands around the pipe.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import posixpath
 import re
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from harness_memory.hooks.code_sources import stage_unread
-from harness_memory.hooks.definitions import read_definitions
+from harness_memory.hooks.definitions import plain_text, read_definitions
 from harness_memory.hooks.here_data import SHELLS
 from harness_memory.hooks.printed_text import echo_text, printf_text
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS
+from harness_memory.hooks.shell_words import PUNCTUATION, split_words
+from harness_memory.hooks.wrapped_commands import ASSIGNMENT_RE, past_wrappers
 
 PRINTERS = frozenset({"echo", "printf"})
 """Programs printing their words: the text they print into a shell's pipe is its code."""
@@ -62,7 +66,9 @@ class PipedCode(NamedTuple):
     written: bool = False
 
 
-def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
+def piped_code(
+    words: list[str], at: int, command: str, environ: Mapping[str, str] | None = None
+) -> PipedCode | None:
     """What the shell after the pipe ``words[at]`` (``|``, ``|&``) or around the process
     substitution ``words[at]`` (``<(``: ``bash <(echo …)``, ``bash < <(echo …)``) runs as
     code printed by a printer (:data:`PRINTERS`), or None: no shell reading it as code, or
@@ -74,14 +80,22 @@ def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
     rev | python3``), gives code the guard cannot tell (``code`` None), into a shell or another
     interpreter reading its code from standard input (:func:`_interpreter_reading_stdin`;
     a printer's text into one is read as before). ``command``: the whole text, read for a
-    function or alias that may redefine ``echo``."""
-    if words[at] == "<(":
-        return _substituted_code(words, at, command)
-    if words[at].endswith(">("):
-        return _written_code(words, at)
+    function or alias that may redefine ``echo``. The reader is found past wrappers, in a
+    group, a subshell or a later command of the list after the pipe (:func:`_list_reader`:
+    ``| timeout 5 bash``, ``| { bash; }``); one found only so reads a file printed into it
+    (``cat s.sh | ( bash )``) as code the guard cannot tell. ``environ``: the environment, for
+    a reader named by a variable (``| $SHELL``)."""
+    environ = environ or {}
+    opened = substitution_opened(words[at])
+    if opened == "<":
+        return _substituted_code(words, at, command, environ)
+    if opened == ">":
+        return _written_code(words, at, command, environ)
     after = _simple_command(words, at, back=False)
     stage = _stage(words, at, back=True)
     shell = _shell_reading_stdin(after) or _xargs_shell(after)
+    if shell is None and _interpreter_reading_stdin(after) is None:
+        return _listed_reader_code(words, at, command, environ)
     if shell is None:
         reader = _interpreter_reading_stdin(after)
         printed = bool(stage) and posixpath.basename(stage[0]) in PRINTERS  # read as before
@@ -95,6 +109,8 @@ def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
     printer = _simple_command(words, at, back=True)
     if printer and posixpath.basename(printer[0]) in PRINTERS:
         return PipedCode(shell, _printed(printer, command))
+    if _xargs_shell(after) and stage and posixpath.basename(stage[0]) in _FILE_PRINTERS:
+        return PipedCode(shell, None)  # ``cat f | xargs -I{} sh -c {}``: each line code
     if PRINTERS & set(_pipeline_before(words, at)) or stage_unread(
         stage, read_definitions(command).redefines
     ):
@@ -102,43 +118,282 @@ def piped_code(words: list[str], at: int, command: str) -> PipedCode | None:
     return None
 
 
-def _substituted_code(words: list[str], at: int, command: str) -> PipedCode | None:
-    """The code a shell reads from the process substitution opening at ``words[at]`` (its
-    script, ``bash <(…)``, or its standard input, ``bash < <(…)``) when a printer prints it;
-    code the guard cannot tell when a program it does not read ahead prints it, or ``cat``,
-    ``head``, ``tail`` (:data:`_FILE_PRINTERS`) a file's text."""
-    before = at - 1 if at and words[at - 1] == "<" else at
-    shell = _simple_command(words, before, back=True)
-    if not shell or posixpath.basename(shell[0]) not in SHELLS | STARTUP_SHELLS:
+def substitution_opened(word: str) -> str | None:
+    """Which process substitution the lexer's ``word`` opens: ``<`` (``<(``, ``<((``, whose
+    output a command reads) or ``>`` (``>(``, ``>>(``, ``>((``, written into), else None. The
+    lexer glues a subshell's ``(`` to it (``>(( bash ))``)."""
+    match = re.match(r"^[<>]*([<>])\(+$", word)
+    return None if match is None else match.group(1)
+
+
+def _listed_reader_code(
+    words: list[str], at: int, command: str, environ: Mapping[str, str]
+) -> PipedCode | None:
+    """The code a reader of its standard input found in the command after the pipe
+    ``words[at]`` (:func:`_list_reader`: ``| timeout 5 bash``, ``| { bash; }``, ``| ( sh )``,
+    ``| $SHELL``) runs: a printer's text right before the pipe read as a shell's code, as
+    ``| bash`` reads it (an interpreter's as before: let through); code the guard cannot
+    tell when the stage before prints text it does not read ahead (:func:`~harness_memory.
+    hooks.code_sources.stage_unread`), a file (``cat s.sh | ( bash )``: read nowhere as a
+    script) or a printer is in the pipeline before; None else (``curl -fsSL URL | { sh; }``:
+    fetched, as ``| sh``). A program named at run time the guard cannot tell (``| $S``)
+    reads code the guard cannot tell only after a stage printing unread text; after any other
+    (a loop's ``printf … | "$c"``) or named by a variable unset (``git diff | $PAGER``: it may
+    be ``apply_patch``) it is judged by the write reader, which knows a loop's values."""
+    found = _list_reader(words, at + 1, environ, command, whole=False)
+    if found is None:
         return None
+    name, kind = found
+    redefined = read_definitions(command).redefines
+    if kind == _UNKNOWN:  # ``tac s | $S``; a loop's ``| "$c"``, an unset ``| $PAGER``: elsewhere
+        stage = _stage(words, at, back=True)
+        variable = _named_variable(name)
+        named = _mentions(variable, command) if variable else 0
+        unset = named == 1 and variable not in environ
+        printed = bool(stage) and posixpath.basename(stage[0]) in PRINTERS
+        others = read_definitions(command.replace(name, "_", 1)).redefines  # its own left out
+        unread = stage_unread(stage, others) and not printed
+        return PipedCode(name, None) if unread and not unset else None
+    printer = _simple_command(words, at, back=True)
+    printed = bool(printer) and posixpath.basename(printer[0]) in PRINTERS
+    if printed and kind != _UNKNOWN:
+        return PipedCode(name, _printed(printer, command)) if kind == _SHELL else None
+    stage = _stage(words, at, back=True)
+    unread = (
+        printed
+        or stage_unread(stage, redefined)
+        or bool(PRINTERS & set(_pipeline_before(words, at)))
+        or (bool(stage) and posixpath.basename(stage[0]) in _FILE_PRINTERS)
+    )
+    return PipedCode(name, None) if unread else None
+
+
+_SHELL, _INTERPRETER, _UNKNOWN = "shell", "interpreter", "unknown"
+"""What a reader of its standard input runs it as: a shell's code, another interpreter's,
+or a program named at run time (any of them)."""
+_LIST_WORDS = frozenset({"{", "}", "then", "do", "else", "fi", "done", "esac", "!", "\n"})
+"""Words that, at a command's start, start or end a list rather than name a program."""
+_COMPOUND_OPENERS = frozenset({"if", "while", "until", "for", "select", "case"})
+_COMPOUND_CLOSERS = frozenset({"}", "fi", "done", "esac"})
+"""Words that, at a command's start, open or close a compound command (a list inside)."""
+_REDIRECTION_RE = r"^&?[<>][<>&|]*$"
+"""A redirection's operator as the lexer splits it (``>``, ``2>`` without its ``2``, ``<``,
+``<<<``, ``&>``, ``>&``): the word after it is its target, no command's word."""
+
+
+def _list_reader(
+    words: list[str], start: int, environ: Mapping[str, str], command: str, *, whole: bool
+) -> tuple[str, str] | None:
+    """The first program reading its standard input as code (:func:`_reads_code`: its name
+    and :data:`_SHELL`, :data:`_INTERPRETER` or :data:`_UNKNOWN`) among the simple commands
+    from ``words[start]``: of the whole command list up to the ``)`` closing a process
+    substitution (``whole``: ``>({ bash; })``, ``>(cat | bash)``, ``>(exec 2>/dev/null;
+    bash -s)``), else of the one command of a pipeline's stage (a group, a subshell, an
+    ``if``, up to a ``|``, ``;``, ``&`` or line end outside them). Every command of it may
+    read that input, those in a nested ``$(…)`` or ``<(…)`` too (they inherit it); a nested
+    ``>(…)`` reads what is written into it, judged at its own ``>(``. Linear in the words."""
+    simple: list[str] = []
+    depth, at, written = 0, start, None
+    while at < len(words):
+        word = words[at]
+        at += 1
+        if re.match(_REDIRECTION_RE, word):
+            at += not words[at : at + 1] or not words[at].endswith("(")  # ``< <(…)``: kept
+            continue
+        punctuation = re.match(_PUNCTUATION, word) is not None
+        depth += not simple and word in _COMPOUND_OPENERS  # ``while …; do …; done``: one
+        if not punctuation and not (word in _LIST_WORDS and not simple):
+            if written is None:
+                simple.append(word)
+            continue
+        found = None if written is not None else _reads_code(simple, environ, command)
+        if found is not None:
+            return found
+        simple = []
+        if written is None and substitution_opened(word) == ">":
+            written = depth  # a nested ``>(…)`` reads what is written into it, not this input
+        opened = word.count("(") - word.count(")") if punctuation else 0
+        depth += opened + (word == "{") - (word in _COMPOUND_CLOSERS)
+        written = None if written is not None and depth <= written else written
+        ends = not whole and not depth and (word == "\n" or re.search(r"[;&|]", word))
+        if depth < 0 or ends:
+            return None
+    return None if written is not None else _reads_code(simple, environ, command)
+
+
+def _reads_code(
+    simple: list[str], environ: Mapping[str, str], command: str
+) -> tuple[str, str] | None:
+    """The program the simple command ``simple`` (its redirections left out) runs, past its
+    assignments and wrappers (:func:`~harness_memory.hooks.wrapped_commands.past_wrappers`:
+    ``timeout 5``, ``nice -n 5``, ``env``, ``exec``), with what it runs its standard input as
+    when it does: a shell (:func:`_shell_reading_stdin`, ``xargs sh -c``, ``. /dev/stdin``),
+    another interpreter (:func:`_interpreter_reading_stdin`), or a program named at run
+    time the guard cannot tell (:func:`_named_at_run_time`: ``${SHELL}``); else None."""
+    at = 0
+    while at < len(simple) and re.match(ASSIGNMENT_RE, simple[at]):
+        at += 1
+    run = simple[past_wrappers(simple, at) :]
+    if run and re.search(r"[$`]", run[0]):
+        value = _named_at_run_time(run[0], environ, command)
+        if value is None:
+            return run[0], _UNKNOWN
+        run = [value, *run[1:]] if value else run[1:]
+    if not run:
+        return None
+    if run[0] == "eval" and any(re.search(r"[$`]", word) for word in run[1:]):
+        return run[0], _SHELL  # ``while read l; do eval "$l"; done``: a line read, run
+    if posixpath.basename(run[0]) in _SOURCING and run[1:2]:
+        return (run[0], _SHELL) if run[1] in STDIN_SCRIPTS else None
+    code = _code_given(run)
+    if code is not None:  # ``eval bash``, ``sh -c 'cat | bash'``: its code a list inheriting it
+        try:
+            inner = split_words(code, punctuation=PUNCTUATION)
+        except ValueError:
+            return run[0], _UNKNOWN
+        return _list_reader(inner, 0, environ, code, whole=True)
+    shell = _shell_reading_stdin(run) or _xargs_shell(run)
+    if shell is not None:
+        return shell, _SHELL
+    reader = _interpreter_reading_stdin(run)
+    return None if reader is None else (reader, _INTERPRETER)
+
+
+def _code_given(run: list[str]) -> str | None:
+    """The code the command ``run`` (its name first) runs as a shell's list: ``eval``'s words
+    joined, a shell's ``-c`` code (:func:`~harness_memory.hooks.shell_operands.shell_run`);
+    None for any other command."""
+    if run[0] == "eval":
+        return " ".join(run[1:])
+    if posixpath.basename(run[0]) not in SHELLS | STARTUP_SHELLS:
+        return None
+    given = shell_run(run[1:]).code
+    return None if given is None else "".join(run[1:][given : given + 1])
+
+
+_RUN_TIME_NAME_RE = (
+    r'^"?\$(?:(?P<plain>[A-Za-z_][A-Za-z0-9_]*)|\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)'
+    r'(?::?-(?P<default>[A-Za-z0-9._/+-]*))?\})"?$'
+)
+"""A program's name that is one variable, plain or with a literal default (``$SHELL``,
+``"${PAGER:-less}"``)."""
+
+
+@functools.lru_cache(maxsize=16)
+def _mentions(variable: str, command: str) -> int:
+    """How many times ``command`` (its quotes and line continuations dropped: :func:`~harness_
+    memory.hooks.definitions.plain_text`) names ``variable`` as a word of its own. Cached: a
+    command's every pipe asks it of the same text (linear in the text once)."""
+    return len(re.findall(rf"\b{variable}\b", plain_text(command)))
+
+
+def _named_variable(name: str) -> str:
+    """The variable a program's name matching :data:`_RUN_TIME_NAME_RE` is ("" for none)."""
+    match = re.match(_RUN_TIME_NAME_RE, name)
+    return "" if match is None else match.group("plain") or match.group("name")
+
+
+def _named_at_run_time(name: str, environ: Mapping[str, str], command: str) -> str | None:
+    """The program the word ``name`` (holding ``$`` or a backquote) names: the value of its one
+    variable in ``environ`` (its literal default when unset; "" for none) when the command
+    names that variable nowhere else and changes no lookup (``source``, ``eval``:
+    :class:`~harness_memory.hooks.definitions.Definitions`); None when the guard cannot tell
+    it (``$(…)``, ``$1``, a variable the command may set)."""
+    match = re.match(_RUN_TIME_NAME_RE, name)
+    if match is None:
+        return None
+    variable = _named_variable(name)
+    others = command.replace(name.strip('"'), "_", 1)  # the lookup it makes itself left out
+    if read_definitions(others).lookup or _mentions(variable, command) != 1:
+        return None
+    value = environ.get(variable)
+    if value is None or (not value and ":-" in name):
+        value = match.group("default")  # none: a variable bash sets itself (``$BASH``)
+    if value is None:
+        return None
+    return value.split()[0] if value.split() else ""
+
+
+def _substituted_code(
+    words: list[str], at: int, command: str, environ: Mapping[str, str]
+) -> PipedCode | None:
+    """The code a shell reads from the process substitution opening at ``words[at]`` (its
+    script, ``bash <(…)``, or its standard input, ``bash < <(…)``), found past wrappers
+    (:func:`_outer_reader`: ``timeout 5 bash <(…)``; ``python3 <(…)``), when a printer
+    prints it; code the guard cannot tell when a program it does not read ahead prints it,
+    or ``cat``, ``head``, ``tail`` (:data:`_FILE_PRINTERS`) a file's text. A printer's text
+    into another interpreter is let through, as ``echo … | python3`` is."""
+    before = at - 1 if at and words[at - 1] == "<" else at
+    found = _outer_reader(words, before, environ, command)
+    if found is None:
+        return None
+    shell, kind = found
     inside = _simple_command(words, at, back=False)
-    if inside and posixpath.basename(inside[0]) in PRINTERS:
-        return PipedCode(shell[0], _printed(inside, command))
+    if inside and posixpath.basename(inside[0]) in PRINTERS and kind != _UNKNOWN:
+        return PipedCode(shell, _printed(inside, command)) if kind == _SHELL else None
     if stage_unread(_stage(words, at, back=False), read_definitions(command).redefines):
-        return PipedCode(shell[0], None)  # ``bash <(base64 -d <<< …)``: code never read
-    if inside and posixpath.basename(inside[0]) in _FILE_PRINTERS:
-        return PipedCode(shell[0], None)  # ``bash <(cat run.txt)``: its file read nowhere
+        return PipedCode(shell, None)  # ``bash <(base64 -d <<< …)``: code never read
+    if inside and posixpath.basename(inside[0]) in _FILE_PRINTERS | PRINTERS:
+        return PipedCode(shell, None)  # ``bash <(cat run.txt)``: its file read nowhere
     depth, end = 1, at + 1
     while end < len(words) and depth:
         depth += words[end].endswith("(") - (words[end] == ")")
         end += 1
-    return PipedCode(shell[0], None) if PRINTERS & set(words[at + 1 : end]) else None
+    return PipedCode(shell, None) if PRINTERS & set(words[at + 1 : end]) else None
 
 
-def _written_code(words: list[str], at: int) -> PipedCode | None:
+def _outer_reader(
+    words: list[str], before: int, environ: Mapping[str, str], command: str
+) -> tuple[str, str] | None:
+    """The program of the simple command ending at ``words[before]`` that runs a process
+    substitution there as code (:func:`_reads_code` of its words so far: the substitution is
+    its script or standard input), or a shell given it anywhere (``bash -x <(…)``), past its
+    assignments, redirections and wrappers; None else (``diff <(…) <(…)``)."""
+    start = before
+    while start and not (
+        words[start - 1] in _ENDS
+        or re.match(_COMMAND_END, words[start - 1])
+        or words[start - 1].endswith("(")
+    ):
+        start -= 1
+    simple: list[str] = []
+    target = False  # the word after a redirection's operator: its target
+    for word in words[start:before]:
+        if not target and not re.match(_REDIRECTION_RE, word):
+            simple.append(word)
+        target = not target and re.match(_REDIRECTION_RE, word) is not None
+    found = _reads_code(simple, environ, command)
+    at = 0
+    while at < len(simple) and re.match(ASSIGNMENT_RE, simple[at]):
+        at += 1
+    run = simple[past_wrappers(simple, at) :]
+    if found is None and run and posixpath.basename(run[0]) in SHELLS | STARTUP_SHELLS:
+        return run[0], _SHELL
+    return found
+
+
+def _written_code(
+    words: list[str], at: int, command: str, environ: Mapping[str, str]
+) -> PipedCode | None:
     """The code a shell or interpreter reads from what is written into the process
     substitution opening at ``words[at]`` (``>(``, ``>>(``): ``exec 3> >(bash)`` then ``cat
     run.txt >&3``, ``… > >(sh -s)``, ``tee >(python3)``, ``> >(tee >(bash))`` (the inner one
     read at its own ``>(``). Whatever the command writes to it later (any descriptor, any
     program) is that shell's script, which the guard cannot show: code it cannot tell
-    (``code`` None), judged as ``… | bash`` is. A reader of its own input that runs no code
-    (``>(tee log)``, ``>(gzip > o.gz)``, ``>(bash -n)``) gives None."""
+    (``code`` None), judged as ``… | bash`` is. The substitution's commands are a list read
+    as the top-level command's: a reader anywhere in it counts (:func:`_list_reader`:
+    ``>({ bash; })``, ``>(cat | bash)``, ``>(timeout 5 bash)``, ``>(${SHELL})``). A list
+    running no code (``>(tee log)``, ``>(gzip > o.gz)``, ``>(bash -n)``) gives None."""
     inside = _simple_command(words, at, back=False)
-    if inside and posixpath.basename(inside[0]) in _SOURCING and inside[1:2]:
-        return PipedCode(inside[0], None, True) if inside[1] in STDIN_SCRIPTS else None
+    sourcing = inside and posixpath.basename(inside[0]) in _SOURCING and inside[1:2]
+    if sourcing and inside[1] in STDIN_SCRIPTS:
+        return PipedCode(inside[0], None, True)
     shell = (
         _shell_reading_stdin(inside) or _interpreter_reading_stdin(inside) or _xargs_shell(inside)
     )
+    if shell is None:
+        found = _list_reader(words, at + 1, environ, command, whole=True)
+        shell = None if found is None else found[0]
     return None if shell is None else PipedCode(shell, None, True)
 
 

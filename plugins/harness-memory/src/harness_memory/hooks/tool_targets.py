@@ -152,7 +152,7 @@ from harness_memory.hooks.option_words import (
     read_options,
     table_for,
 )
-from harness_memory.hooks.piped_code import PipedCode, piped_code
+from harness_memory.hooks.piped_code import PipedCode, piped_code, substitution_opened
 from harness_memory.hooks.program_settings import (
     PROGRAM_VARIABLES,
     is_settings_variable,
@@ -193,6 +193,12 @@ from harness_memory.hooks.unread_programs import (
     RUNNING_VARIABLES,
     is_read,
 )
+from harness_memory.hooks.wrapped_commands import ASSIGNMENT_RE as _ASSIGNMENT_RE
+from harness_memory.hooks.wrapped_commands import DURATION_RE as _DURATION_RE
+from harness_memory.hooks.wrapped_commands import WRAPPER_ARGUMENTS as _WRAPPER_ARGUMENTS
+from harness_memory.hooks.wrapped_commands import WRAPPER_OPERANDS as _WRAPPER_OPERANDS
+from harness_memory.hooks.wrapped_commands import WRAPPERS as _WRAPPERS
+from harness_memory.hooks.wrapped_commands import past_wrappers as _past_wrappers
 
 __all__ = [
     "DESTINATION_WRITERS",
@@ -214,7 +220,6 @@ MAYBE_PATCHER = "its program is named at run time, so it may be apply_patch"
 # Characters that end a path inside one shell word: assignments (OUT=/x), redirections (>/x),
 # separators the lexer left attached, command substitution, quotes the fallback split kept.
 _WORD_SPLIT_RE = r"[=<>;|&()'\"]+"
-_ASSIGNMENT_RE = r"(?s)^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$"
 _VARIABLE_RE = r"\$(?:\{(?P<braced>[^}]*)\}|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
 _UNBRACED_VARIABLE_RE = r"\$(?:(?P<braced>(?!))|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
 """:data:`_VARIABLE_RE` where no ``}`` follows: its ``braced`` group never matches."""
@@ -710,9 +715,9 @@ def _read_words(words: list[str], reading: _Reading, found: ShellPaths) -> None:
         _carry_linker(found, writes, inside)  # one made in ``$(…)``, ``bash -c '…'``
         data = not (shell_code or evaluating is not None or writes.may_run(word, previous))
         _read_inner(found, inner, (bases[-1], environ, _depth, lost), outer=writes, data=data)
-        if (word in _PIPES_AND_FEEDS or word.endswith(">(")) and not (substituting or quoted_back):
-            where = (bases[-1], environ, _depth, lost)
-            _read_piped_code(found, piped_code(words, at, command), where, outer=writes)
+        if (word in _PIPES_AND_FEEDS or substitution_opened(word)) and not quoted_back:
+            where = (bases[-1], environ, _depth, lost)  # in ``$(…)`` too: ``$(… | bash)``
+            _read_piped_code(found, piped_code(words, at, command, environ), where, outer=writes)
         chdir = word == "env" or (chdir and not _separates(word))
         folders = (*shell, (inside if substituting or quoted_back else writes).prefixed)
         into = _folder_moved((found, writes), (words, at, previous), folder, chdir, folders)
@@ -2526,45 +2531,6 @@ _REMOVERS = frozenset({"rm", "rmdir", "unlink", "shred"})
 """Commands that move or remove the folders they name: naming the account's home (or a folder
 above it) they can take the memory root away and put it back (:attr:`ShellPaths.moved`);
 ``cp -l`` (``-al``, ``--link``) too, which gives every file in them a second name."""
-_WRAPPERS = frozenset(
-    {
-        "sudo",
-        "doas",
-        "env",
-        "command",
-        "builtin",
-        "exec",
-        "nohup",
-        "nice",
-        "time",
-        "timeout",
-        "coproc",
-        "stdbuf",
-        "setsid",
-        "ionice",
-        "taskset",
-        "flock",
-        "chrt",
-        "chronic",
-        "unbuffer",
-        "nocache",
-        "eatmydata",
-        "fakeroot",
-        # multi-call binaries: the word after them names the applet they run
-        "busybox",
-        "toybox",
-        # the shell's keywords whose condition is the command after them
-        "if",
-        "elif",
-        "while",
-        "until",
-    }
-)
-"""Words that run the command after them (their options and a ``timeout`` duration skipped):
-wrappers, ``busybox`` and ``toybox`` (``busybox sh -c '…'`` runs ``sh``, read as ``sh -c``
-is: its code, positional parameters and startup files; ``busybox cp`` is ``cp``), and
-``if``/``elif``/``while``/``until``, whose condition is a command (``if cp x "$(cat f)"/a.md;
-then`` was read as a command ``if`` whose operand was ``cp``)."""
 _MULTI_CALL = frozenset({"busybox", "toybox"})
 """Multi-call binaries: the word after one names the applet it runs (a :data:`_WRAPPERS`
 member), unless it is an option of the binary's own (``busybox --install -s DIR`` makes a
@@ -2598,23 +2564,6 @@ _VARIABLE_SETTERS = frozenset(
 """Builtins whose operands name variables they set (``export PATH=…``, ``read PATH``,
 ``printf -v PATH``): one naming a :data:`~harness_memory.hooks.unread_programs.
 RUNNING_VARIABLES` runs a program the guard does not read."""
-_WRAPPER_ARGUMENTS: dict[str, frozenset[str]] = {
-    "sudo": frozenset({"-u", "-g", "-p", "-h", "-C", "-D", "-r", "-t", "-U", "-R", "-T"}),
-    "doas": frozenset({"-u", "-C"}),
-    "env": frozenset({"-u", "-C", "-S", "--unset", "--chdir", "--split-string"}),
-    "nice": frozenset({"-n", "--adjustment"}),
-    "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
-    "ionice": frozenset({"-c", "-n", "-p", "--class", "--classdata"}),
-    "stdbuf": frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}),
-    "flock": frozenset({"-w", "-E", "--timeout", "--conflict-exit-code"}),
-    "exec": frozenset({"-a"}),
-}
-"""Each wrapper's options taking the next word (``sudo -u root``, ``nice -n 5``, ``env -u
-NAME``); another wrapper's option takes none (``time -p cp …``, ``command -p cp …``: the
-``-p`` of ``sudo`` once took ``cp`` for its argument)."""
-_WRAPPER_OPERANDS = {"taskset": 1, "flock": 1, "chrt": 1}
-"""Wrappers taking operands before the command they run (a CPU mask, a lock file, a
-priority)."""
 _LONE_VARIABLE_RE = r'^"?\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})"?$'
 """A text that is one variable, as ``eval "$x"`` runs it: code from data (read as such by the
 run-time code rules: ``x="$(pyenv init -)"; eval "$x"`` passes), not a program's name."""
@@ -2652,7 +2601,6 @@ _SHELL_OWN_NAME_RE = (
 not the hook's environment's, so a command named by one is named at run time. ``$PWD`` and
 ``$OLDPWD`` are not among them: the guard follows them from the folder bash starts in and its
 ``cd`` (``_started_in``)."""
-_DURATION_RE = r"^[0-9]+(?:\.[0-9]+)?[smhd]?$"
 READ_AS = {"wget2": "wget", "npx": "npm", "pnpm": "npm", "pip3": "pip"}
 """Programs read as another: GNU Wget2 run by its own name takes Wget's options and reads the
 settings files ``wget`` (as Wget2) reads; ``npx`` and ``pnpm`` read ``.npmrc``, ``pip3``
@@ -5069,26 +5017,6 @@ def _fed_places(
     if places or found.fed:
         return [f"xargs {' '.join(words[start:])} …"]
     return []
-
-
-def _past_wrappers(words: list[str], at: int) -> int:
-    """Where the program a command runs is named among ``words`` from ``at``, past the
-    wrappers before it (:data:`_WRAPPERS`: ``env X=1``, ``nice -n 1``, ``timeout 5``,
-    ``sudo -u u``), their options, their options' arguments and leading operands."""
-    wrapper = ""
-    skip = leading = 0
-    while at < len(words):
-        word, name = words[at], words[at].rsplit("/", 1)[-1]
-        if skip or leading:
-            skip, leading = 0, max(0, leading - (not skip))
-        elif name in _WRAPPERS:
-            wrapper, leading = name, _WRAPPER_OPERANDS.get(name, 0)
-        elif word.startswith("-"):
-            skip = int(word in _WRAPPER_ARGUMENTS.get(wrapper, frozenset()))
-        elif not (wrapper and (re.match(_ASSIGNMENT_RE, word) or re.match(_DURATION_RE, word))):
-            return at
-        at += 1
-    return at
 
 
 def _operand_places(
