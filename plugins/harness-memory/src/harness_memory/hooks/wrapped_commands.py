@@ -13,7 +13,6 @@ Linear in the words.
 from __future__ import annotations
 
 import re
-import shlex
 
 ASSIGNMENT_RE = r"(?s)^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$"
 """A word assigning a variable (``X=1``)."""
@@ -141,6 +140,8 @@ def split_strings(words: list[str]) -> list[str]:
         given = match.group("joined") or match.group("long")
         if given is None:
             given, at = "".join(words[at : at + 1]), at + 1
+        import shlex  # only for an ``env -S``: an everyday command loads no quoting
+
         try:
             found.extend(shlex.split(given))
         except ValueError:
