@@ -72,6 +72,9 @@ SHARED: list[tuple[str, str]] = [
     ("- [X](./x.md#why) and [Y](y.md) too", "- X and [Y](y.md) too"),
     ("- [[x|The X]] beside [[y]]", "- The X beside [[y]]"),
     ("- [X][x] beside [Y](y.md)", "- X beside [Y](y.md)"),
+    ("- [Y](y.md) ![X](x.md)", "- [Y](y.md) X"),  # an image's text: no ``!`` left
+    ("- [Y](y.md) ![X][x]", "- [Y](y.md) X"),
+    ("- [Y](y.md) ![[x]]", "- [Y](y.md) x"),
 ]
 
 
@@ -83,7 +86,7 @@ async def test_a6_a_line_linking_another_file_keeps_that_link_and_undo_restores_
         (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
     index = agent.user / layout.INDEX_FILE
     text = f"# Memory\r\n{line}\r\n- [Z](z.md)\r\n"
-    definition = "\r\n[x]: x.md\r\n" if "[x]" in line else ""
+    definition = "\r\n[x]: x.md\r\n" if "][x]" in line else ""
     index.write_bytes((text + definition).encode("utf-8"))
 
     deleted: dict[str, Any] = await ok_json(await client.delete(file_url("user", "x.md")))
@@ -96,4 +99,33 @@ async def test_a6_a_line_linking_another_file_keeps_that_link_and_undo_restores_
     url = f"{file_url('user', 'x.md')}/restore"
     restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
     assert index.read_bytes().decode("utf-8") == text + definition
+    assert sorted(restored["indexLinesAdded"]) == sorted(deleted["removedIndexLines"])
+
+
+UNDONE: list[list[str]] = [
+    ["- [X](x.md) - deploy freeze: no Friday deploys", "- [Y](y.md) - CI; see [X](x.md)"],
+    ["- [Y](y.md) - CI; see [X](x.md)", "- [X](x.md) - deploy freeze: no Friday deploys"],
+    ["- [[x]] - the entry", "- [Y](y.md) see [[x]]"],
+    ["- [Y](y.md), see X", "- [Y](y.md), see [X](x.md)", "- [Z](z.md)"],  # the user's own
+]
+
+
+@pytest.mark.parametrize("lines", UNDONE)
+async def test_v2_undo_gives_back_every_line_the_delete_took_or_unlinked_in_place(
+    client: Client, agent: AgentHome, lines: list[str]
+) -> None:
+    """The file's own entry comes back beside a line that also linked it (V-2: nothing lost),
+    and a line the delete unlinked gets its link back on its own row, not on the first row
+    that reads like it (the user's own ``see X``)."""
+    for stem in "xyz":
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    index = agent.user / layout.INDEX_FILE
+    raw = "".join(line + "\n" for line in lines).encode("utf-8")
+    index.write_bytes(raw)
+
+    deleted = await ok_json(await client.delete(file_url("user", "x.md")))
+    url = f"{file_url('user', 'x.md')}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+
+    assert index.read_bytes() == raw
     assert sorted(restored["indexLinesAdded"]) == sorted(deleted["removedIndexLines"])

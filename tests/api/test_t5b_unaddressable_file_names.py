@@ -263,3 +263,24 @@ async def test_every_listed_topic_file_is_read_its_history_shown_and_deleted_by_
     assert history["file"] == name
     assert deleted["file"] == name
     assert not (agent.user / name).exists()
+
+
+async def test_a_name_going_on_after_md_with_a_format_or_ignorable_character_is_refused(
+    client: Client, agent: AgentHome
+) -> None:
+    """Every format character (category Cf: U+FFFB, the prepended marks U+0600, U+06DD,
+    U+110BD, which are not default-ignorable) and every default-ignorable one (the Hangul filler
+    U+3164, a letter) after a name's ``.md`` makes it a refused entry, named with why: neither
+    rule alone names them all (U+FFFB and the others were skipped unsaid by the second)."""
+    body = "---\nname: notes\ndescription: x\n---\nbody\n"
+    names = [f"n{at}.md{char}" for at, char in enumerate("\ufffb\u0600\u06dd\U000110bd\u3164")]
+    for name in names:
+        (agent.user / name).write_text(body, encoding="utf-8")
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+
+    after_md = refusal("goes on after '.md' (a trailing space, dot or unseen character)")
+    refused = [f["message"] for f in listing["findings"] if f["code"] == "refused-entry"]
+    assert listing["files"] == []
+    assert len(refused) == len(names), refused
+    assert all(message.endswith(f"is {after_md}; not read") for message in refused), refused

@@ -63,3 +63,21 @@ def test_the_legacy_managed_config_switching_hooks_on_holds_over_the_system_conf
     code, said = run(home, "install", "--memory-root", str(memory_root(tmp_path)))
 
     assert code == 0 and "switches these hooks off" not in said, said
+
+
+def test_the_legacy_managed_config_never_sets_the_markers_codex_finds_the_project_by(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex reads ``project_root_markers`` from the layers merged before the project's
+    (system, user, profile, ``-c``) and lays the legacy file on only after: its markers never
+    decide which folder is the project (``load_config_layers_state``)."""
+    from harness_memory.installers.codex_layers import DEFAULT_MARKERS, views
+
+    system = system_dir(tmp_path, monkeypatch, managed_config_toml="project_root_markers = []\n")
+    home = tmp_path / "home" / ".codex"
+    home.mkdir(parents=True)
+    (home / "ci.config.toml").write_text('project_root_markers = [".hg"]\n', encoding="utf-8")
+
+    seen = {view.profile: view.markers for view in views(home, system)}
+
+    assert seen == {None: DEFAULT_MARKERS, "ci": (".hg",)}

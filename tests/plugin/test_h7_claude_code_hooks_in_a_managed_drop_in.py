@@ -53,3 +53,21 @@ def test_a_user_install_warns_of_hooks_a_drop_in_already_runs(
     _, said = install(tmp_path, "claude-code", env)
 
     assert f"{held} (the managed install) already runs these hooks for every user" in said, said
+
+
+def test_a_managed_install_again_warns_of_hooks_a_drop_in_already_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A managed install again, beside the hooks an administrator moved into a drop-in,
+    writes them into ``managed-settings.json`` too: it says so, naming both files, as a user
+    install does (before, it wrote them without a word)."""
+    path, env = machine_settings(tmp_path, monkeypatch, "claude-code", "{}")
+    assert install(tmp_path, "claude-code", env, "--managed", str(path.parent))[0] == 0
+    held = drop_in(path, "50-agent-memory.json", path.read_text(encoding="utf-8"))
+    path.write_text("{}", encoding="utf-8")
+
+    code, said = install(tmp_path, "claude-code", env, "--managed", str(path.parent))
+
+    warning = f"claude-code: WARNING: {held} (the managed install) already runs these hooks"
+    assert code == 0 and warning in said and f"written into {path} too" in said, said
+    assert f"`harness-memory uninstall claude-code --managed {path.parent}`" in said, said

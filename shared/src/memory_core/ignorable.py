@@ -64,7 +64,9 @@ def _ranges() -> tuple[tuple[int, int], ...]:
 def ignorable_class(keep: str = "") -> str:
     """The default-ignorable code points but those of ``keep``, as the body of a regular
     expression class (``\\uXXXX`` / ``\\UXXXXXXXX`` escapes, for :mod:`re` and :mod:`regex`
-    alike), for a pattern that must name them among other characters.
+    alike), for a pattern that must name them among other characters. The first call matches
+    every code point (~65 ms once per process): call it when the pattern is first needed,
+    never at import (S-1).
 
     >>> "\\\\u00ad" in ignorable_class(), "\\\\u200c" in ignorable_class(keep="\\u200c")
     (True, False)

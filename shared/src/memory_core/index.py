@@ -962,10 +962,11 @@ def line_without_links(
     line links another file of the scope too (A-6): each inline link, wiki link and reference
     use (one of ``labels``, those defined to it) naming the file replaced by its text, so the
     line keeps reading and keeps its other links (``- [B](b.md), see [A](a.md)`` →
-    ``- [B](b.md), see A``; ``[[a|The A]]`` → ``The A``; ``![A](a.md)`` → ``A``). None when the
-    line goes whole: a reference definition, a link to the file in another form (an entry's
-    code span, an HTML link), or no link to another file of the scope left
-    (:func:`scope_link_targets`, ``references`` counted). ``shown``: the line with its index's
+    ``- [B](b.md), see A``; ``[[a|The A]]`` → ``The A``; an image or an embed, ``!`` and
+    all: ``![A](a.md)`` → ``A``, ``![[a]]`` → ``a``). None when the line goes whole: a
+    reference definition, a link to the file in another form (an entry's code span, an HTML
+    link), or no link to another file of the scope left (:func:`scope_link_targets`,
+    ``references`` counted). ``shown``: the line with its index's
     comments blanked (:func:`~memory_core.markdown.blank_comment_lines`); ``exact``, ``wiki``
     and ``here`` as for :func:`line_links_to`, whose reading of a link this shares.
 
@@ -985,18 +986,19 @@ def line_without_links(
             start = _text_start(prose, bracket)
             if start == -1:
                 return None
-            image = start > 0 and prose[start - 1] == "!"
-            cuts.append((start - image, end, line[start + 1 : bracket]))
+            cuts.append((start - _bang(prose, start), end, line[start + 1 : bracket]))
     for match in re.compile(WIKI_LINK_RE).finditer(prose):
         name = wiki_path(match.group(1))
         if same(name, file_name) or unicodedata.normalize("NFC", name) in wiki:
             inner = line[match.start() + 2 : match.end() - 2]
             alias = inner.partition("|")[2] if "|" in inner else match.group(1)
-            cuts.append((match.start(), match.end(), alias.strip() or match.group(1)))
+            start = match.start() - _bang(prose, match.start())  # ``![[a]]``: an embed
+            cuts.append((start, match.end(), alias.strip() or match.group(1)))
     for match in _REFERENCE_USE_RE.finditer(prose):
         first, second = match.group(1), match.group(2)
         if _label(second if second else first) in labels:
-            cuts.append((match.start(), match.end(), line[match.start(1) : match.end(1)]))
+            start = match.start() - _bang(prose, match.start())  # ``![A][a]``: an image
+            cuts.append((start, match.end(), line[match.start(1) : match.end(1)]))
     left = line
     last = len(line) + 1
     for start, end, text in sorted(cuts, reverse=True):  # right to left: offsets stay valid
@@ -1009,6 +1011,15 @@ def line_without_links(
     if not scope_link_targets(shown_left, references, here):
         return None
     return left
+
+
+def _bang(prose: str, start: int) -> int:
+    """1 when the link at ``start`` of ``prose`` is an image or an embed (a ``!`` just before
+    it, itself not escaped as ``\\!``), whose ``!`` goes with it; else 0."""
+    if start == 0 or prose[start - 1] != "!":
+        return 0
+    slashes = len(prose[: start - 1]) - len(prose[: start - 1].rstrip("\\"))
+    return 1 - slashes % 2
 
 
 def _blank_as(left: str, shown: str, cuts: Sequence[tuple[int, int, str]]) -> str:

@@ -32,7 +32,13 @@ from pathlib import Path, PurePath
 
 import msgspec
 from memory_core.errors import InvalidId, UnresolvablePath
-from memory_core.keys import USER_SCOPE, check_scope_file_name, names_no_file, real_path
+from memory_core.keys import (
+    USER_SCOPE,
+    check_scope_file_name,
+    check_scope_key,
+    names_no_file,
+    real_path,
+)
 from memory_core.layout import MARKER_FILE, app_data_dir_of, service_owned
 
 from harness_memory.mounts import MountTable, below_by_mount, read_mount_table
@@ -496,9 +502,26 @@ def _decide_scope(
     return decision
 
 
+def _is_key(name: str) -> bool:
+    """Whether ``name`` is shaped as a Workspace's scope key (K-7)."""
+    try:
+        check_scope_key(name)
+    except InvalidId:
+        return False
+    return True
+
+
 def _decide_scope_of(parts: tuple[str, ...], workspace_key: str | None) -> GuardDecision:
     """Judge a write by the scope it lands in (``parts`` is relative to the memory root)."""
     own = "the user scope" if workspace_key is None else f"the user scope or {workspace_key}"
+    if len(parts) == 1 and parts[0] not in (USER_SCOPE, workspace_key) and _is_key(parts[0]):
+        return GuardDecision(
+            False,
+            f"{parts[0]} is another Workspace's memory scope, and the command names that "
+            f"folder itself (a program run there or given it may write into it); this Session "
+            f"may write only to {own}",
+            parts[0],
+        )
     if len(parts) < 2:
         return GuardDecision(
             False,

@@ -96,7 +96,7 @@ from memory_core.keys import real_or_none
 from harness_memory.hooks.archive_members import archive_operand, unlisted_unpack
 from harness_memory.hooks.bash_quoting import bash_quoting
 from harness_memory.hooks.code_sources import CODE_PRINTERS as _CODE_PRINTERS
-from harness_memory.hooks.code_sources import unread_substitution
+from harness_memory.hooks.code_sources import DOWNLOADERS, stage_unread, unread_substitution
 from harness_memory.hooks.definitions import Definitions, plain_text, read_definitions
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.glob_match import fnmatch_case
@@ -2647,6 +2647,7 @@ class _Writes:
         "_config_words",
         "_environ",
         "_exported",
+        "_fetched",
         "_found",
         "_inputs",
         "_known",
@@ -2783,7 +2784,7 @@ class _Writes:
         self._run_named = False  # the command's name is spelled with an expansion (``$(…)``)
         self.named_now = False  # the word seen last was the command's name
         self._after_pipe = False  # the word seen last was a ``|``
-        self._piped = False  # the command reads the pipe of the one before it
+        self._piped = self._fetched = False  # it reads the pipe; what a downloader fetched
         self._cat_feed: list[str] = []  # the files the command before it printed (``cat f``)
         self.stdin_elsewhere = False  # a group, a loop or ``exec`` given standard input
         self.bare_patchers = 0  # apply_patch runs given no patch of their own (here-data?)
@@ -3546,8 +3547,44 @@ class _Writes:
         elif built and (command in SHELLS or command in STARTUP_SHELLS):
             given = shell_run(words).given
         plain = self._fed_plainly(fed, redirected=self._stdin is not None, built=(built, given))
+        fetched = feed == [] and self._fetched and not self._inputs and not self.stdin_elsewhere
         self._inputs = 0
-        return fed, plain
+        return fed, plain or (fetched and self._fetched_given(command, words))
+
+    def _note_printed(self, command: str | None, words: list[str]) -> None:
+        """Keep what the command ended (its ``words`` as written, after its name) prints into
+        a pipe after it: the files a plain ``cat`` prints (none from a ``cat`` the command
+        defines), and whether it is code a downloader fetched (``curl -fsSL URL``:
+        :func:`~harness_memory.hooks.code_sources.stage_unread`)."""
+        printed = command == "cat" and not any(word.startswith("-") for word in words)
+        printed = printed and self.cat_read  # a ``cat`` the command defines may print anything
+        self._cat_feed = words if printed else []
+        fetched = command in DOWNLOADERS and not stage_unread([command, *words], self.redefines)
+        self._fetched = bool(fetched)
+
+    def _fetched_given(self, command: str | None, words: list[str]) -> bool:
+        """Whether the shell ``command`` run with ``words`` (as written), reading code a
+        downloader fetched from its pipe (``curl -fsSL URL | sh -s -- -y``), is given only
+        words the guard judges: options of one letter or a long name (``-y``,
+        ``--no-modify-path``), and values (``stable``, ``--prefix=$HOME/.local``'s
+        ``$HOME/.local``) spelt without a pattern, quote, ``~`` or anything built at run time,
+        each judged as a place the command writes. The fetched code itself is let through as
+        ``| sh`` is (:mod:`~harness_memory.hooks.code_sources`); what it is given no longer
+        counts as words known only at run time (:func:`_code_given_unread`), unless one is
+        (``"$(cat f)"``, ``-pnotes``, ``*``: then still refused) (P-3)."""
+        if command not in SHELLS and command not in STARTUP_SHELLS:
+            return False
+        values: list[str] = []
+        for word in shell_run(words).given:
+            if re.fullmatch(_GIVEN_OPTION_RE, word):
+                continue
+            spelt = re.fullmatch(_GIVEN_VALUE_RE, word)
+            if spelt is None or self._built(word, self._known, self._environ, lost=self._run_lost):
+                return False
+            values.append(spelt.group("value"))
+        for value in values:
+            _add(self._found, value, [self._base], self._known, self._environ, lost=self._run_lost)
+        return True
 
     def _fed_plainly(
         self, fed: list[str] | None, *, redirected: bool, built: tuple[bool, list[str] | None]
@@ -3924,12 +3961,10 @@ class _Writes:
         looked_up, self._looked_up = self._looked_up, False
         if not looked_up:  # ``command -v apply_patch`` runs none
             self.note_fed_patch(command, said, feed, unknown=run_named)
-        printed = command == "cat" and not any(word.startswith("-") for word in said[::2])
-        printed = printed and self.cat_read  # a ``cat`` the command defines may print anything
-        self._cat_feed = said[::2] if printed else []  # what a pipe after it gives
         self._read_split(program, said)
         config_words = self._note_reads(command)
         fed, plain = self._take_feed(command, feed, (script_words, said[::2]))
+        self._note_printed(command, said[::2])  # what a pipe after it gives
         self._note_script(command, program, (script_words, said[::2]), fed)
         unread = bool(program) and not _writes_nothing_unread(program, self._operand, operands)
         maker = None  # read before its words count as written (``python3 mk.py``: ``mk.py``)
@@ -4847,6 +4882,15 @@ may be ``of=PLACE``."""
 _POSITIONAL_RE = r"^\$\{?[@*1-9]"
 """A command's name made of the positional parameters (``"$@"``, ``"${@}"``, ``$*``, ``$1``,
 ``${@:2}``): it runs the words ``set --`` gave them."""
+
+
+_GIVEN_OPTION_RE = r"-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*"
+"""A word given to fetched code that is an option and no value (``-y``, ``--no-modify-path``);
+a longer bundle (``-pnotes``) may be an option with its value glued."""
+_GIVEN_VALUE_RE = r"(?:--[A-Za-z0-9][A-Za-z0-9-]*=)?(?P<value>[A-Za-z0-9_.@%/${}+][\w.@%/${}+-]*)"
+"""A word given to fetched code that is a value, alone or after a long option's ``=``
+(``stable``, ``1.2``, ``--prefix=$HOME/.local``): no pattern, quote, ``~``, backquote, nor a
+``,`` or ``:`` (a list the code may split: ``x:notes``)."""
 
 
 def _code_given_unread(

@@ -68,7 +68,7 @@ READ_PROGRAMS = frozenset(
     | {"sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "base64", "column", "fold"}
     | {"rev", "tac", "paste", "join", "strings", "which", "whereis", "date", "id", "whoami"}
     | {"printenv", "seq", "sleep", "expr", "uname", "hostname", "ps", "lsof", "tput", "clear"}
-    | {"nproc", "shellcheck"}
+    | {"nproc", "shellcheck", "zcat", "gzcat", "bzcat", "xzcat", "lzcat"}
     # programs whose every written place the guard reads from their words
     | {"tee", "touch", "truncate", "rm", "rmdir", "unlink", "shred", "cp", "mv", "ln"}
     | {"install", "rsync", "dd", "mkdir", "chmod", "chown", "chgrp", "sort", "find", "tar"}
@@ -131,6 +131,16 @@ remote shell, ``less``'s input filter. A command setting one (``NAME=…`` befor
 alone, ``export``/``declare``/``local``/``readonly`` of it, ``read NAME``, ``printf -v
 NAME``) runs a program the guard does not read."""
 _SHELL_INLINE_RE = r"^-[A-Za-z]*c[A-Za-z]*$"
+_TO_OUTPUT_CODECS = frozenset(
+    {"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma"}
+)
+"""(De)compressors that, told to write to standard output (``-c``), write no file at all and
+remove none: ``gunzip -c x.gz | tar -x`` (``zcat`` and its kin always do: read programs)."""
+_TO_OUTPUT_OPTION_RE = (
+    r"^(?:-[cdfkqvtlnNrz1-9]+|--(?:stdout|to-stdout|decompress|keep|force|quiet|test|list))$"
+)
+"""An option word of theirs taking no value (``-dc``, ``--stdout``); any other (``-S .c``,
+``-T4``, ``--suffix=x``) leaves the command unread."""
 KEYS_CAP = 64
 """The most distinct Workspace-key-shaped words of one command looked up in the memory root;
 past it the command is taken as naming another scope (each is one ``lstat``)."""
@@ -146,6 +156,8 @@ def is_read(program: str, options: Iterable[str] = (), operand: str | None = Non
     at run time (``sh -c "$(cat script)"``: what it runs is not in the text)."""
     if program in READ_PROGRAMS:
         return True
+    if program in _TO_OUTPUT_CODECS:
+        return _writes_to_output(list(options))
     return (
         program in SHELLS
         and any(re.match(_SHELL_INLINE_RE, word) for word in options)
@@ -153,6 +165,17 @@ def is_read(program: str, options: Iterable[str] = (), operand: str | None = Non
         and "$" not in operand
         and "`" not in operand
     )
+
+
+def _writes_to_output(options: list[str]) -> bool:
+    """Whether a codec of :data:`_TO_OUTPUT_CODECS` given the option words ``options`` (those
+    before its first operand) writes no file: each a flag word of
+    :data:`_TO_OUTPUT_OPTION_RE`, one of them asking for standard output or a test or listing
+    only (``-c``, ``-dc``, ``--stdout``, ``-t``, ``-l``) (P-3)."""
+    if not all(re.match(_TO_OUTPUT_OPTION_RE, word) for word in options):
+        return False
+    short = "".join(word[1:] for word in options if not word.startswith("--"))
+    return bool(set(short) & set("ctl")) or bool({"--stdout", "--to-stdout"} & set(options))
 
 
 def memory_named(text: str, root: str, key: str | None, records: Iterable[str]) -> str | None:

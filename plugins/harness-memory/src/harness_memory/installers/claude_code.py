@@ -160,35 +160,61 @@ def managed_dir(platform: str = sys.platform) -> Path:
     return Path("/etc/claude-code")
 
 
-def _hooks_off(path: Path, merged: dict[str, Any], *, managed: Path | None) -> list[str]:
+def _warnings(path: Path, merged: dict[str, Any], *, managed: Path | None) -> list[str]:
     """What keeps every hook of the settings ``merged`` (to be written to ``path``) from
     running: their own ``"disableAllHooks": true`` or, for a managed install, that of the
     drop-ins Claude Code lays over them (:mod:`~harness_memory.installers.claude_drop_ins`),
-    naming the file that sets it, and a drop-in Claude Code refuses to start with."""
+    naming the file that sets it, and a drop-in Claude Code refuses to start with; and, for a
+    managed install, each drop-in already holding hooks of ours (H-7, :func:`_held_twice`)."""
     if managed is None:
         why = claude_code_off(merged)
         return [switched_off(HARNESS, path, why)] if why else []
     settings = with_drop_ins(path, merged)
     said = [refused_said(where, why) for where, why in settings.refused]
+    said += _held_twice(settings.files[1:], path)
     if why := claude_code_off(settings.document):
         said.append(switched_off(HARNESS, source_of(settings, "disableAllHooks", path), why))
     return said
+
+
+def _held_twice(drop_ins: list[tuple[Path, dict[str, Any]]], path: Path) -> list[str]:
+    """For a managed install writing hooks of ours into ``path``: the sentence for each of
+    ``drop_ins`` (path, object) that already holds hooks of ours, which Claude Code runs for
+    every user all the same, as a user install says of them (H-7)."""
+    import shlex  # an install's, never a hook's
+
+    folder = shlex.quote(str(path.parent))
+    return [
+        f"{drop_in} (the managed install) already runs these hooks for every user of this "
+        f"machine: with them written into {path} too, Claude Code joins the two, and each hook "
+        "that differs between them (another URL or agent, a newer install) runs twice, the "
+        f"memory injected twice; keep one: take ours out of {drop_in}, or run `harness-memory "
+        f"uninstall {HARNESS} --managed {folder}` to take them out of {path} again"
+        for drop_in, found in drop_ins
+        if our_commands(found, HARNESS)
+    ]
+
+
+def _settings_file(options: InstallOptions, environ: Mapping[str, str]) -> Path:
+    """The settings file an install or uninstall edits: the user's, or with
+    ``options.managed_dir`` its ``managed-settings.json``, refused (``SettingsFileError``)
+    while Claude Code cannot read it (never made readable by us)."""
+    if options.managed_dir is None:
+        return settings_path(options.home, environ)
+    path = options.managed_dir / "managed-settings.json"
+    if why := managed_unread(path):
+        raise SettingsFileError(
+            f"{unread_said(path, why)}; an install writes into it only once Claude Code reads "
+            "it: make it a regular file it reads (or move it away), then run the command again"
+        )
+    return path
 
 
 def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
     """The change to Claude Code's user settings (or, with ``options.managed_dir``, its managed
     settings); raises ``SettingsFileError`` for a bad file."""
     managed = options.managed_dir
-    path = (
-        managed / "managed-settings.json"
-        if managed is not None
-        else settings_path(options.home, environ)
-    )
-    if managed is not None and (why := managed_unread(path)):  # never made readable by us
-        raise SettingsFileError(
-            f"{unread_said(path, why)}; an install writes into it only once Claude Code reads "
-            "it: make it a regular file it reads (or move it away), then run the command again"
-        )
+    path = _settings_file(options, environ)
     old, document = read_json_object(path, utf16=True)  # as Claude Code reads it
     require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)
@@ -233,7 +259,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         )
         if managed:  # else gap_notes says what a repository can switch off, once (H-3)
             notes.append(MANAGED.format(path=path))
-        notes += [f"WARNING: {said}" for said in _hooks_off(path, merged, managed=managed)]
+        notes += [f"WARNING: {said}" for said in _warnings(path, merged, managed=managed)]
         notes += gap_notes(HARNESS, managed=managed is not None)
     else:
         first = record.first_found(path, partial(json_object, utf16=True))

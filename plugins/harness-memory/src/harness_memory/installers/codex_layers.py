@@ -4,11 +4,12 @@
 Codex CLI 0.171 builds its settings from layers (openai/codex ``codex-rs/config/src/loader/
 mod.rs``, ``load_config_layers_state``): the system ``/etc/codex/config.toml``, the user's
 ``$CODEX_HOME/config.toml``, then, for a Session started with ``--profile NAME``, the profile
-file ``$CODEX_HOME/NAME.config.toml`` as a second user layer, then ``-c`` overrides, and on
-top of everything the legacy ``/etc/codex/managed_config.toml`` (:data:`LEGACY_MANAGED`),
-which no user setting overrides. It reads
+file ``$CODEX_HOME/NAME.config.toml`` as a second user layer, then ``-c`` overrides. It reads
 ``project_root_markers`` from those layers merged (a later layer's value replaces an
-earlier's) before it walks up to the project's root, and the trust of each hook
+earlier's) before it walks up to the project's root, and only then lays the legacy
+``/etc/codex/managed_config.toml`` (:data:`LEGACY_MANAGED`) on top of everything: its
+``[features]`` hold over every user setting (:func:`system_switch`), its markers find no
+project (they are read before it is laid on). It reads the trust of each hook
 (``[hooks.state]``) from the user layers only, the profile file's over ``config.toml`` field
 by field (``codex-rs/hooks/src/config_rules.rs``, ``hook_states_from_stack``; a system or
 project file's ``[hooks.state]`` is ignored). :func:`views` is what a Session sees without a
@@ -42,7 +43,8 @@ DEFAULT_MARKERS = (".git",)
 LEGACY_MANAGED = "managed_config.toml"
 """Codex CLI's legacy managed config in the system folder (``/etc/codex``): read as a config
 layer laid over every other one, ``-c`` flags included (and its approval and sandbox keys as
-requirements); a missing one is none."""
+requirements), once the project's root is found (its ``project_root_markers`` find none); a
+missing one is none."""
 
 
 class View(NamedTuple):
@@ -96,15 +98,16 @@ def merged_trust(user: Mapping[str, Any], profile: Mapping[str, Any]) -> dict[st
 def views(codex_home: Path, system: Path | None = None) -> list[View]:
     """The Session without a profile first, then one per profile file in ``codex_home``
     whose ``project_root_markers`` or ``[hooks.state]`` make it differ; ``system`` is the
-    folder of the system ``config.toml`` (default :func:`system_dir`)."""
+    folder of the system ``config.toml`` (default :func:`system_dir`). The markers are those
+    of the system, user and profile layers: the legacy ``managed_config.toml`` is laid on
+    only after Codex has found the project's root by them (:data:`LEGACY_MANAGED`)."""
     system_config = read_toml_as_codex((system or system_dir()) / "config.toml")
-    legacy = read_toml_as_codex((system or system_dir()) / LEGACY_MANAGED)  # over every layer
     config_path = codex_home / "config.toml"
     user = read_toml_as_codex(config_path) or {}
-    base = View(None, _markers(system_config, user, legacy), merged_trust(user, {}), config_path)
+    base = View(None, _markers(system_config, user), merged_trust(user, {}), config_path)
     found = [base]
     for path, profile in profile_documents(codex_home):
-        markers = _markers(system_config, user, profile, legacy)
+        markers = _markers(system_config, user, profile)
         if markers == base.markers and not trust_entries(profile):
             continue
         name = path.name.removesuffix(PROFILE_SUFFIX)

@@ -693,11 +693,17 @@ def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing
 def _goes_on_after_md(name: str) -> bool:
     """Whether ``name`` would be a topic file's but for blanks, dots or characters no one sees
     after its ``.md`` (``notes.md ``, ``notes.md.``, ``notes.md\n``, ``notes.md`` then U+200B or
-    U+FEFF: a title pasted by a script, copied from a page), which no route reads."""
+    U+FEFF: a title pasted by a script, copied from a page), which no route reads. Unseen: a
+    format character (category Cf, U+FFFB and U+0600 too) or a default-ignorable one (the
+    Hangul filler U+3164 too, :func:`~memory_core.ignorable.is_ignorable`)."""
     kept = name.rstrip()
-    while kept and (kept[-1] == "." or kept[-1].isspace() or is_ignorable(kept[-1])):
+    while kept and (kept[-1] == "." or kept[-1].isspace() or _unseen(kept[-1])):
         kept = kept[:-1]
     return len(kept) < len(name) and kept.casefold().endswith(".md")
+
+
+def _unseen(char: str) -> bool:
+    return unicodedata.category(char) == "Cf" or is_ignorable(char)
 
 
 def _name_refusal(name: str, entry: os.DirEntry[str]) -> str:

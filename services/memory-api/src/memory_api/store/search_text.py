@@ -249,13 +249,25 @@ _FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
 # glyph, not a letter: 葛城 finds it. Every other character drawn as nothing (Unicode's
 # Default_Ignorable_Code_Point, memory_core.ignorable: a word joiner, a BOM, a Hangul filler,
 # the reserved ones) is left out alike, in a query as in the text: pass<U+2060>word pasted into
-# the search box finds password (I-9).
-_LEFT_OUT = (
+# the search box finds password (I-9). That class is built on first use (every code point
+# matched, ~65 ms), never at import (S-1).
+_LEFT_OUT_MARKS = (
     "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
     "\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
-    "\U0001f3fb-\U0001f3ff" + ignorable_class(keep="\u200c")
+    "\U0001f3fb-\U0001f3ff"
 )
-_LEFT_OUT_RE = re.compile(f"[{_LEFT_OUT}]+")
+
+
+@functools.cache
+def _left_out() -> str:
+    """The body of the class of characters a word's search form leaves out (above)."""
+    return _LEFT_OUT_MARKS + ignorable_class(keep="\u200c")
+
+
+@functools.cache
+def _left_out_re() -> re.Pattern[str]:
+    """A run of characters a word's search form leaves out."""
+    return re.compile(f"[{_left_out()}]+")
 
 
 _UNCASED = (
@@ -350,9 +362,13 @@ def _spelled_re() -> re.Pattern[str]:
     return re.compile(f"[{''.join(_spelled_as())}]")
 
 
-# After each letter of a query word, what the text as written may hold that its search form
-# does not.
-_AFTER_LETTER = f"[\u0300-\u036f{_LEFT_OUT}\u200c]*"
+@functools.cache
+def _after_letter() -> str:
+    """After each letter of a query word, what the text as written may hold that its search
+    form does not (a pattern)."""
+    return f"[\u0300-\u036f{_left_out()}\u200c]*"
+
+
 _ZWNJ = "\u200c"
 _ZWNJ_JOINED = re.compile(rf"[^\W_]+(?:{_ZWNJ}[^\W_]+)+")
 """A word whose parts a zero-width non-joiner parts (Persian ``می‌خواهم``, ``کتاب‌ها``)."""
@@ -574,7 +590,7 @@ def _changed_re(astral: bool) -> re.Pattern[str]:
     compat, compat_astral = _compat()
     spelled = _spelled_as()
     plane_0 = "".join(letter for letter in spelled if letter < "\U00010000")
-    changes = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff{compat}{plane_0}{_SOUND_MARKS}"
+    changes = f"{_left_out()}\u0370-\u03ff\u1f00-\u1fff{compat}{plane_0}{_SOUND_MARKS}"
     if astral:
         changes += compat_astral + "".join(letter for letter in spelled if letter >= "\U00010000")
     marks = _marks()
@@ -599,7 +615,7 @@ def _fold_stretch(stretch: str) -> str:
         stretch = unicodedata.normalize("NFC", stretch.translate(_VOICING))
     if _compat_re().search(stretch):
         stretch = unicodedata.normalize("NFKC", stretch)
-    stretch = _LEFT_OUT_RE.sub("", stretch)
+    stretch = _left_out_re().sub("", stretch)
     if _GREEK.search(stretch):
         bare = _GREEK_ACCENTS.sub("", unicodedata.normalize("NFD", stretch))
         stretch = unicodedata.normalize("NFC", bare)
@@ -1495,7 +1511,7 @@ def _in_word(character: str) -> bool:
     a character a word's search form leaves out, such as a soft hyphen)."""
     if character < "\x80":
         return character.isalnum()
-    if _LEFT_OUT_RE.match(character):
+    if _left_out_re().match(character):
         return True
     return unicodedata.category(character)[0] in "LNM" and not _fast_run().match(character)
 
@@ -1559,7 +1575,7 @@ def _finders(query: Query) -> list[tuple[re.Pattern[str], str, bool]]:
             letters = list(map(re.escape, term.run))
             if term.open_end:  # the syllable with any final consonant
                 letters[-1] = f"[{term.run[-1]}-{chr(ord(term.run[-1]) + _FINALS - 1)}]"
-            written = f"[{_LEFT_OUT}]*".join(letters)
+            written = f"[{_left_out()}]*".join(letters)
             finders.append((re.compile(f"(?=({written}))"), term.run, False))
             continue
         # words typed apart (``max_retry``) or met in an identifier (``UserName``)
@@ -1586,7 +1602,7 @@ def _letters(word: str, after_first: str = "") -> str:
         if at == 1:
             parts.insert(1, after_first)
         if at and word.startswith("ss", at):
-            parts.append(_WRITTEN_AS["ss"] + _AFTER_LETTER)
+            parts.append(_WRITTEN_AS["ss"] + _after_letter())
             at += 2
             continue
         if letter in _WRITTEN_AS:
@@ -1595,7 +1611,7 @@ def _letters(word: str, after_first: str = "") -> str:
             parts.append(f"[{re.escape(letter)}{_accented().get(letter, '')}]")
         else:
             parts.append(re.escape(letter))  # a digit, or a mark (a virama before a ZWJ)
-        parts.append(_AFTER_LETTER)
+        parts.append(_after_letter())
         at += 1
     if len(word) == 1:
         parts.insert(1, after_first)
