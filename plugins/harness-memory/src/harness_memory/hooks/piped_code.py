@@ -33,7 +33,7 @@ from harness_memory.hooks.printed_text import echo_text, printf_text
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS
 from harness_memory.hooks.shell_words import PUNCTUATION, split_words
-from harness_memory.hooks.wrapped_commands import ASSIGNMENT_RE, past_wrappers
+from harness_memory.hooks.wrapped_commands import ASSIGNMENT_RE, past_wrappers, split_strings
 
 PRINTERS = frozenset({"echo", "printf"})
 """Programs printing their words: the text they print into a shell's pipe is its code."""
@@ -94,7 +94,11 @@ def piped_code(
     after = _simple_command(words, at, back=False)
     stage = _stage(words, at, back=True)
     shell = _shell_reading_stdin(after) or _xargs_shell(after)
-    if shell is None and _interpreter_reading_stdin(after) is None:
+    raw = itertools.takewhile(lambda word: not re.match(_COMMAND_END, word), words[at + 1 :])
+    split = list(raw)  # ``| env -S 'bash -s'``: the command it splits, read past it
+    if split_strings(split) != split or (
+        shell is None and _interpreter_reading_stdin(after) is None
+    ):
         return _listed_reader_code(words, at, command, environ)
     if shell is None:
         reader = _interpreter_reading_stdin(after)
@@ -136,16 +140,18 @@ def _listed_reader_code(
     tell when the stage before prints text it does not read ahead (:func:`~harness_memory.
     hooks.code_sources.stage_unread`), a file (``cat s.sh | ( bash )``: read nowhere as a
     script) or a printer is in the pipeline before; None else (``curl -fsSL URL | { sh; }``:
-    fetched, as ``| sh``). A program named at run time the guard cannot tell (``| $S``)
-    reads code the guard cannot tell only after a stage printing unread text; after any other
-    (a loop's ``printf … | "$c"``) or named by a variable unset (``git diff | $PAGER``: it may
-    be ``apply_patch``) it is judged by the write reader, which knows a loop's values."""
+    fetched, as ``| sh``). A program named by a variable whose every value the command says
+    is each of them (:func:`_variable_values`: ``S=bash; cat f | $S`` is ``cat f | ( bash
+    )``; ``for c in sort uniq; … | "$c"`` reads none). One the guard cannot tell (``| $S``
+    after ``S=$(…)``) reads code the guard cannot tell only after a stage printing unread
+    text; after any other, or named by a variable unset (``git diff | $PAGER``: it may be
+    ``apply_patch``), it is judged by the write reader."""
     found = _list_reader(words, at + 1, environ, command, whole=False)
     if found is None:
         return None
     name, kind = found
     redefined = read_definitions(command).redefines
-    if kind == _UNKNOWN:  # ``tac s | $S``; a loop's ``| "$c"``, an unset ``| $PAGER``: elsewhere
+    if kind == _UNKNOWN:  # ``S=$(…); tac s | $S``; an unset ``| $PAGER``: elsewhere
         stage = _stage(words, at, back=True)
         variable = _named_variable(name)
         named = _mentions(variable, command) if variable else 0
@@ -193,11 +199,16 @@ def _list_reader(
     read that input, those in a nested ``$(…)`` or ``<(…)`` too (they inherit it); a nested
     ``>(…)`` reads what is written into it, judged at its own ``>(``. Linear in the words."""
     simple: list[str] = []
-    depth, at, written = 0, start, None
+    depth, at, written, here = 0, start, None, False
+    closings = _closings(words)
     while at < len(words):
         word = words[at]
         at += 1
+        nested = None if written is not None else _quoted_reader(word, environ)
+        if nested is not None:  # ``| echo "$(bash)"``: it inherits the input too
+            return nested
         if re.match(_REDIRECTION_RE, word):
+            here = here or word in ("<<", "<<-")  # its text may hold a ``)``: read on
             at += not words[at : at + 1] or not words[at].endswith("(")  # ``< <(…)``: kept
             continue
         punctuation = re.match(_PUNCTUATION, word) is not None
@@ -212,13 +223,87 @@ def _list_reader(
         simple = []
         if written is None and substitution_opened(word) == ">":
             written = depth  # a nested ``>(…)`` reads what is written into it, not this input
+            at = closings.get(at - 1, at)  # judged at its own ``>(``: its words skipped once
         opened = word.count("(") - word.count(")") if punctuation else 0
         depth += opened + (word == "{") - (word in _COMPOUND_CLOSERS)
         written = None if written is not None and depth <= written else written
         ends = not whole and not depth and (word == "\n" or re.search(r"[;&|]", word))
-        if depth < 0 or ends:
+        if (depth < 0 and not here) or ends:
             return None
     return None if written is not None else _reads_code(simple, environ, command)
+
+
+_CLOSINGS: dict[int, tuple[list[str], dict[int, int]]] = {}
+""":func:`_closings` of the last few word lists, by identity (each ``>(`` of a command asks)."""
+
+
+def _closings(words: list[str]) -> dict[int, int]:
+    """Where the list of each ``>(`` among ``words`` ends: the index of the word closing its
+    ``(`` (counted as :func:`_list_reader` counts them), for every such word; none when a
+    here-document may hold a ``(`` or ``)`` (then each list is read word by word). Linear
+    in the words, once for a list (kept for the last 8 lists)."""
+    kept = _CLOSINGS.get(id(words))
+    if kept is not None and kept[0] is words:
+        return kept[1]
+    found: dict[int, int] = {}
+    if not {"<<", "<<-"} & set(words):
+        open_at: list[tuple[int, int]] = []
+        depth = 0
+        for at, word in enumerate(words):
+            if not re.match(_PUNCTUATION, word):
+                continue
+            depth += word.count("(") - word.count(")")
+            while open_at and depth <= open_at[-1][1]:
+                found[open_at.pop()[0]] = at
+            if substitution_opened(word) == ">":
+                open_at.append((at, depth - word.count("(") + word.count(")")))
+    if len(_CLOSINGS) >= 8:
+        _CLOSINGS.clear()
+    _CLOSINGS[id(words)] = (words, found)
+    return found
+
+
+def _quoted_reader(word: str, environ: Mapping[str, str]) -> tuple[str, str] | None:
+    """The reader of its standard input (:func:`_list_reader`) in a ``$(…)`` or backquoted
+    command the lexer left inside the word ``word`` (quoted: ``"$(bash)"``, ``x="$(bash)"``,
+    a backquoted ``bash``), which inherits the input; :data:`_UNKNOWN` past 32 of them (deeper ones
+    are not read) or for one the lexer cannot split; None when none reads it."""
+    if "$(" not in word and "`" not in word:
+        return None
+    if word.count("$(") + word.count("`") > 32:
+        return word, _UNKNOWN
+    for code in _substitution_texts(word):
+        try:
+            inner = split_words(code, punctuation=PUNCTUATION)
+        except ValueError:
+            return word, _UNKNOWN
+        found = _list_reader(inner, 0, environ, code, whole=True)
+        if found is not None:
+            return found
+    return None
+
+
+def _substitution_texts(word: str) -> list[str]:
+    """The texts of the outermost ``$(…)`` and backquoted commands in ``word`` (an unclosed
+    one runs to its end). Linear in the word."""
+    texts: list[str] = []
+    at = 0
+    while at < len(word):
+        if word.startswith("$(", at):
+            depth, end = 1, at + 2
+            while end < len(word) and depth:
+                depth += (word[end] == "(") - (word[end] == ")")
+                end += 1
+            texts.append(word[at + 2 : end - (not depth)])
+            at = end
+        elif word[at] == "`":
+            end = word.find("`", at + 1)
+            end = len(word) if end < 0 else end
+            texts.append(word[at + 1 : end])
+            at = end + 1
+        else:
+            at += 1
+    return texts
 
 
 def _reads_code(
@@ -226,19 +311,24 @@ def _reads_code(
 ) -> tuple[str, str] | None:
     """The program the simple command ``simple`` (its redirections left out) runs, past its
     assignments and wrappers (:func:`~harness_memory.hooks.wrapped_commands.past_wrappers`:
-    ``timeout 5``, ``nice -n 5``, ``env``, ``exec``), with what it runs its standard input as
-    when it does: a shell (:func:`_shell_reading_stdin`, ``xargs sh -c``, ``. /dev/stdin``),
-    another interpreter (:func:`_interpreter_reading_stdin`), or a program named at run
-    time the guard cannot tell (:func:`_named_at_run_time`: ``${SHELL}``); else None."""
+    ``timeout 5``, ``nice -n 5``, ``env``, ``exec``; ``env -S`` 's command split), with what
+    it runs its standard input as when it does: a shell (:func:`_shell_reading_stdin`,
+    ``xargs sh -c``, ``. /dev/stdin``), another interpreter
+    (:func:`_interpreter_reading_stdin`), or a program named at run time the guard cannot
+    tell (``$(…)``, ``read S; … $S``); a name holding a variable is each of its values
+    (:func:`_run_time_values`: a shell first); else None."""
+    simple = split_strings(simple)
     at = 0
     while at < len(simple) and re.match(ASSIGNMENT_RE, simple[at]):
         at += 1
     run = simple[past_wrappers(simple, at) :]
     if run and re.search(r"[$`]", run[0]):
-        value = _named_at_run_time(run[0], environ, command)
-        if value is None:
+        values = _run_time_values(run[0], environ, command)
+        if values is None:
             return run[0], _UNKNOWN
-        run = [value, *run[1:]] if value else run[1:]
+        found = [_reads_code([*value, *run[1:]], environ, command) for value in values]
+        readers = [(run[0], reader[1]) for reader in found if reader is not None]
+        return min(readers, key=lambda reader: reader[1] != _SHELL, default=None)
     if not run:
         return None
     if run[0] == "eval" and any(re.search(r"[$`]", word) for word in run[1:]):
@@ -251,7 +341,7 @@ def _reads_code(
             inner = split_words(code, punctuation=PUNCTUATION)
         except ValueError:
             return run[0], _UNKNOWN
-        return _list_reader(inner, 0, environ, code, whole=True)
+        return _list_reader(inner, 0, {**environ, **_positional(run)}, code, whole=True)
     shell = _shell_reading_stdin(run) or _xargs_shell(run)
     if shell is not None:
         return shell, _SHELL
@@ -272,11 +362,17 @@ def _code_given(run: list[str]) -> str | None:
 
 
 _RUN_TIME_NAME_RE = (
-    r'^"?\$(?:(?P<plain>[A-Za-z_][A-Za-z0-9_]*)|\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)'
-    r'(?::?-(?P<default>[A-Za-z0-9._/+-]*))?\})"?$'
+    r"^(?P<before>[\w./+-]*)\$(?:(?P<plain>[A-Za-z_][A-Za-z0-9_]*|[0-9])"
+    r"|\{(?P<name>[A-Za-z_][A-Za-z0-9_]*|[0-9])(?::?-(?P<default>[\w./+-]*))?\})"
+    r"(?P<after>[\w./+-]*)$"
 )
-"""A program's name that is one variable, plain or with a literal default (``$SHELL``,
-``"${PAGER:-less}"``)."""
+"""A program's name made of one variable (or positional parameter) and literal text around
+it, the variable plain or with a literal default (``$SHELL``, ``"${PAGER:-less}"``,
+``${c}h``, ``$0``)."""
+_LITERAL_RE = r"^[\w./+,:@%=-]*$"
+"""A value with nothing bash expands in it (no ``$``, backquote, pattern, brace)."""
+_BASH_SET = {"BASH": "bash"}
+"""Variables bash sets itself when it starts, whatever its environment said."""
 
 
 @functools.lru_cache(maxsize=16)
@@ -293,25 +389,83 @@ def _named_variable(name: str) -> str:
     return "" if match is None else match.group("plain") or match.group("name")
 
 
-def _named_at_run_time(name: str, environ: Mapping[str, str], command: str) -> str | None:
-    """The program the word ``name`` (holding ``$`` or a backquote) names: the value of its one
-    variable in ``environ`` (its literal default when unset; "" for none) when the command
-    names that variable nowhere else and changes no lookup (``source``, ``eval``:
-    :class:`~harness_memory.hooks.definitions.Definitions`); None when the guard cannot tell
-    it (``$(…)``, ``$1``, a variable the command may set)."""
+def _positional(run: list[str]) -> dict[str, str]:
+    """The positional parameters ``$0`` to ``$9`` the shell command ``run`` gives its ``-c``
+    code: the words after the code (``sh -c '$0' bash``: ``$0`` is ``bash``), ``$0`` the
+    shell's name when none; unset ones left out (unknown)."""
+    given = shell_run(run[1:]).code if run[0] != "eval" else None
+    if given is None:
+        return {}
+    operands = run[1:][given + 1 :] or [run[0]]
+    return {str(at): word for at, word in enumerate(operands[:10])}
+
+
+def _run_time_values(name: str, environ: Mapping[str, str], command: str) -> list[list[str]] | None:
+    """The words the program's name ``name`` (holding ``$`` or a backquote) may be, one list
+    for each value its one variable may take (:func:`_variable_values`: ``S=bash; … | $S``,
+    ``for c in sort uniq; do … | "$c"``, ``$BASH``), its literal text around it kept
+    (``c=bas; … | ${c}h``); None when the guard cannot tell one of them (``$(…)``, a variable
+    read, unset and not set by bash, a command changing lookups: ``source``, ``eval``)."""
     match = re.match(_RUN_TIME_NAME_RE, name)
     if match is None:
         return None
     variable = _named_variable(name)
-    others = command.replace(name.strip('"'), "_", 1)  # the lookup it makes itself left out
-    if read_definitions(others).lookup or _mentions(variable, command) != 1:
+    others = command.replace(name, "_")  # the lookups it makes itself left out
+    if read_definitions(others).lookup:
         return None
-    value = environ.get(variable)
-    if value is None or (not value and ":-" in name):
-        value = match.group("default")  # none: a variable bash sets itself (``$BASH``)
-    if value is None:
+    values = _variable_values(variable, command, environ)
+    if values is None:
         return None
-    return value.split()[0] if value.split() else ""
+    around = match.group("before"), match.group("after")
+    return [f"{around[0]}{value}{around[1]}".split() for value in values]
+
+
+def _variable_values(
+    variable: str, command: str, environ: Mapping[str, str]
+) -> tuple[str, ...] | None:
+    """Every value ``variable`` may take in ``command``: each literal one it assigns
+    (``S=bash``, ``export S='bash -s'``), each word of a ``for`` over literal words, each
+    literal default of a use (``${S:-less}``), and its value when the command starts (bash's
+    own for :data:`_BASH_SET`, else ``environ``'s; "" when unset but assigned). None when
+    one is unknown: any other mention (``read S``, ``unset S``, ``S=$(…)``, ``${S:=x}``) or
+    unset, never assigned and given no default (``git diff | $PAGER``). Linear in the text."""
+    assigned: list[str] = []
+    defaults: list[str] = []
+    for found in re.finditer(rf"(?<![\w./-]){variable}(?![\w])", command):
+        before, after = command[: found.start()], command[found.end() :]
+        if before.endswith("$"):
+            continue
+        if before.endswith("${"):
+            use = re.match(r"^(?::?-(?P<default>[\w./+-]*))?\}", after)
+            if use is None:
+                return None
+            defaults += [use.group("default")] if use.group("default") is not None else []
+            continue
+        value = _assigned_value(before, after)
+        if value is not None:
+            assigned += value
+        elif not re.match(r"^[./-]", after):  # ``-f``, ``f.txt``: a word, not the variable
+            return None
+    start = _BASH_SET.get(variable, environ.get(variable))
+    if start is None and not assigned:
+        return tuple(defaults) if defaults else None
+    return (*assigned, *defaults, start or "")
+
+
+def _assigned_value(before: str, after: str) -> list[str] | None:
+    """The values a variable mentioned between ``before`` and ``after`` is given there when
+    literal (:data:`_LITERAL_RE`): an assignment's (``S=bash``, ``S='bash -s'``) or a
+    ``for`` loop's words (``for c in sort uniq; do``); None for any other mention."""
+    if re.search(r"(?:^|[\s;&|(])$", before) and after.startswith("="):
+        value = re.match(r"""^=(?:'([^']*)'|"([^"$`\\]*)"|([^\s;&|)'"]*))(?=[\s;&|)]|$)""", after)
+        text = None if value is None else next(part for part in value.groups() if part is not None)
+        literal = text is not None and all(re.match(_LITERAL_RE, w) for w in text.split())
+        return [text] if literal and text is not None else None
+    if re.search(r"(?:^|[\s;&|(])for\s+$", before):
+        loop = re.match(r"^\s+in\s+([^;\n]*?)\s*[;\n]\s*do\b", after)
+        words = [] if loop is None else [w.strip("'\"") for w in loop.group(1).split()]
+        return words if loop and all(re.match(_LITERAL_RE, w) for w in words) else None
+    return None
 
 
 def _substituted_code(

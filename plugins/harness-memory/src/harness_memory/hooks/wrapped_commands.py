@@ -16,8 +16,12 @@ import re
 
 ASSIGNMENT_RE = r"(?s)^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$"
 """A word assigning a variable (``X=1``)."""
-DURATION_RE = r"^[0-9]+(?:\.[0-9]+)?[smhd]?$"
-"""A ``timeout``'s duration (``5``, ``2.5m``)."""
+DURATION_RE = (
+    r"(?i)^\+?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?"
+    r"|0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?|inf(?:inity)?)[smhd]?$"
+)
+"""A ``timeout``'s duration as GNU ``timeout`` reads it: a floating number (``5``, ``2.5m``,
+``1e1``, ``0x10``, ``infinity``) with an optional ``s``, ``m``, ``h`` or ``d``."""
 WRAPPERS = frozenset(
     {
         "sudo",
@@ -42,6 +46,10 @@ WRAPPERS = frozenset(
         "nocache",
         "eatmydata",
         "fakeroot",
+        "setarch",
+        "prlimit",
+        "setpriv",
+        "strace",
         # multi-call binaries: the word after them names the applet they run
         "busybox",
         "toybox",
@@ -67,13 +75,26 @@ WRAPPER_ARGUMENTS: dict[str, frozenset[str]] = {
     "stdbuf": frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}),
     "flock": frozenset({"-w", "-E", "--timeout", "--conflict-exit-code"}),
     "exec": frozenset({"-a"}),
+    "taskset": frozenset({"-p", "--pid"}),
+    "prlimit": frozenset({"-p", "--pid", "-o", "--output"}),
+    "setpriv": frozenset(
+        {"--ruid", "--euid", "--reuid", "--rgid", "--egid", "--regid", "--groups", "--inh-caps"}
+        | {"--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label"}
+        | {"--apparmor-profile", "--landlock-access", "--landlock-rule", "--seccomp-filter"}
+    ),
+    "strace": frozenset({"-o", "-e", "-p", "-u", "-s", "-a", "-E", "-P", "-I", "-b", "-X"})
+    | frozenset({"-O", "-S", "-U", "--output", "--signal", "--trace", "--user", "--string-limit"}),
 }
 """Each wrapper's options taking the next word (``sudo -u root``, ``nice -n 5``, ``env -u
 NAME``); another wrapper's option takes none (``time -p cp …``, ``command -p cp …``: the
 ``-p`` of ``sudo`` once took ``cp`` for its argument)."""
-WRAPPER_OPERANDS = {"taskset": 1, "flock": 1, "chrt": 1}
+WRAPPER_OPERANDS = {"taskset": 1, "flock": 1, "chrt": 1, "setarch": 1, "timeout": 1}
 """Wrappers taking operands before the command they run (a CPU mask, a lock file, a
-priority)."""
+priority, an architecture, a ``timeout``'s duration: any word there is its duration, one
+GNU ``timeout`` refuses runs nothing)."""
+SPLIT_STRING_RE = r"^(?:-[iv0]*S(?P<joined>.+)?|--split-string(?:=(?P<long>.*))?)$"
+"""``env``'s option whose argument is the command it splits into words and runs (``env -S
+'bash -s'``, ``-S'bash -s'``, ``--split-string=bash``)."""
 
 
 def past_wrappers(words: list[str], at: int) -> int:
@@ -84,13 +105,45 @@ def past_wrappers(words: list[str], at: int) -> int:
     skip = leading = 0
     while at < len(words):
         word, name = words[at], words[at].rsplit("/", 1)[-1]
-        if skip or leading:
-            skip, leading = 0, max(0, leading - (not skip))
-        elif name in WRAPPERS:
+        if skip:
+            skip = 0
+        elif name in WRAPPERS and not leading:
             wrapper, leading = name, WRAPPER_OPERANDS.get(name, 0)
-        elif word.startswith("-"):
+        elif word.startswith("-") and word != "-":  # ``taskset -c 0,1``: its options first
             skip = int(word in WRAPPER_ARGUMENTS.get(wrapper, frozenset()))
+        elif leading:
+            leading -= 1
         elif not (wrapper and (re.match(ASSIGNMENT_RE, word) or re.match(DURATION_RE, word))):
             return at
         at += 1
     return at
+
+
+def split_strings(words: list[str]) -> list[str]:
+    """``words`` with the argument of each ``env -S`` (:data:`SPLIT_STRING_RE`) split into the
+    words of the command it runs, as ``env`` splits it (``env -S 'bash -s'`` runs ``bash
+    -s``); ``words`` itself when none (linear in the words). A string ``shlex`` cannot split
+    is split at white space."""
+    if "env" not in {word.rsplit("/", 1)[-1] for word in words}:
+        return words
+    found: list[str] = []
+    at, env = 0, False
+    while at < len(words):
+        word = words[at]
+        match = re.match(SPLIT_STRING_RE, word) if env else None
+        at += 1
+        if match is None:
+            found.append(word)
+            named = word.rsplit("/", 1)[-1] == "env"
+            env = named or (env and (word.startswith("-") or "=" in word))
+            continue
+        given = match.group("joined") or match.group("long")
+        if given is None:
+            given, at = "".join(words[at : at + 1]), at + 1
+        import shlex  # only for an ``env -S``: an everyday command loads no quoting
+
+        try:
+            found.extend(shlex.split(given))
+        except ValueError:
+            found.extend(given.split())
+    return found
