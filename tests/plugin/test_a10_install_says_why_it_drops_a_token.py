@@ -101,3 +101,44 @@ def test_a10_a_token_of_hooks_naming_no_one_service_is_removed_and_said(tmp_path
         f"service URL, so it is not known to be {NEW}'s (A-10); give {NEW}'s token: "
         "`HARNESS_MEMORY_TOKEN=… harness-memory install gemini` again"
     ) in said
+
+
+SECRET_URL = "http://coder:SeCrEtPaSsWoRd@127.0.0.1:9/0123456789abcdef0123456789abcdef"
+SHOWN = "http://***@127.0.0.1:9/***"
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_a10_the_urls_an_install_says_hide_their_userinfo_and_ids(
+    tmp_path: Path, harness: str
+) -> None:
+    """ "removed the earlier hooks' bearer token: it was given for the service at OLD" and
+    "installing again with the settings of …: --url OLD" printed the URL whole: its password
+    and the hex key in its path went to the terminal and every log of it. (An install refuses
+    such a URL now; hooks installed by hand, or by an older release, name it.)"""
+    home, _ = installed(tmp_path, harness)
+    settings = next(path for path in home.rglob("*") if path.is_file() and OLD in path.read_text())
+    settings.write_text(settings.read_text("utf-8").replace(OLD, SECRET_URL), "utf-8")
+
+    again = install(home, harness, environ={})[1]  # then refused: a URL holding a password
+    assert f"--url '{SHOWN}'" in again
+
+    status, said = install(home, harness, *flags(home, NEW), environ={})
+
+    assert status == 0, said
+    assert f"given for the service at {SHOWN}, not {NEW}" in said
+    assert "SeCrEtPaSsWoRd" not in again + said and "0123456789abcdef" not in again + said
+
+
+def test_a10_a_claude_code_env_token_of_a_secret_url_is_said_hidden(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    env = {"HARNESS_MEMORY_TOKEN": TOKEN, "HARNESS_MEMORY_URL": SECRET_URL}
+    settings.write_text(json.dumps({"env": env}), "utf-8")
+    Path(flags(home)[1]).mkdir(parents=True)
+
+    status, said = install(home, "claude-code", *flags(home, NEW), environ={})
+
+    assert status == 0, said
+    assert f"given for the service at {SHOWN}, not {NEW}" in said
+    assert "SeCrEtPaSsWoRd" not in said and "0123456789abcdef" not in said

@@ -421,10 +421,12 @@ def _token_for(
         return found.token, None
     if found.env_token:  # Claude Code's planner drops it, and says why
         return None, None
+    from memory_core.addresses import shown_url  # its password and ids never said
+
     hooks = Hooks(args.harness)
     if before is None:  # their commands name two services, or none: not known to be url's
-        return None, hooks.unknown_service(url, dry_run=args.dry_run)
-    return None, hooks.another_service(before, url, dry_run=args.dry_run)
+        return None, hooks.unknown_service(shown_url(url), dry_run=args.dry_run)
+    return None, hooks.another_service(shown_url(before), shown_url(url), dry_run=args.dry_run)
 
 
 def _replaced_agent(
@@ -668,7 +670,12 @@ def _as_installed(
             args.timeout = float(flags["timeout"])
     import shlex  # only an install quotes: not every hook process, which imports this module (H-5)
 
-    shown = " ".join(f"--{name} {shlex.quote(value)}" for name, value in flags.items())
+    from memory_core.addresses import shown_url  # its password and ids never said
+
+    shown = " ".join(
+        f"--{name} {shlex.quote(shown_url(value) if name == 'url' else value)}"
+        for name, value in flags.items()
+    )
     out.write(f"{args.harness}: installing again with the settings of {found.path}: {shown}\n")
     return root, found.token
 

@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from memory_core.addresses import shown_url
 from memory_core.claude_code_settings import auto_memory_directory
 from memory_core.counting import counted
 
@@ -179,11 +180,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     """The change to Claude Code's user settings (or, with ``options.managed_dir``, its managed
     settings); raises ``SettingsFileError`` for a bad file."""
     managed = options.managed_dir
-    path = (
-        managed / "managed-settings.json"
-        if managed is not None
-        else settings_path(options.home, environ)
-    )
+    name = "managed-settings.json"
+    path = settings_path(options.home, environ) if managed is None else managed / name
     if managed is not None and (why := managed_unread(path)):  # never made readable by us
         raise SettingsFileError(
             f"{unread_said(path, why)}; an install writes into it only once Claude Code reads "
@@ -355,15 +353,16 @@ def _env_token(document: dict[str, Any], url: str, path: Path) -> tuple[str | No
     if not urls and isinstance(env, dict) and isinstance(env.get("HARNESS_MEMORY_URL"), str):
         urls = [env["HARNESS_MEMORY_URL"]]
     hooks = Hooks(HARNESS)
+    shown = shown_url(url)  # A-10: a URL's password and ids are never said
     if not urls:
         return None, (
             f"dropped the bearer token in {path} (env.{TOKEN_ENV}): no service URL is recorded "
-            f"with it, so it is not known to be {url}'s (A-10); give {url}'s token: "
-            f"{hooks.new_token(url)}"
+            f"with it, so it is not known to be {shown}'s (A-10); give {shown}'s token: "
+            f"{hooks.new_token(shown)}"
         )
     other = next((before for before in urls if not same_service(before, url)), None)
     if other is not None:
-        return None, hooks.another_service(other, url)
+        return None, hooks.another_service(shown_url(other), shown)
     return token, None
 
 
