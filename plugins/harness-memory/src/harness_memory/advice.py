@@ -83,10 +83,11 @@ class Hooks(NamedTuple):
         return f"`HARNESS_MEMORY_TOKEN=… harness-memory install {self.harness or _ANY}` again"
 
     def another_service(self, before: str, url: str, *, dry_run: bool = False) -> str:
-        """Why an install removed (``dry_run``: would remove) the token of the hooks installed
-        before: it was given for the service at ``before``, not ``url`` (A-10), and how to give
-        ``url``'s."""
-        verb = "would remove" if dry_run else "removed"
+        """Why an install dropped (``dry_run``: would drop; the hooks no longer get it, its
+        file removed unless other hooks read it) the token of the hooks installed before: it
+        was given for the service at ``before``, not ``url`` (A-10), and how to give ``url``'s.
+        Both URLs as the caller shows them (``shown_url``: never a password or an id)."""
+        verb = "would drop" if dry_run else "dropped"
         return (
             f"{verb} the earlier hooks' bearer token: it was given for the "
             f"service at {before}, not {url} (A-10: a token is never sent to another service); "
@@ -94,9 +95,9 @@ class Hooks(NamedTuple):
         )
 
     def unknown_service(self, url: str, *, dry_run: bool = False) -> str:
-        """Why an install removed (``dry_run``: would remove) the token of hooks installed
+        """Why an install dropped (``dry_run``: would drop) the token of hooks installed
         before that name no one service URL: it is not known to be ``url``'s (A-10)."""
-        verb = "would remove" if dry_run else "removed"
+        verb = "would drop" if dry_run else "dropped"
         return (
             f"{verb} the earlier hooks' bearer token: they name no one service "
             f"URL, so it is not known to be {url}'s (A-10); give {url}'s token: "
