@@ -64,9 +64,11 @@ class Hooks(NamedTuple):
         return f"{whose}: run {self.install()} with the right ones"
 
     def no_token_give(self) -> str:
-        """Where a 401 to a request that sent no token says to give one; nothing for the
-        managed hooks, whose one way is :data:`MANAGED_TOKEN_SET` (:meth:`token_again`)."""
-        if self.managed:
+        """Where a 401 to a request that sent no token says to give one, for a command run by
+        hand; nothing for a harness's hooks, which run with ``--flags-only`` (no variable is
+        read) and get their token file from their own install (:meth:`token_again` names it),
+        nor for the managed hooks, whose one way is :data:`MANAGED_TOKEN_SET`."""
+        if self.managed or self.harness:
             return ""
         return (
             "give this service's token in a --token-file (`harness-memory install` keeps yours "
