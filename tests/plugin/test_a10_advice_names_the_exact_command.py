@@ -29,6 +29,12 @@ NO_TOKEN_GIVE = (
     "harness-memory/token beside the harness's settings, ~/.claude/harness-memory/token for "
     "Claude Code) or, without --flags-only, in HARNESS_MEMORY_TOKEN; "
 )
+RIGHT_ONES = (
+    " (an install given any of its settings takes none from the installed hooks: "
+    "`harness-memory status` shows theirs; remote mode: --remote URL for --url and --memory-root)"
+)
+"""The 404's install names every flag it needs: typed with only --project and --agent, the
+advice failed ("missing --memory-root, --url")."""
 NO_AGENT = (
     "memory service answered 404: no agent 'coder' (this service, or this token, knows no such "
     "agent: for installed hooks, `harness-memory status` says why — the agent in another "
@@ -56,7 +62,8 @@ def expected(harness: str, managed: bool) -> dict[str, str]:
         f"{give}{token})",
         "401 refused": "memory service answered 401: bad token (the service refused the token "
         f"from --token: it is wrong, or was revoked; give one this service takes; {token})",
-        "404": f"{NO_AGENT}{whose}: run {install} with the right ones)",
+        "404": f"{NO_AGENT}{whose}: run `harness-memory install {harness}{flag} --project P "
+        f"--agent A --url URL --memory-root ROOT` with the right ones{RIGHT_ONES})",
     }
 
 
@@ -85,7 +92,11 @@ def test_a10_a_command_run_by_hand_names_the_install_of_each_harness() -> None:
     assert (
         f"(no token was sent: {NO_TOKEN_GIVE}installed hooks:" in said(ANY_HOOKS)["401 none sent"]
     )
-    assert said(ANY_HOOKS)["404"].endswith(f"installed hooks: run {every} with the right ones)")
+    assert said(ANY_HOOKS)["404"].endswith(
+        "installed hooks: run `harness-memory install HARNESS --project P --agent A --url URL "
+        f"--memory-root ROOT` with the right ones{RIGHT_ONES}; HARNESS: claude-code, codex or "
+        "gemini)"
+    )
 
 
 @pytest.mark.parametrize("harness", HARNESSES)

@@ -59,9 +59,20 @@ class Hooks(NamedTuple):
 
     def no_agent(self) -> str:
         """What a 404 for the agent says to do for installed hooks: install them again with
-        the right project and agent."""
+        the right project and agent, naming every flag that install needs (one given any of
+        its settings takes none from the installed hooks: H-3)."""
         whose = "managed hooks" if self.managed else "installed hooks"
-        return f"{whose}: run {self.install()} with the right ones"
+        flag = " --managed" if self.managed else ""
+        command = (
+            f"`harness-memory install {self.harness or _ANY}{flag} --project P --agent A "
+            "--url URL --memory-root ROOT`"
+        )
+        every = "" if self.harness else f"; HARNESS: {', '.join(HARNESSES[:-1])} or {HARNESSES[-1]}"
+        return (
+            f"{whose}: run {command} with the right ones (an install given any of its settings "
+            "takes none from the installed hooks: `harness-memory status` shows theirs; remote "
+            f"mode: --remote URL for --url and --memory-root){every}"
+        )
 
     def no_token_give(self) -> str:
         """Where a 401 to a request that sent no token says to give one, for a command run by
