@@ -200,3 +200,27 @@ def test_a10_a_refused_service_check_says_why_the_earlier_token_is_not_sent(
     )
     assert "removed" not in said and "dropped the" not in said
     assert token_file.exists() or harness == "claude-code"
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_a10_a_managed_install_for_another_url_says_each_users_token_goes_there(
+    tmp_path: Path, harness: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Changing a managed install's --url said nothing: every user's managed token (from
+    `token set --managed`, given for the old service) is sent to the new one by its hooks."""
+    home = tmp_path / "home"
+    Path(flags(home)[1]).mkdir(parents=True)
+    managed = ["--managed", str(tmp_path / "managed")]
+    assert install(home, harness, *flags(home, OLD), *managed, environ={})[0] == 0
+
+    status, said = install(home, harness, *flags(home, NEW), *managed, environ={})
+
+    assert status == 0, said
+    assert (
+        f"the managed hooks named the service at {OLD}: each user's managed token was given "
+        f"for it, and these hooks now send it to {NEW} (A-10); tell every user to run "
+        f"`harness-memory token set --managed` with {NEW}'s token"
+    ) in said + caplog.text
+    caplog.clear()  # installed again for the same service: nothing to say
+    status, said = install(home, harness, *flags(home, NEW), *managed, environ={})
+    assert status == 0 and "each user's managed token" not in said + caplog.text

@@ -447,6 +447,27 @@ def _token_for(
     return None, Dropped(Hooks(args.harness), shown, shown_url(url), bool(found.env_token))
 
 
+def _managed_url_changed(before: str | None, url: str | None, managed: Path | None) -> list[str]:
+    """The warning of a managed install (``managed``) whose hooks named the service at
+    ``before`` and now name ``url``, another (A-10): each user's managed token, from ``token
+    set --managed`` and given for the old service, is what these hooks send to the new one
+    until the user gives that one's. Empty for no managed install, none before, or the same
+    service. URLs as ``shown_url`` shows them."""
+    from memory_core.addresses import shown_url
+
+    from harness_memory.advice import MANAGED_TOKEN_SET
+    from harness_memory.installers.spec import same_service
+
+    if managed is None or before is None or not url or same_service(before, url):
+        return []
+    old, new = shown_url(before), shown_url(url)
+    return [
+        f"the managed hooks named the service at {old}: each user's managed token was given "
+        f"for it, and these hooks now send it to {new} (A-10); tell every user to run "
+        f"{MANAGED_TOKEN_SET} with {new}'s token"
+    ]
+
+
 def _replaced_agent(
     harness: str,
     home: Path,
@@ -455,7 +476,9 @@ def _replaced_agent(
     values: Mapping[str, str | None],
 ) -> list[str]:
     """What an install for another agent than the hooks already in ``harness``'s settings
-    replaces, as a warning; none when no hooks are installed or they are that agent's (H-3).
+    replaces, as a warning; none when no hooks are installed or they are that agent's (H-3);
+    and for managed hooks moved to another service, that each user's token goes there
+    (:func:`_managed_url_changed`).
 
     A harness's settings hold one agent's hooks: installing for a second agent (``--agent
     reviewer`` after ``--agent coder``) rewrites them, and every Session of that harness then
@@ -464,15 +487,17 @@ def _replaced_agent(
     from harness_memory.installers.reinstall import installed_settings
 
     found = installed_settings(harness, home, environ, managed)
+    said = _managed_url_changed(found.flags.get("url"), values.get("url"), managed)
     before = (found.flags.get("project"), found.flags.get("agent"))
     now = (values.get("project"), values.get("agent"))
     if None in before or before == now:
-        return []
+        return said
     return [
+        *said,
         f"replaces agent {before[0]}/{before[1]}'s hooks in {found.path} with "
         f"{now[0]}/{now[1]}'s: a harness's settings hold one agent's hooks, so every "
         f"{harness} Session starts with {now[0]}/{now[1]}'s memory, not {before[1]}'s (to go "
-        f"back: install again with --project {before[0]} --agent {before[1]})"
+        f"back: install again with --project {before[0]} --agent {before[1]})",
     ]
 
 
