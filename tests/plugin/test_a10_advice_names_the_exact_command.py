@@ -29,6 +29,12 @@ NO_TOKEN_GIVE = (
     "harness-memory/token beside the harness's settings, ~/.claude/harness-memory/token for "
     "Claude Code) or, without --flags-only, in HARNESS_MEMORY_TOKEN; "
 )
+RIGHT_ONES = (
+    " (an install given any of its settings takes none from the installed hooks: "
+    "`harness-memory status` shows theirs; remote mode: --remote URL for --url and --memory-root)"
+)
+"""The 404's install names every flag it needs: typed with only --project and --agent, the
+advice failed ("missing --memory-root, --url")."""
 NO_AGENT = (
     "memory service answered 404: no agent 'coder' (this service, or this token, knows no such "
     "agent: for installed hooks, `harness-memory status` says why — the agent in another "
@@ -46,9 +52,9 @@ def expected(harness: str, managed: bool) -> dict[str, str]:
             "managed hooks: run `harness-memory token set --managed` to give them a token it takes"
         )
         give = ""
-    else:
+    else:  # a hook runs with --flags-only: no variable, no --token-file of its own to give
         token = f"installed hooks: give a token it takes in HARNESS_MEMORY_TOKEN and run {install}"
-        give = NO_TOKEN_GIVE
+        give = ""
     whose = "managed hooks" if managed else "installed hooks"
     return {
         "install": install,
@@ -56,7 +62,8 @@ def expected(harness: str, managed: bool) -> dict[str, str]:
         f"{give}{token})",
         "401 refused": "memory service answered 401: bad token (the service refused the token "
         f"from --token: it is wrong, or was revoked; give one this service takes; {token})",
-        "404": f"{NO_AGENT}{whose}: run {install} with the right ones)",
+        "404": f"{NO_AGENT}{whose}: run `harness-memory install {harness}{flag} --project P "
+        f"--agent A --url URL --memory-root ROOT` with the right ones{RIGHT_ONES})",
     }
 
 
@@ -82,7 +89,14 @@ def test_a10_each_harness_and_install_kind_is_told_its_own_command(
 def test_a10_a_command_run_by_hand_names_the_install_of_each_harness() -> None:
     every = "`harness-memory install HARNESS` again (HARNESS: claude-code, codex or gemini)"
     assert said(ANY_HOOKS)["install"] == every
-    assert said(ANY_HOOKS)["404"].endswith(f"installed hooks: run {every} with the right ones)")
+    assert (
+        f"(no token was sent: {NO_TOKEN_GIVE}installed hooks:" in said(ANY_HOOKS)["401 none sent"]
+    )
+    assert said(ANY_HOOKS)["404"].endswith(
+        "installed hooks: run `harness-memory install HARNESS --project P --agent A --url URL "
+        f"--memory-root ROOT` with the right ones{RIGHT_ONES}; HARNESS: claude-code, codex or "
+        "gemini)"
+    )
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
@@ -116,3 +130,24 @@ def test_a10_a_user_level_hooks_stderr_and_record_name_its_own_install(
     for where, text in texts.items():
         assert advice.split(" (", 1)[1] in text, (where, text)
         assert "install HARNESS" not in text, (where, text)
+
+
+def test_a10_a_sync_by_hand_of_codex_remote_hooks_names_the_codex_install(
+    shared_service: RealService, new_agent: str, tmp_path: Path
+) -> None:
+    """``harness-memory sync`` by hand reads the installed Codex hooks' --token-file; a token
+    the service refuses named `install HARNESS` (for any harness) rather than theirs."""
+    from tests.plugin.helpers import HARNESS_MEMORY
+
+    home = tmp_path / "home"
+    words = ["install", "codex", "--remote", shared_service.url, "--project", "acme"]
+    words += ["--agent", new_agent, "--executable", str(HARNESS_MEMORY), "--no-check"]
+    given = {"HOME": str(home), "HARNESS_MEMORY_TOKEN": "mem_not-a-token-it-holds"}
+    assert main(words, environ=given, stdout=io.StringIO()) == 0
+    out = io.StringIO()
+
+    status = main(["sync", "--workspace", str(tmp_path)], environ={"HOME": str(home)}, stdout=out)
+
+    assert status == 1, out.getvalue()
+    assert "`harness-memory install codex` again" in out.getvalue()
+    assert "install HARNESS" not in out.getvalue()

@@ -4,9 +4,10 @@ The token file (``<settings folder>/harness-memory/token``) is the plugin's own:
 manager keeps it. A name already there that is a hard link or a symlink to another file (left
 by a copy, or planted by another account in a state folder it may write) is replaced by a new
 private file of the install's; the other file keeps its bytes and its mode and never holds the
-token. A hard-linked token file that holds the very token written is refused instead (install
-and ``token set``): no new file at the name could take the token from its other names. A
-harness's own settings file is still written through its links (a dotfiles checkout's).
+token. A hard-linked token file that holds the very token written (a snapshot's ``cp -al``) is
+kept instead (install and ``token set``): nothing needs writing, and its mode is narrowed in
+place, which its other names share. A harness's own settings file is still written through
+its links (a dotfiles checkout's).
 """
 
 from __future__ import annotations
@@ -91,13 +92,13 @@ def test_the_token_file_replacing_a_link_is_0600_and_said_as_replaced_in_dry_run
 
     assert status == 0, planned
     assert f"({token_file} is {shown}: the install replaces it by a file of its own" in planned
-    assert "written through" not in planned and "0755" not in planned
+    assert "written through" not in planned and "0755 -> " not in planned
 
     status, said = run(home, root, "install", "claude-code", "--token", TOKEN)
 
     assert status == 0, said
     assert f"{token_file} was {shown}: replaced it by a file of its own (mode 0600)" in said
-    assert "0755" not in said and TOKEN not in planned + said
+    assert "0755 -> " not in said and TOKEN not in planned + said
     assert mode(token_file) == 0o600 and token_file.read_text(encoding="utf-8") == TOKEN + "\n"
     assert mode(other) == 0o755 and other.read_text(encoding="utf-8") == "#!/bin/sh\n"
 
@@ -193,46 +194,101 @@ def shared_token_file(tmp_path: Path, token_file: Path) -> Path:
     return other
 
 
-def refusal(token_file: Path) -> str:
-    return (
-        f"{token_file} has 2 hard links and holds this very token: a new file at this name "
-        "would leave the other names holding it, with their mode (0644); remove them "
-        f"(`find / -xdev -samefile {token_file}` lists them), or this name, and run this again"
-    )
-
-
 @pytest.mark.parametrize("harness", sorted(TOKEN_FILES))
-def test_a_hard_linked_token_file_holding_the_token_is_refused_not_replaced(
-    tmp_path: Path, harness: str, caplog: pytest.LogCaptureFixture
+def test_a_hard_linked_token_file_holding_the_token_is_kept_and_made_owner_only(
+    tmp_path: Path, harness: str
 ) -> None:
-    """Replaced by a new file, the token file's other name kept the very token the hooks use,
-    readable by every user (0644), and the install said its other names "keep their bytes".
-    No new file can take the token from the other names: the install refuses, naming the file
-    and what to do, and changes nothing. A file of other bytes is still replaced (above)."""
+    """The install refused (exit 1) and left the file 0644, its other name with it; advice
+    "or this name" would have left the token at the other names. The file holds the token
+    already: nothing needs writing. The install keeps it and narrows its mode in place, so
+    every name of it is owner-only, and says so, in --dry-run and in the run."""
     home = tmp_path / "home"
     token_file = home / TOKEN_FILES[harness]
     other = shared_token_file(tmp_path, token_file)
+    root = memory_root(tmp_path)
+    shared = f"{token_file} has 2 hard links and holds this token already: the install keeps"
 
-    status, said = run(home, memory_root(tmp_path), "install", harness, "--token", TOKEN)
+    status, planned = run(home, root, "install", harness, "--token", TOKEN, "--dry-run")
 
-    assert status == 1, said
-    assert refusal(token_file) in caplog.text and "nothing was changed" in caplog.text
-    assert TOKEN not in said + caplog.text
-    assert token_file.samefile(other) and mode(other) == 0o644
-    assert not (home / SETTINGS_FILES[harness]).exists()
+    assert status == 0, planned
+    assert shared in planned and "(0644 -> 0600)" in planned
+    assert mode(other) == 0o644
+
+    status, said = run(home, root, "install", harness, "--token", TOKEN)
+
+    assert status == 0, said
+    assert shared in said and "(mode 0644 -> 0600)" in said
+    assert TOKEN not in planned + said
+    assert token_file.samefile(other) and mode(other) == 0o600
+    assert token_file.read_text(encoding="utf-8") == TOKEN + "\n"
 
 
-def test_token_set_refuses_a_hard_linked_file_holding_the_token(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_a_re_install_beside_a_snapshot_of_the_home_changes_nothing(tmp_path: Path) -> None:
+    """``cp -al ~ snapshots/daily.0`` (rsnapshot, ``rsync --link-dest``) gives the 0600 token
+    file a second, private name: the plain re-install was refused (exit 1)."""
+    home = tmp_path / "home"
+    root = memory_root(tmp_path)
+    assert run(home, root, "install", "codex", "--token", TOKEN)[0] == 0
+    token_file = home / TOKEN_FILES["codex"]
+    snapshot = tmp_path / "snapshots"
+    snapshot.mkdir(mode=0o700)
+    os.link(token_file, snapshot / "token")
+
+    status, said = run(home, root, "install", "codex", "--token", TOKEN)
+
+    assert status == 0, said
+    assert "nothing to change" in said and token_file.samefile(snapshot / "token")
+
+
+def test_a_new_token_at_a_hard_linked_name_warns_that_the_other_names_keep_the_old(
+    tmp_path: Path,
+) -> None:
+    """A new token replaces the file; its other names keep the earlier token, readable by
+    others (0644): the install said only "its other names keep their bytes"."""
+    home = tmp_path / "home"
+    token_file = home / TOKEN_FILES["codex"]
+    other = shared_token_file(tmp_path, token_file)
+
+    status, said = run(home, memory_root(tmp_path), "install", "codex", "--token", "new-one")
+
+    assert status == 0, said
+    assert "WARNING: other users may read them (mode 0644), so an earlier token" in said
+    assert other.read_text(encoding="utf-8") == TOKEN + "\n"
+
+
+def test_a_symlinked_token_file_whose_target_holds_the_token_readable_is_warned_about(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    token_file = home / TOKEN_FILES["claude-code"]
+    token_file.parent.mkdir(parents=True)
+    target = tmp_path / "dots" / "token"
+    target.parent.mkdir()
+    target.write_text(TOKEN + "\n", encoding="utf-8")
+    target.chmod(0o644)
+    token_file.symlink_to(target)
+
+    status, said = run(home, memory_root(tmp_path), "install", "claude-code", "--token", TOKEN)
+
+    assert status == 0, said
+    assert (
+        f"{target} stays as it is; WARNING: it holds the bearer token and other users may "
+        f"read it (mode 0644)" in said
+    )
+    assert f"`chmod 600 {target}`" in said and mode(target) == 0o644
+
+
+def test_token_set_keeps_a_hard_linked_file_holding_the_token_and_narrows_it(
+    tmp_path: Path,
 ) -> None:
     from tests.plugin.test_h7_token_set import token_set
 
     token_file = tmp_path / "tokens" / "token"
     other = shared_token_file(tmp_path, token_file)
 
-    with pytest.raises(SystemExit) as stopped:
-        token_set((TOKEN + "\n").encode(), "--file", str(token_file))
+    status, said = token_set((TOKEN + "\n").encode(), "--file", str(token_file))
 
-    assert stopped.value.code == 2
-    assert f"token set: {refusal(token_file)}; nothing written" in capsys.readouterr().err
-    assert token_file.samefile(other) and mode(other) == 0o644
+    assert status == 0, said
+    assert f"{token_file} holds this token already (one file of 2 names): kept it" in said
+    assert "(0644 -> 0600)" in said
+    assert token_file.samefile(other) and mode(other) == 0o600

@@ -59,14 +59,27 @@ class Hooks(NamedTuple):
 
     def no_agent(self) -> str:
         """What a 404 for the agent says to do for installed hooks: install them again with
-        the right project and agent."""
+        the right project and agent, naming every flag that install needs (one given any of
+        its settings takes none from the installed hooks: H-3)."""
         whose = "managed hooks" if self.managed else "installed hooks"
-        return f"{whose}: run {self.install()} with the right ones"
+        flag = " --managed" if self.managed else ""
+        command = (
+            f"`harness-memory install {self.harness or _ANY}{flag} --project P --agent A "
+            "--url URL --memory-root ROOT`"
+        )
+        every = "" if self.harness else f"; HARNESS: {', '.join(HARNESSES[:-1])} or {HARNESSES[-1]}"
+        return (
+            f"{whose}: run {command} with the right ones (an install given any of its settings "
+            "takes none from the installed hooks: `harness-memory status` shows theirs; remote "
+            f"mode: --remote URL for --url and --memory-root){every}"
+        )
 
     def no_token_give(self) -> str:
-        """Where a 401 to a request that sent no token says to give one; nothing for the
-        managed hooks, whose one way is :data:`MANAGED_TOKEN_SET` (:meth:`token_again`)."""
-        if self.managed:
+        """Where a 401 to a request that sent no token says to give one, for a command run by
+        hand; nothing for a harness's hooks, which run with ``--flags-only`` (no variable is
+        read) and get their token file from their own install (:meth:`token_again` names it),
+        nor for the managed hooks, whose one way is :data:`MANAGED_TOKEN_SET`."""
+        if self.managed or self.harness:
             return ""
         return (
             "give this service's token in a --token-file (`harness-memory install` keeps yours "
@@ -83,10 +96,11 @@ class Hooks(NamedTuple):
         return f"`HARNESS_MEMORY_TOKEN=… harness-memory install {self.harness or _ANY}` again"
 
     def another_service(self, before: str, url: str, *, dry_run: bool = False) -> str:
-        """Why an install removed (``dry_run``: would remove) the token of the hooks installed
-        before: it was given for the service at ``before``, not ``url`` (A-10), and how to give
-        ``url``'s."""
-        verb = "would remove" if dry_run else "removed"
+        """Why an install dropped (``dry_run``: would drop; the hooks no longer get it, its
+        file removed unless other hooks read it) the token of the hooks installed before: it
+        was given for the service at ``before``, not ``url`` (A-10), and how to give ``url``'s.
+        Both URLs as the caller shows them (``shown_url``: never a password or an id)."""
+        verb = "would drop" if dry_run else "dropped"
         return (
             f"{verb} the earlier hooks' bearer token: it was given for the "
             f"service at {before}, not {url} (A-10: a token is never sent to another service); "
@@ -94,9 +108,9 @@ class Hooks(NamedTuple):
         )
 
     def unknown_service(self, url: str, *, dry_run: bool = False) -> str:
-        """Why an install removed (``dry_run``: would remove) the token of hooks installed
+        """Why an install dropped (``dry_run``: would drop) the token of hooks installed
         before that name no one service URL: it is not known to be ``url``'s (A-10)."""
-        verb = "would remove" if dry_run else "removed"
+        verb = "would drop" if dry_run else "dropped"
         return (
             f"{verb} the earlier hooks' bearer token: they name no one service "
             f"URL, so it is not known to be {url}'s (A-10); give {url}'s token: "

@@ -188,10 +188,11 @@ def main(
     # [--memory-root ROOT] …`), not the bare list of commands.
     parser: argparse.ArgumentParser = args.command_parser
     flags = {name: getattr(args, name, None) for name in _SETTING_FLAGS}
+    whose = None  # sync: the harness whose installed hooks give the token (A-10)
     if args.command == "sync":
-        flags = _with_installed_remote(flags, env)
+        flags, whose = _with_installed_remote(flags, env)
     try:
-        settings = _hooks_settings(args, flags, env)
+        settings = _hooks_settings(args, flags, env, whose)
     except SettingsError as error:
         parser.error(str(error))
     from memory_core.closed_reader import ReaderMayLeave, run_on_standard_output
@@ -267,13 +268,17 @@ def _command(
 
 
 def _hooks_settings(
-    args: argparse.Namespace, flags: Mapping[str, str | None], environ: Mapping[str, str]
+    args: argparse.Namespace,
+    flags: Mapping[str, str | None],
+    environ: Mapping[str, str],
+    whose: str | None = None,
 ) -> HarnessSettings:
     """The settings of ``args``'s command (:func:`load_settings`), for a hook with its harness
-    (:attr:`HarnessSettings.harness`: its messages name its commands, A-10). Raises
+    (:attr:`HarnessSettings.harness`: its messages name its commands, A-10), and for a
+    ``sync`` by hand using the token of ``whose`` installed hooks with theirs. Raises
     :class:`SettingsError`."""
     settings = load_settings(flags, environ, flags_only=getattr(args, "flags_only", False))
-    kind = getattr(args, "agent_kind", None) if args.command == "hook" else None
+    kind = getattr(args, "agent_kind", None) if args.command == "hook" else whose
     if kind not in _HARNESS_NAMES:
         return settings
     import msgspec
@@ -283,24 +288,28 @@ def _hooks_settings(
 
 def _with_installed_remote(
     flags: dict[str, str | None], environ: Mapping[str, str]
-) -> dict[str, str | None]:
-    """``flags`` for ``sync``: when neither a flag nor a variable names the copy (URL, project,
-    agent, state dir), the settings of the installed remote-mode hooks (R-1,
+) -> tuple[dict[str, str | None], str | None]:
+    """``(flags, whose)`` for ``sync``: when neither a flag nor a variable names the copy (URL,
+    project, agent, state dir), the settings of the installed remote-mode hooks (R-1,
     :func:`~harness_memory.installers.remote_hooks.installed_remote_settings`), so a ``sync`` by
-    hand syncs the copy the hooks use; a token given by flag or variable wins over theirs."""
+    hand syncs the copy the hooks use; a token given by flag or variable wins over theirs.
+    ``whose``: the harness whose hooks' token is used (a refusal names its install, A-10),
+    else None."""
     from harness_memory.installers.remote_hooks import installed_remote_settings
 
     def given(*names: str) -> bool:
         return any(flags.get(name) or environ.get(ENV_PREFIX + name.upper()) for name in names)
 
     if given("url", "project", "agent", "state_dir"):
-        return flags
+        return flags, None
     installed = installed_remote_settings(Path(environ.get("HOME") or Path.home()), environ)
     if installed is None:
-        return flags
+        return flags, None
+    whose = installed.pop("harness", None)
     if given("token", "token_file"):
+        whose = None
         installed = {k: v for k, v in installed.items() if k not in ("token", "token_file")}
-    return {**flags, **{k: v for k, v in installed.items() if not given(k)}}
+    return {**flags, **{k: v for k, v in installed.items() if not given(k)}}, whose
 
 
 def _say_unused_root(

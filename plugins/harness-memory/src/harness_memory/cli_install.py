@@ -26,7 +26,9 @@ import contextlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
+
+from harness_memory.advice import Hooks
 
 if TYPE_CHECKING:
     import logging
@@ -189,7 +191,7 @@ def run_install(
     root, values, reused, remote_state = _settings_given(parser, args, environ, home, managed, out)
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     try:
-        token, token_source = _hooks_token(args, environ, managed, reused, out)
+        token, token_source = _token(args, environ, managed, reused[0])
         checking = _checking_token(environ, managed, (token, token_source))
     except (TokenFileError, TokenValueError) as error:
         _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
@@ -207,6 +209,7 @@ def run_install(
         managed_dir=managed,
         remote_state_dir=remote_state,
         url_id_not_secret=install and args.url_id_not_secret,
+        dry_run=args.dry_run,
     )
     if install and options.url:  # written into settings and command lines: even unchecked
         from harness_memory.client import service_url_parts
@@ -219,7 +222,7 @@ def run_install(
             return 1
     warnings = _replaced_agent(args.harness, home, environ, managed, values) if install else []
     if install and not args.no_check:
-        checked = _checked(args, str(root), options, *checking)
+        checked = _checked(args, str(root), options, *checking, dropped=reused[1])
         if checked is None:
             return 1
         warnings += checked
@@ -230,6 +233,7 @@ def run_install(
     result = _written(args, options, environ, chosen, out)
     if result is None:
         return 1
+    _said_dropped(args, token, reused[1], out)
     for line in [] if install or args.dry_run else _left_behind(copies, home, environ, managed):
         _say(out, args.harness, line, True)
     where = (home, environ, managed)
@@ -359,7 +363,7 @@ def _settings_given(
     home: Path,
     managed: Path | None,
     out: IO[str],
-) -> tuple[str | None, dict[str, str | None], tuple[str | None, str | None], Path | None]:
+) -> tuple[str | None, dict[str, str | None], tuple[str | None, Dropped | None], Path | None]:
     """The memory root, the URL and ids, a token reused from the earlier install (with why
     one was not: :func:`_token_for`) and the remote state folder for
     ``install``/``uninstall``: from the flags, else
@@ -374,7 +378,8 @@ def _settings_given(
         name: getattr(args, name, None) or environ.get(f"HARNESS_MEMORY_{name.upper()}")
         for name in ("url", "project", "agent")
     }
-    reused_token, dropped = None, None
+    reused_token: str | None = None
+    dropped: Dropped | None = None
     given = not install or any(values.values()) or args.remote_url is not None
     if not given:
         root, reused_token = _as_installed(args, environ, home, managed, values, out, root)
@@ -397,19 +402,38 @@ def _settings_given(
     return root, values, (reused_token, dropped), remote_state
 
 
+class Dropped(NamedTuple):
+    """The token of the hooks installed before that an install does not give its hooks (A-10):
+    whose hooks, the service it was given for (``before``; None: the hooks name no one URL),
+    the service of the install (``url``), both as said (``shown_url``), and whether the
+    Claude Code planner says it (its ``env`` token: it drops it itself)."""
+
+    hooks: Hooks
+    before: str | None
+    url: str
+    by_planner: bool = False
+
+    def said(self, *, dry_run: bool) -> str:
+        """The sentence saying so (``dry_run``: what the install would do)."""
+        if self.before is None:
+            return self.hooks.unknown_service(self.url, dry_run=dry_run)
+        return self.hooks.another_service(self.before, self.url, dry_run=dry_run)
+
+
 def _token_for(
     args: argparse.Namespace, environ: Mapping[str, str], home: Path, url: str | None
-) -> tuple[str | None, str | None]:
-    """``(token, why dropped)``: the token of the user-level hooks of ``args.harness``
+) -> tuple[str | None, Dropped | None]:
+    """``(token, what was dropped)``: the token of the user-level hooks of ``args.harness``
     installed before (their token file's, or an older release's ``--token`` on their command
     lines) when they name the service ``url`` an install given its settings names
     (:func:`~harness_memory.installers.spec.same_service`); None for another service or
     none installed (H-3: installing again with the same flags keeps the token the hooks use;
     A-10: a token is never sent to another service, nor to one it is not known to belong to).
-    For another service, or hooks naming no one URL, the sentence saying the token is removed,
-    why and how to give ``url``'s (Claude Code's ``env`` token is said by its planner, which
-    drops it)."""
-    from harness_memory.advice import Hooks
+    For another service, or hooks naming no one URL, what says the token is dropped, why and
+    how to give ``url``'s: said once the install is written, or by a refused service check
+    (Claude Code's ``env`` token is said by its planner, which drops it)."""
+    from memory_core.addresses import shown_url  # A-10: its password and ids never said
+
     from harness_memory.installers.reinstall import installed_settings
     from harness_memory.installers.spec import same_service
 
@@ -419,12 +443,29 @@ def _token_for(
         return None, None
     if before is not None and same_service(before, url):
         return found.token, None
-    if found.env_token:  # Claude Code's planner drops it, and says why
-        return None, None
-    hooks = Hooks(args.harness)
-    if before is None:  # their commands name two services, or none: not known to be url's
-        return None, hooks.unknown_service(url, dry_run=args.dry_run)
-    return None, hooks.another_service(before, url, dry_run=args.dry_run)
+    shown = None if before is None else shown_url(before)
+    return None, Dropped(Hooks(args.harness), shown, shown_url(url), bool(found.env_token))
+
+
+def _managed_url_changed(before: str | None, url: str | None, managed: Path | None) -> list[str]:
+    """The warning of a managed install (``managed``) whose hooks named the service at
+    ``before`` and now name ``url``, another (A-10): each user's managed token, from ``token
+    set --managed`` and given for the old service, is what these hooks send to the new one
+    until the user gives that one's. Empty for no managed install, none before, or the same
+    service. URLs as ``shown_url`` shows them."""
+    from memory_core.addresses import shown_url
+
+    from harness_memory.advice import MANAGED_TOKEN_SET
+    from harness_memory.installers.spec import same_service
+
+    if managed is None or before is None or not url or same_service(before, url):
+        return []
+    old, new = shown_url(before), shown_url(url)
+    return [
+        f"the managed hooks named the service at {old}: each user's managed token was given "
+        f"for it, and these hooks now send it to {new} (A-10); tell every user to run "
+        f"{MANAGED_TOKEN_SET} with {new}'s token"
+    ]
 
 
 def _replaced_agent(
@@ -435,7 +476,9 @@ def _replaced_agent(
     values: Mapping[str, str | None],
 ) -> list[str]:
     """What an install for another agent than the hooks already in ``harness``'s settings
-    replaces, as a warning; none when no hooks are installed or they are that agent's (H-3).
+    replaces, as a warning; none when no hooks are installed or they are that agent's (H-3);
+    and for managed hooks moved to another service, that each user's token goes there
+    (:func:`_managed_url_changed`).
 
     A harness's settings hold one agent's hooks: installing for a second agent (``--agent
     reviewer`` after ``--agent coder``) rewrites them, and every Session of that harness then
@@ -444,15 +487,17 @@ def _replaced_agent(
     from harness_memory.installers.reinstall import installed_settings
 
     found = installed_settings(harness, home, environ, managed)
+    said = _managed_url_changed(found.flags.get("url"), values.get("url"), managed)
     before = (found.flags.get("project"), found.flags.get("agent"))
     now = (values.get("project"), values.get("agent"))
     if None in before or before == now:
-        return []
+        return said
     return [
+        *said,
         f"replaces agent {before[0]}/{before[1]}'s hooks in {found.path} with "
         f"{now[0]}/{now[1]}'s: a harness's settings hold one agent's hooks, so every "
         f"{harness} Session starts with {now[0]}/{now[1]}'s memory, not {before[1]}'s (to go "
-        f"back: install again with --project {before[0]} --agent {before[1]})"
+        f"back: install again with --project {before[0]} --agent {before[1]})",
     ]
 
 
@@ -497,19 +542,13 @@ def _say(out: IO[str], harness: str, sentence: str, verbose: bool) -> None:
         out.write(f"{harness}: {sentence}\n")
 
 
-def _hooks_token(
-    args: argparse.Namespace,
-    environ: Mapping[str, str],
-    managed: Path | None,
-    reused: tuple[str | None, str | None],
-    out: IO[str],
-) -> tuple[str | None, str | None]:
-    """:func:`_token` given ``reused``'s token; when the hooks get none, the sentence of
-    ``reused`` saying why the token of another service was removed is said (A-10)."""
-    token, source = _token(args, environ, managed, reused[0])
-    if token is None and reused[1] is not None:
-        _say(out, args.harness, reused[1], True)
-    return token, source
+def _said_dropped(
+    args: argparse.Namespace, token: str | None, dropped: Dropped | None, out: IO[str]
+) -> None:
+    """Say why the token of the hooks installed before is dropped (A-10), once the install
+    is written (or said by ``--dry-run``), when the hooks get no other (``token``)."""
+    if token is None and dropped is not None and not dropped.by_planner:
+        _say(out, args.harness, dropped.said(dry_run=args.dry_run), True)
 
 
 def _token(
@@ -668,7 +707,12 @@ def _as_installed(
             args.timeout = float(flags["timeout"])
     import shlex  # only an install quotes: not every hook process, which imports this module (H-5)
 
-    shown = " ".join(f"--{name} {shlex.quote(value)}" for name, value in flags.items())
+    from memory_core.addresses import shown_url  # A-10: its password and ids never said
+
+    shown = " ".join(
+        f"--{name} {shlex.quote(shown_url(value) if name == 'url' else value)}"
+        for name, value in flags.items()
+    )
     out.write(f"{args.harness}: installing again with the settings of {found.path}: {shown}\n")
     return root, found.token
 
@@ -703,11 +747,14 @@ def _checked(
     options: Any,
     token: str | None,
     token_source: str | None,
+    *,
+    dropped: Dropped | None = None,
 ) -> list[str] | None:
     """Run the install checks (H-7): each error reported, and None when there is one; else the
     warnings, for the install to say after everything else. ``token`` is the one the service is
     asked with: the hooks' own, or for a managed install (which writes none) the environment's,
-    for the check only; ``token_source`` where it came from, which a refusal names."""
+    for the check only; ``token_source`` where it came from, which a refusal names, and
+    ``dropped`` the earlier hooks' token it is not (A-10), which a refusal says why."""
     from harness_memory.installers.checks import Finding, check_root, check_service
     from harness_memory.installers.executable import describe_executable
 
@@ -733,6 +780,8 @@ def _checked(
         remote=options.remote,
     )
     errors = [finding.text for finding in findings if finding.error]
+    if errors and token is None and dropped is not None:  # why the earlier token is not sent
+        errors.append(dropped.said(dry_run=True))
     if errors:
         for text in [*errors, "nothing was changed"]:
             _logger().error("%s %s: %s", args.command, args.harness, text)

@@ -16,9 +16,9 @@ or ``--file`` names; the account's home is left alone and the line names the man
 ``--managed``, which writes theirs whatever ``$HOME`` says), or the one ``--file`` names (a
 user-settings install's ``--token-file``) — owner-only (``0600``, its new folders ``0700``),
 replacing it atomically: never a moment where the file holds half a token or is readable by others.
-A file with other hard links that holds that very token already is refused (exit 2): a new file at
-the name would leave its other names holding the token (:func:`~harness_memory.installers.
-own_names.shared_token`).
+A file with other hard links that holds that very token already (a snapshot's ``cp -al``) is kept,
+nothing written, and made owner-only in place, which its other names share; another account's such
+file is refused (exit 2: :func:`~harness_memory.installers.own_names.shared_token`).
 On a disk that keeps no owner-only modes (exFAT, FAT, some network shares show every file as the
 mount's ``0777``) no file is written: it would be every user's to read, and the hooks would refuse
 it. A state folder (``harness-memory``) gets the ``.gitignore`` an install writes there (``*``), so
@@ -46,7 +46,7 @@ import os
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from harness_memory.cli_words import name_by_choices
 from harness_memory.settings import (
@@ -57,6 +57,9 @@ from harness_memory.settings import (
     token_text,
     unknown_account_note,
 )
+
+if TYPE_CHECKING:
+    from harness_memory.installers.own_names import LinkAtName
 
 __all__ = [
     "TOKEN_HELP",
@@ -231,14 +234,7 @@ def run_token(
 
     if (shared := shared_token(path, token)) is not None:  # H-7: its other names keep it
         parser.error(f"token set: {shared}; nothing written")
-    found = link_at(path)  # a link there gives way to the file: said, as an install says it
-    try:
-        set_token(token, path)
-    except OSError as error:
-        parser.error(f"token set: cannot write {path}: {error.strerror or error}")
-    out.write(f"wrote the token to {path} (mode 0600)\n")
-    if found is not None:
-        out.write(f"{found.replaced(path, 0o600)}\n")
+    out.write(_set_or_keep(parser, token, path, link_at(path, frozenset({token}))))
     if elsewhere is not None and args.file is None:
         out.write(f"{elsewhere}\n")
     if warning is not None:
@@ -246,6 +242,29 @@ def run_token(
     if stale is not None and stale.is_file():
         out.write(_leave_stale(stale, path, environ))
     return 0
+
+
+def _set_or_keep(
+    parser: argparse.ArgumentParser, token: str, path: Path, found: LinkAtName | None
+) -> str:
+    """Write ``token`` to ``path`` (a link there, ``found``, gives way to the file: said, as an
+    install says it), or keep a hard-linked file holding it already (a snapshot's ``cp -al``:
+    nothing needs writing), its mode narrowed in place, which its other names share (H-7);
+    the lines to print. A write that fails ends the command (``parser.error``)."""
+    from harness_memory.installers.own_names import held_here, narrow_in_place
+
+    try:
+        if (same := held_here(path, token)) is not None:
+            modes = narrow_in_place(path)
+            kept = f"{path} holds this token already (one file of {same.st_nlink} names): kept it"
+            if modes is None:
+                return f"{kept} (mode 0600)\n"
+            return f"{kept}, made it owner-only ({modes[0]:04o} -> {modes[1]:04o}) for every name\n"
+        set_token(token, path)
+    except OSError as error:
+        parser.error(f"token set: cannot write {path}: {error.strerror or error}")
+    said = f"wrote the token to {path} (mode 0600)\n"
+    return said if found is None else f"{said}{found.replaced(path, 0o600)}\n"
 
 
 def _state_in_home(

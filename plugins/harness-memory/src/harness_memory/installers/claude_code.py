@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from memory_core.addresses import shown_url
 from memory_core.claude_code_settings import auto_memory_directory
 from memory_core.counting import counted
 
@@ -222,7 +223,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     state = None if managed is not None else path.parent / STATE_FOLDER  # each user's own
     token, dropped = options.token, None
     if token is None:
-        token, dropped = _env_token(document, options.url, path)
+        token, dropped = _env_token(document, options.url, path, dry_run=options.dry_run)
     token_file, place_warning = None, None
     if install and state is not None and token is not None:  # never in a work tree, or warned
         token_file, place_warning = token_place(path.parent, options.home, environ)
@@ -366,12 +367,15 @@ def _taken_out(document: dict[str, Any], root: str) -> None:
     _permissions(document, root, install=False)
 
 
-def _env_token(document: dict[str, Any], url: str, path: Path) -> tuple[str | None, str | None]:
+def _env_token(
+    document: dict[str, Any], url: str, path: Path, *, dry_run: bool = False
+) -> tuple[str | None, str | None]:
     """``(token, why dropped)``: the token an earlier install wrote into the settings' ``env``
     (at ``path``), to move into the file, only when the hooks there (or, naming none, that
     ``env``) name the service ``url`` (A-10: never written for another, nor for one not known:
     with no URL recorded the token is dropped); else None and the sentence saying it was
-    dropped, why, and how to give ``url``'s token. ``(None, None)`` for no token there."""
+    dropped (``dry_run``: would be), why, and how to give ``url``'s token (every URL as
+    ``shown_url`` shows it). ``(None, None)`` for no token there."""
     env = document.get("env")
     token = env.get(TOKEN_ENV) if isinstance(env, dict) else None
     if not (isinstance(token, str) and token):
@@ -381,15 +385,17 @@ def _env_token(document: dict[str, Any], url: str, path: Path) -> tuple[str | No
     if not urls and isinstance(env, dict) and isinstance(env.get("HARNESS_MEMORY_URL"), str):
         urls = [env["HARNESS_MEMORY_URL"]]
     hooks = Hooks(HARNESS)
+    shown = shown_url(url)  # A-10: a URL's password and ids are never said
     if not urls:
         return None, (
-            f"dropped the bearer token in {path} (env.{TOKEN_ENV}): no service URL is recorded "
-            f"with it, so it is not known to be {url}'s (A-10); give {url}'s token: "
-            f"{hooks.new_token(url)}"
+            f"{'would drop' if dry_run else 'dropped'} the bearer token in {path} "
+            f"(env.{TOKEN_ENV}): no service URL is recorded "
+            f"with it, so it is not known to be {shown}'s (A-10); give {shown}'s token: "
+            f"{hooks.new_token(shown)}"
         )
     other = next((before for before in urls if not same_service(before, url)), None)
     if other is not None:
-        return None, hooks.another_service(other, url)
+        return None, hooks.another_service(shown_url(other), shown, dry_run=dry_run)
     return token, None
 
 

@@ -138,6 +138,10 @@ class FileChange:
     ``0644``, an ACL entry, whose group bits show its mask), or enter its folder that the
     install can make owner-only (:attr:`private_folder`): it is written all the same, and so
     made owner-only again (A-10, H-7)."""
+    same_file: bool = False
+    """Whether this own file (the token file) is a hard link holding :attr:`new` already (a
+    snapshot's ``cp -al``): it is kept, never replaced, and only its mode narrowed in place
+    (through a descriptor opened ``O_NOFOLLOW``), which its other names share (H-7, A-10)."""
     private_folder: bool = False
     """Whether the folder of a :attr:`loose` file is made owner-only with it: one other users
     may enter that the install can make so (not one reached through a symlink: A-10,
@@ -476,7 +480,10 @@ def _own_link(change: FileChange, target: Path) -> LinkAtName | None:
     :func:`change_target` ``target``), which the write replaces by a new file rather than
     write through (:func:`~harness_memory.installers.own_names.link_at`); None for a harness's
     settings file, written through its links."""
-    return None if change.harness_settings else link_at(target)
+    if change.harness_settings or change.same_file:
+        return None
+    token = change.new.strip()  # the token file's: its text is the token
+    return link_at(target, frozenset({token}) if token in change.secrets else frozenset())
 
 
 def mode_of(path: Path) -> int | None:
@@ -734,7 +741,10 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
     kept = keep_aside(target) if link is not None else None
     try:
         in_place = replace_bytes(
-            target, encoded(change.new), mode, keep_links=change.harness_settings
+            target,
+            encoded(change.new),
+            mode,
+            keep_links=change.harness_settings or change.same_file,
         )
         _check_private(change, target, old_mode, kept=kept)
     except OSError:

@@ -4,9 +4,11 @@
 The plugin's own files are replaced by name, never written through a link found there
 (:func:`~harness_memory.installers.files.change_target`): a symlink or a hard link at
 ``harness-memory/token`` (left by a copy, or planted by another account) is replaced by a new
-``0600`` file, the other file keeping its bytes and mode — unless that file holds the very
-token written (:func:`shared_token`): then the write is refused, since no new file at the name
-could take the token from the other names. :func:`link_at` says what was there
+``0600`` file, the other file keeping its bytes and mode — unless that file is a hard link
+holding the very token written (:func:`held_here`: a snapshot's ``cp -al``, ``rsync
+--link-dest``): nothing needs writing then, and the file is kept, its mode narrowed in place
+(:func:`narrow_in_place`), which its other names share; only another account's such file is
+refused (:func:`shared_token`). :func:`link_at` says what was there
 (for ``--dry-run`` and the install's output); :func:`keep_aside` keeps that very entry (the
 link itself, not its text) under a hidden name in the same folder until every file is
 written, so an install that fails midway puts it back (:func:`put_back`) and "nothing was
@@ -27,8 +29,10 @@ __all__ = [
     "LinkAtName",
     "drop",
     "drop_leftovers",
+    "held_here",
     "keep_aside",
     "link_at",
+    "narrow_in_place",
     "put_back",
     "shared_token",
 ]
@@ -53,34 +57,68 @@ class LinkAtName:
         return f"{name} was {self.what}: {own}; {self.left}"
 
 
-def link_at(name: Path) -> LinkAtName | None:
+def link_at(name: Path, secrets: frozenset[str] = frozenset()) -> LinkAtName | None:
     """What sits at ``name`` (not followed) when it is a symlink, or a file with other hard
-    links; None for a plain file, nothing there, or a name that cannot be asked."""
+    links; None for a plain file, nothing there, or a name that cannot be asked. A symlink
+    whose target holds one of ``secrets`` (the bearer token) and may be read by other users
+    is said so: the replacement leaves that file as it is (reached through a link, it may be
+    anyone's; the install never changes it), and the user is told to make it owner-only or
+    remove it (H-7). A hard-linked file's other names keep their bytes and mode: said with a
+    warning when other users may read them, since they may hold an earlier token."""
     try:
         info = os.lstat(name)
         if stat.S_ISLNK(info.st_mode):
             pointed = name.readlink()
-            return LinkAtName(f"a symlink to {pointed}", f"{pointed} stays as it is")
+            left = f"{pointed} stays as it is"
+            held, mode = _held(name, secrets)
+            if held and mode & 0o077:
+                left += (
+                    f"; WARNING: it holds the bearer token and other users may read it (mode "
+                    f"{mode:04o}): the install never changes a file it reaches through a "
+                    f"symlink (it may be anyone's): make it owner-only (`chmod 600 {pointed}`) "
+                    "or remove it"
+                )
+            return LinkAtName(f"a symlink to {pointed}", left)
     except OSError:
         return None
     if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
-        return LinkAtName(
-            f"a hard link (one file of {info.st_nlink} names)", "its other names keep their bytes"
-        )
+        left = "its other names keep their bytes"
+        if (mode := stat.S_IMODE(info.st_mode)) & 0o077:
+            left += (
+                f"; WARNING: other users may read them (mode {mode:04o}), so an earlier token, "
+                f"if this file held one, stays readable there: remove them (`find / -xdev "
+                f"-inum {info.st_ino}` lists them) or make them owner-only"
+            )
+        return LinkAtName(f"a hard link (one file of {info.st_nlink} names)", left)
     return None
 
 
+def _held(name: Path, secrets: frozenset[str]) -> tuple[bool, int]:
+    """``(whether the file at name, links followed, holds one of secrets, its mode)``."""
+    if not secrets:
+        return False, 0
+    try:
+        info = name.stat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _TOKEN_READ_MAX:
+            return False, 0
+        held = name.read_bytes().decode("utf-8", "replace").strip()
+    except OSError:
+        return False, 0
+    return held in {secret.strip() for secret in secrets if secret.strip()}, stat.S_IMODE(
+        info.st_mode
+    )
+
+
 _TOKEN_READ_MAX = 64 * 1024
-"""The most of a hard-linked token file :func:`shared_token` reads (a token file holds one)."""
+"""The most of a token file :func:`held_here` reads (a token file holds one)."""
 
 
-def shared_token(name: Path, token: str) -> str | None:
-    """Why a token file at ``name`` cannot be given ``token``: it is a regular file with other
-    hard links that holds that very token already (its text, white space stripped). A new file
-    at ``name`` (what an install and ``token set`` write, :func:`keep_aside`) would leave the
-    other names holding the token, with their mode, wherever they lie (a dotfiles checkout, a
-    folder others read); no write at ``name`` can take it from them (H-7). None otherwise: a
-    file of other bytes is replaced, its other names keep those and never get the token."""
+def held_here(name: Path, token: str) -> os.stat_result | None:
+    """The ``lstat`` of the token file ``name`` when it is a regular file (never a symlink)
+    with other hard links that holds ``token`` already (its text, white space stripped): an
+    install or ``token set`` keeps that very file (its other names are the same file, a
+    snapshot's or a backup's hard link: nothing needs writing) and only narrows its mode
+    (:func:`narrow_in_place`), which its other names share. None otherwise."""
     try:
         info = os.lstat(name)
         if not stat.S_ISREG(info.st_mode) or info.st_nlink < 2 or info.st_size > _TOKEN_READ_MAX:
@@ -88,14 +126,40 @@ def shared_token(name: Path, token: str) -> str | None:
         held = name.read_bytes().decode("utf-8", "replace").strip()
     except OSError:
         return None
-    if held != token.strip():
+    return info if held == token.strip() else None
+
+
+def shared_token(name: Path, token: str) -> str | None:
+    """Why a token file at ``name`` cannot be given ``token``: it is a regular file with other
+    hard links that holds that very token already (:func:`held_here`) and is another
+    account's, so its mode cannot be narrowed and no new file at ``name`` could take the token
+    from the other names (H-7). None otherwise: a file of the user's holding it is kept and
+    narrowed, a file of other bytes replaced (its other names keep those, never the token)."""
+    info = held_here(name, token)
+    if info is None or not hasattr(os, "geteuid") or info.st_uid == os.geteuid():
         return None
     return (
-        f"{name} has {info.st_nlink} hard links and holds this very token: a new file at this "
-        "name would leave the other names holding it, with their mode "
-        f"({stat.S_IMODE(info.st_mode):04o}); remove them (`find / -xdev -samefile {name}` "
-        "lists them), or this name, and run this again"
+        f"{name} has {info.st_nlink} hard links, holds this very token and is another "
+        f"account's (uid {info.st_uid}), so its mode ({stat.S_IMODE(info.st_mode):04o}) is not "
+        f"yours to change: remove its other names (`find / -xdev -samefile {name}` lists them) "
+        "or ask its owner to, and run this again"
     )
+
+
+def narrow_in_place(name: Path) -> tuple[int, int] | None:
+    """Make the regular file ``name`` owner-only through a descriptor opened without
+    following a link at its name (``O_NOFOLLOW``: ``fchmod``), so every hard link of it is
+    narrowed too: ``(mode before, mode after)``, or None when it was owner-only already.
+    Raises ``OSError`` (``ELOOP`` for a symlink put at its name)."""
+    fd = os.open(name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        before = stat.S_IMODE(os.fstat(fd).st_mode)
+        if not before & 0o077:
+            return None
+        os.fchmod(fd, before & ~0o077)
+        return before, stat.S_IMODE(os.fstat(fd).st_mode)
+    finally:
+        os.close(fd)
 
 
 def keep_aside(name: Path) -> Path:

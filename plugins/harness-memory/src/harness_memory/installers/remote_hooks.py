@@ -39,9 +39,10 @@ def installed_remote_settings(home: Path, environ: Mapping[str, str]) -> dict[st
 
     Returns ``{"state_dir", "url", "project", "agent", "remote": "on"}`` plus ``token_file``
     (a hook's ``--token-file``) or ``token`` (Claude Code's settings ``env``) when they name
-    one; None when no harness has remote-mode hooks, or when they name more than one local
-    copy (then only the user can say which). A settings file that cannot be read counts as
-    holding no hooks.
+    one, and then ``harness``, the harness whose hooks hold it (a refusal of that token names
+    its install, A-10: not a setting flag); None when no harness has remote-mode hooks, or
+    when they name more than one local copy (then only the user can say which). A settings
+    file that cannot be read counts as holding no hooks.
     """
     targets = [
         ("claude-code", claude_code.settings_path(home, environ)),
@@ -49,8 +50,8 @@ def installed_remote_settings(home: Path, environ: Mapping[str, str]) -> dict[st
         ("gemini", gemini.settings_path(home, environ)),
     ]
     copies: set[tuple[str, ...]] = set()
-    token_files: list[str] = []
-    tokens: list[str] = []
+    token_files: list[tuple[str, str]] = []
+    tokens: list[tuple[str, str]] = []
     for harness, path in targets:
         try:
             _, document = read_json_object(
@@ -64,17 +65,17 @@ def installed_remote_settings(home: Path, environ: Mapping[str, str]) -> dict[st
             values = [flag_values(command, flag) for flag in _COPY_FLAGS.values()]
             if all(values):
                 copies.add(tuple(found[0] for found in values))
-                token_files += flag_values(command, "--token-file")
+                token_files += [(harness, f) for f in flag_values(command, "--token-file")]
                 env = document.get("env")
                 token = env.get("HARNESS_MEMORY_TOKEN") if isinstance(env, dict) else None
-                tokens += [token] if isinstance(token, str) and token else []
+                tokens += [(harness, token)] if isinstance(token, str) and token else []
     if len(copies) != 1:
         return None
     settings = dict(zip(_COPY_FLAGS, copies.pop(), strict=True)) | {"remote": "on"}
     if token_files:
-        settings["token_file"] = token_files[0]
+        settings["harness"], settings["token_file"] = token_files[0]
     elif tokens:
-        settings["token"] = tokens[0]
+        settings["harness"], settings["token"] = tokens[0]
     return settings
 
 

@@ -73,6 +73,8 @@ class InstallOptions:
     """The user said the UUID or hex id in :attr:`url`'s path is no secret
     (``--url-id-not-secret``: a tenant's id a gateway routes by, A-10): the install record
     keeps that of this URL, and ``status`` does not warn of it."""
+    dry_run: bool = False
+    """``--dry-run``: what the plan says it drops is said as what it would drop (A-10)."""
 
     @property
     def remote(self) -> bool:

@@ -41,9 +41,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from harness_memory.installers.files import FileChange, SettingsFileError, mode_of, read_text
-from harness_memory.installers.own_names import shared_token
+from harness_memory.installers.own_names import held_here, shared_token
 from harness_memory.installers.record import IGNORE_NAME, STATE_FOLDER, TOKEN_NAME, InstallRecord
-from harness_memory.installers.secrets import folder_kept_open, folder_left_open
+from harness_memory.installers.secrets import folder_kept_open, folder_left_open, private_mode
 from harness_memory.installers.work_trees import WorkTree, work_tree_of
 from harness_memory.settings import (
     MANAGED_TOKEN_SET,
@@ -211,10 +211,12 @@ def token_plan(
     work tree, or where the record names one) is removed, and without a ``token`` every one
     of them, so no stale token stays behind — but only a file where the plugin writes tokens
     (:func:`plugin_token_file`): a record naming any other file does not get it removed. Raises
-    :class:`~harness_memory.installers.files.SettingsFileError` for a token file hard-linked
-    elsewhere holding ``token`` already (:func:`~harness_memory.installers.own_names.
-    shared_token`: no new file could take it from its other names), or one that is not a
-    regular UTF-8 file.
+    :class:`~harness_memory.installers.files.SettingsFileError` for another account's token file
+    hard-linked elsewhere holding ``token`` already (:func:`~harness_memory.installers.
+    own_names.shared_token`: its mode is not the user's to narrow), or one that is not a
+    regular UTF-8 file. The user's own such file (a snapshot's ``cp -al``) is kept, its mode
+    narrowed in place (:attr:`~harness_memory.installers.files.FileChange.same_file`), which
+    every name of it shares.
     """
     own = record.path.parent / TOKEN_NAME
     earlier = [own, *([Path(record.token_file)] if record.token_file else [])]
@@ -235,14 +237,31 @@ def token_plan(
     folder = mode_of(place.parent)
     tighten = why is None and folder is not None and folder & 0o077 != 0
     new = token + "\n"
-    loose = old == new and (bool((mode_of(place) or 0) & 0o077) or tighten)
+    wide = mode_of(place) or 0
+    loose = old == new and (bool(wide & 0o077) or tighten)
+    same = held_here(place, token)  # a snapshot's hard link: kept, its mode narrowed in place
     changes = [
-        FileChange(place, old, new, secrets, backup=False, loose=loose, private_folder=tighten)
+        FileChange(
+            place,
+            old,
+            new,
+            secrets,
+            backup=False,
+            loose=loose,
+            private_folder=tighten,
+            same_file=same is not None,
+        )
     ]
     ignore = place.parent / IGNORE_NAME
     if place.parent.parts[-2:] == TOKENS_FOLDER and not os.path.lexists(ignore):
         changes.insert(0, FileChange(ignore, None, TOKENS_IGNORE_TEXT, backup=False))
     notes = [folder_left_open(place.parent, folder, why)] if why and folder is not None else []
+    if same is not None and wide & 0o077:
+        notes.append(
+            f"{place} has {same.st_nlink} hard links and holds this token already: the install "
+            f"keeps that file and makes it owner-only ({wide:04o} -> {private_mode(wide):04o}), "
+            "which every name of it shares"
+        )
     return changes, stale, notes
 
 
