@@ -134,13 +134,42 @@ async def test_h5_a_later_session_start_entry_needs_only_the_plugins_packages(
 def capped_answer(root: Path) -> bytes:
     """An A-9 answer with sections whose indexes are over the caps (I-4), so over one hook
     entry: the one ``plugins/harness-memory/bench/hook_cost.py`` measures the cut with."""
+    answer: bytes = bench_module().canned_answer(root, 260, 240)
+    return answer
+
+
+def bench_module() -> Any:
+    """``plugins/harness-memory/bench/hook_cost.py``, loaded as a module."""
     path = Path(__file__).resolve().parents[2] / "plugins/harness-memory/bench/hook_cost.py"
     spec = importlib.util.spec_from_file_location("hook_cost", path)
     assert spec is not None and spec.loader is not None
     hook_cost = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hook_cost)
-    answer: bytes = hook_cost.canned_answer(root, 260, 240)
-    return answer
+    return hook_cost
+
+
+def test_h5_the_bench_runs_codex_guard_in_real_startup_file_homes(tmp_path: Path) -> None:
+    """``make bench-hooks`` measures Codex's guard on ``bash -lc 'git status'`` (how Codex runs
+    every command) in homes of the P-3 corpus built as its test builds them, the login
+    shell's files and the scripts they source in place, and plain ``git status`` in one."""
+    from tests.plugin.test_p3_guard_real_startup_files import INSTALLED
+
+    hook_cost = bench_module()
+    script = Path(sys.executable).parent / "harness-memory"
+
+    cases = hook_cost._startup_homes(tmp_path, script)
+
+    assert {setup: INSTALLED[setup] for setup in hook_cost.STARTUP_HOMES} == (
+        hook_cost.STARTUP_HOMES
+    )
+    commands = [json.loads(stdin)["tool_input"]["command"] for _, stdin, _ in cases.values()]
+    assert commands.count("bash -lc 'git status'") == len(hook_cost.STARTUP_HOMES)
+    assert "git status" in commands
+    for command, _, environment in cases.values():
+        home = Path(environment["HOME"])
+        assert command[command.index("codex") + 1] == "pre-tool-use"
+        assert (home / ".bashrc").is_file() or (home / ".bash_profile").is_file()
+        assert not {"BASH_ENV", "ENV", "PS1"} & set(environment)
 
 
 async def test_h5_a_session_start_entry_that_must_cut_needs_only_the_plugins_packages(

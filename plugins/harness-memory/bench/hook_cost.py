@@ -9,7 +9,10 @@ record), a single entry that must cut both indexes at the caps (H-1), its PreToo
 Codex CLI's SessionStart (reading its token file) and PreToolUse hooks, Gemini CLI's
 SessionStart (likewise) and BeforeTool hooks, each harness's guard on its shell tool's call
 (``git status && make test``: allowed, after the whole shell reader has read it; the call a
-guard sees most), and each harness's post-write hook on a write into
+guard sees most), Codex CLI's guard in homes with real startup files (``tests/data/startup-files``:
+oh-my-bash's, nvm's, root's bash-completion; :data:`STARTUP_HOMES`) on ``bash -lc 'git status'``
+(how Codex runs every command: the guard reads the startup files that login shell runs and the
+scripts they source) and on plain ``git status``, and each harness's post-write hook on a write into
 the user scope (V-1: it decides, forks the process that records the version and exits; that
 process is nobody's wait and its cost is in neither figure).
 The SessionStart hooks talk to canned stand-ins of the service on loopback (one A-9 answer
@@ -39,7 +42,9 @@ import argparse
 import compileall
 import contextlib
 import json
+import os
 import resource
+import shutil
 import socket
 import statistics
 import subprocess
@@ -61,6 +66,20 @@ from memory_core.wire import SessionDirectories, SessionStartResponse
 KEY = "shop-api-a81f32c4"
 EVERYDAY_COMMAND = "git status && make test"
 """What the shell-tool guard rows judge: an everyday command, the call the guard sees most."""
+
+
+STARTUP_FILES = Path(__file__).resolve().parents[3] / "tests" / "data" / "startup-files"
+STARTUP_HOMES = {
+    "oh-my-bash": {".oh-my-bash": "oh-my-bash"},
+    "macos-nvm": {".nvm": "nvm"},
+    "debian-root-bash-completion": {"usr/share/bash-completion": "bash-completion"},
+}
+"""The heaviest homes of ``tests/data/startup-files`` (its README says where each file comes
+from), each with the folders of its ``installed/`` its installer puts in the home, as
+``tests/plugin/test_p3_guard_real_startup_files.py`` builds them: a login shell of each
+sources a script past 100 KiB (oh-my-bash's framework, nvm's ``nvm.sh``, bash-completion)."""
+LOGIN_COMMAND = "bash -lc 'git status'"
+"""How Codex CLI runs an everyday command: every shell call is ``bash -lc '<cmd>'``."""
 
 
 def canned_answer(root: Path, user_lines: int = 60, workspace_lines: int = 40) -> bytes:
@@ -143,11 +162,14 @@ class CannedService:
         self._listener.close()
 
 
-def timed(command: list[str], stdin: bytes) -> tuple[float, float]:
-    """Run ``command`` once: (wall seconds, CPU seconds of the child)."""
+def timed(
+    command: list[str], stdin: bytes, env: dict[str, str] | None = None
+) -> tuple[float, float]:
+    """Run ``command`` once (in ``env``, None: this process's environment): (wall seconds, CPU
+    seconds of the child)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, input=stdin, capture_output=True, check=False)  # noqa: S603
+    done = subprocess.run(command, input=stdin, capture_output=True, check=False, env=env)  # noqa: S603
     elapsed = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -208,11 +230,14 @@ def main() -> int:
         server = CannedService(canned_answer(Path(tmp)))
         at_caps = CannedService(canned_answer(Path(tmp), 260, 240))
         cases = _cases(Path(tmp), script, server.url, at_caps.url)
+        homes = _startup_homes(Path(tmp), script)
+        cases.update({name: (command, stdin) for name, (command, stdin, _) in homes.items()})
+        environments = {name: env for name, (_, _, env) in homes.items()}
         wall: dict[str, list[float]] = {name: [] for name in cases}
         cpu: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(args.runs):
             for name, (command, stdin) in cases.items():
-                spent = timed(command, stdin)
+                spent = timed(command, stdin, environments.get(name))
                 wall[name].append(spent[0])
                 cpu[name].append(spent[1])
         server.close()
@@ -229,14 +254,14 @@ def main() -> int:
         )
     else:
         print(
-            f"{'hook process':38} {'wall ms':>8} {'ratio':>7} {'p95 ms':>8} {'CPU ms':>8}"
+            f"{'hook process':58} {'wall ms':>8} {'ratio':>7} {'p95 ms':>8} {'CPU ms':>8}"
             f" {'ratio':>7}"
         )
         for name, (wall_ms, wall_ratio) in figures["wall"].items():
             cpu_ms, cpu_ratio = figures["cpu"][name]
             p95 = tails[name]
             print(
-                f"{name:38} {wall_ms:8.1f} {wall_ratio:6.2f}x {p95:8.1f} {cpu_ms:8.1f}"
+                f"{name:58} {wall_ms:8.1f} {wall_ratio:6.2f}x {p95:8.1f} {cpu_ms:8.1f}"
                 f" {cpu_ratio:6.2f}x"
             )
         verdict = f"over the {args.budget_ms:g} ms budget: {', '.join(over)}" if over else "ok"
@@ -344,6 +369,45 @@ def _shell_guards(
             ("gemini", "before-tool", "shell", gemini),
         )
     }
+
+
+def _startup_homes(tmp: Path, script: Path) -> dict[str, tuple[list[str], bytes, dict[str, str]]]:
+    """Codex CLI's guard (allowed) in each home of :data:`STARTUP_HOMES`, built under ``tmp``
+    with its memory root in it: :data:`LOGIN_COMMAND` and, for the first home, plain ``git
+    status``; each case with its environment (``HOME`` the home, the system's ``PATH``, no
+    ``BASH_ENV``, ``ENV`` or ``PS1``)."""
+    python = isolated_interpreter(str(script))
+    hook = [*([str(python), *ISOLATED] if python else []), str(script), "hook"]
+    cases: dict[str, tuple[list[str], bytes, dict[str, str]]] = {}
+    for number, (setup, installed) in enumerate(STARTUP_HOMES.items()):
+        home = tmp / "homes" / setup
+        shutil.copytree(STARTUP_FILES / "homes" / setup, home)
+        for folder, source in installed.items():
+            shutil.copytree(STARTUP_FILES / "installed" / source, home / folder)
+        root = home / "agents" / "coder" / "agent_state" / "memory"
+        workspace = home / "src" / "my-app"
+        workspace.mkdir(parents=True)
+        flags = ["--memory-root", str(root), "--state-dir", str(tmp / "state")]
+        environment = {
+            **{k: v for k, v in os.environ.items() if k not in ("BASH_ENV", "ENV", "PS1")},
+            "HOME": str(home),
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+        }
+        commands = [LOGIN_COMMAND, "git status"] if number == 0 else [LOGIN_COMMAND]
+        for command in commands:
+            call = {
+                "session_id": "s1",
+                "cwd": str(workspace),
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": command},
+            }
+            cases[f"codex {command} ({setup})"] = (
+                [*hook, "codex", "pre-tool-use", *flags],
+                json.dumps(call).encode(),
+                environment,
+            )
+    return cases
 
 
 def _medians(times: dict[str, list[float]]) -> dict[str, tuple[float, float]]:

@@ -46,13 +46,14 @@ class MountTable:
     under another name, and the guard refuses it rather than guess. A plain class, like
     :class:`harness_memory.hooks.tool_targets.ShellPaths` (H-5)."""
 
-    __slots__ = ("_inodes", "mounts", "read", "unknown")
+    __slots__ = ("_inodes", "_landings", "mounts", "read", "unknown")
 
     def __init__(self, mounts: list[Mount], *, read: bool = True, unknown: bool = False) -> None:
         self.mounts = mounts
         self.read = read
         self.unknown = unknown
         self._inodes: dict[str, frozenset[tuple[int, int]] | None] = {}
+        self._landings: dict[str, tuple[str, str] | None] = {}
 
     def as_read(self) -> list[Mount] | None:
         """The mounts, for another check of the same decision that reads the table (a walk
@@ -66,6 +67,15 @@ class MountTable:
         if folder not in self._inodes:
             self._inodes[folder] = inodes_in(folder)
         return self._inodes[folder]
+
+    def landing(self, path: str) -> tuple[str, str] | None:
+        """:func:`_landing` of ``path`` through these mounts, worked out once for this
+        decision: the guard asks it of the memory root and the records folders for every path
+        it judges (a login shell's startup files name dozens: one pass over the table each,
+        H-5)."""
+        if path not in self._landings:
+            self._landings[path] = _landing(path, self.mounts)
+        return self._landings[path]
 
 
 def read_mount_table() -> MountTable:
@@ -113,7 +123,7 @@ def below_by_mount(real: str, root: str, table: MountTable) -> tuple[str, ...] |
     mounts = table.mounts
     if not mounts:
         return None
-    target, home = _landing(real, mounts), _landing(root, mounts)
+    target, home = table.landing(real), table.landing(root)
     if target is None or home is None or target[0] != home[0]:
         return None
     rest = _below(target[1], home[1])

@@ -152,7 +152,10 @@ _ASSIGNED = r"=([^\s;&|()<>]*)"
 def _bare_words(text: str, names: set[str]) -> dict[str, list[int]]:
     """Where each of ``names`` stands bare in ``text`` (:data:`_BARE_RE`), by name: the index
     after each, in order. One pass over the text's words, however many names (a search of the
-    whole text for each of 20,000 names was quadratic)."""
+    whole text for each of 20,000 names was quadratic). A few names none of which the text
+    holds (``git status`` expands no variable) need no walk of a startup file's words (H-5)."""
+    if len(names) <= _FEW_NAMES and not any(name in text for name in names):
+        return {}
     found: dict[str, list[int]] = {}
     for word in re.finditer(_BARE_WORD_RE, text):
         if word.group() in names:
@@ -160,6 +163,8 @@ def _bare_words(text: str, names: set[str]) -> dict[str, list[int]]:
     return found
 
 
+_FEW_NAMES = 16
+"""Up to how many names :func:`_bare_words` first looks for each in the text as it is."""
 _BARE_WORD_RE = r"(?<![\w${!#])\w+"
 """A whole word of word characters no ``$``, ``{``, ``!`` or ``#`` stands before: a name
 stands bare (:data:`_BARE_RE`) exactly where it is one."""

@@ -193,6 +193,7 @@ class _Judge:
         "environ",
         "git_kept",
         "interactive",
+        "judged",
         "key",
         "memory_root",
         "outer",
@@ -217,6 +218,7 @@ class _Judge:
         self.interactive: bool | None = None  # the shell whose startup files are read
         self.shell: tuple[str, ...] = ()  # the harness's shell for the call's own texts
         self.git_kept = False  # the call's own command keeps git's answer (a script may ask)
+        self.judged: dict[tuple[str, str, frozenset[str]], str | None] = {}  # _path_refusal's
 
     def texts(
         self, texts: list[str], known: str | None, depth: int = 0, *, own_code: bool = False
@@ -299,7 +301,18 @@ def _path_refusal(path: str, cwd: str, judge: _Judge, roots: set[str]) -> str | 
     """The refusal of a write of ``path`` (relative to ``cwd``) where the kernel lands it
     (:func:`~harness_memory.hooks.path_refusal.records_refusal`,
     :func:`~harness_memory.guard.check_write`: through symlinks and ``..``), or None; the
-    Session's own scope folder itself passes (``cd``, ``ls``, a copy into it) (P-3)."""
+    Session's own scope folder itself passes (``cd``, ``ls``, a copy into it) (P-3). Each
+    path judged once per call (``judge.judged``): the startup files a login shell runs name the
+    same words (``if``, ``[``, ``PATH``) file after file, and each costs a walk of its folders
+    (H-5); nothing the answer depends on changes during the call, the guard only reads."""
+    asked = (path, cwd, frozenset(roots))
+    if asked not in judge.judged:
+        judge.judged[asked] = _judged_path(path, cwd, judge, roots)
+    return judge.judged[asked]
+
+
+def _judged_path(path: str, cwd: str, judge: _Judge, roots: set[str]) -> str | None:
+    """:func:`_path_refusal`'s judgement, each time it is asked."""
     memory_root, key, table = judge.memory_root, judge.key, judge.table
     if (reason := records_refusal(path, cwd, judge.records, table)) is not None:
         return reason

@@ -412,11 +412,15 @@ _FOLDER_COMMANDS_CAP = 4096
 """The most distinct ``cd``, ``pushd`` and ``popd`` commands of a long script followed (each a
 few microseconds: H-5); past it :func:`script_folders` cannot tell its folders."""
 _FOLDER_COMMAND_RE = (
-    r"(?:^|(?<=[\s;&|(){}]))(?P<name>cd|pushd|popd)(?=[\s;&|)]|$)(?P<operands>[^\n;&|)`]*)"
+    r"(?P<name>cd(?<![^\s;&|(){}]cd)|pushd(?<![^\s;&|(){}]pushd)|popd(?<![^\s;&|(){}]popd))"
+    r"(?=[\s;&|)]|$)(?P<operands>[^\n;&|)`]*)"
 )
 """A ``cd``, ``pushd`` or ``popd`` and its words, in a script too long for the whole scan of
 :func:`nested_scripts` (:data:`SCRIPT_FOLLOW_CAP`): its variables are the environment's alone
-(one the script assigns is unknown there: a place built at run time)."""
+(one the script assigns is unknown there: a place built at run time). At the text's start or
+after white space or shell punctuation, told after the name (``(?<![^…]cd)``), not before it:
+a pattern starting with its name is searched for by its first letters, one starting with a
+look-behind is tried at every character (nvm's 158 KiB ``nvm.sh``: 12 ms, now 1; H-5)."""
 
 
 def _own_read(scan: _NestedScan, text: str, script: tuple[str, str] | None) -> str:

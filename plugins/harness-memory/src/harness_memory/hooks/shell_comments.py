@@ -14,6 +14,7 @@ Linear in the text's length: a backslash run is read once, by the ``#`` right af
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = ["WORD_ENDS", "comment_at", "uncommented", "without_comments"]
@@ -84,6 +85,7 @@ def uncommented(text: str) -> str | None:
     return "".join(kept)
 
 
+@functools.lru_cache(maxsize=16)  # the same file's text is read for several questions (H-5)
 def without_comments(text: str) -> str:
     """A shell script's ``text`` (a startup file, a script the guard follows) with its
     comments dropped, line by line: from each ``#`` that starts a word (:func:`comment_at`)

@@ -249,10 +249,14 @@ def _other_key(text: str, root: str, own: set[str], *, root_named: bool) -> str 
     program joining it to the root makes a folder no Workspace's Session uses yet (open, as
     every path such a program builds: ``docs/security.md``)."""
     looked_up: set[str] = set()
+    shaped: dict[str, bool] = {}  # each word's shape judged once: a big script repeats words
     for token in re.split(_KEY_WORD_SPLIT_RE, text):
         if root_named and token.casefold() == MARKER_FILE:
             return token
-        if len(token) > 57 or token in own or not SCOPE_KEY_RULE.accepts(token):
+        if (key_shaped := shaped.get(token)) is None:
+            key_shaped = len(token) <= 57 and token not in own and SCOPE_KEY_RULE.accepts(token)
+            shaped[token] = key_shaped
+        if not key_shaped:
             continue
         if len(looked_up) >= KEYS_CAP:
             return token
