@@ -1,9 +1,7 @@
-"""A-6, V-2: a delete removes every index line holding a link to the file; a line that links
-another file beside it keeps that link when the deleted one is a Markdown, wiki or reference
-link (test_a6_delete_prunes_every_link_spelling), and goes whole when it names the deleted file
-in another form (an HTML link, an entry's code span: ``<a href="a.md">A</a>, see [B](b.md)``).
-Then the answer names each other file whose only index entry went with it
-(``unindexedFiles``), never silently, and the undo puts the line back byte for byte.
+"""A-6, V-2: a delete removes every index line holding a link to the file, also a line that
+links another file beside it (``- [A](a.md), see [B](b.md)``); the answer names each other file
+whose only index entry went with it (``unindexedFiles``), never silently, and the undo puts the
+line back byte for byte.
 
 Before, the answer said only the removed lines: ``b.md`` dropped out of the index unsaid.
 """
@@ -17,14 +15,24 @@ from tests.api.conftest import AgentHome, Client, file_url, ok_json
 
 TOPIC = "---\nname: {0}\ndescription: a topic\nupdated_at: 2026-11-20\n---\nbody\n"
 SHARED_LINE = {
+    "inline": (
+        "# Memory\n- [A](a.md), see [B](b.md)\n- [C](c.md) and [B](b.md) too\n- [D](d.md)\n",
+        "# Memory\n- [A](a.md), see [B](b.md)\n- [D](d.md), see [C](c.md)\n",
+    ),
+    "reference": (
+        "# Memory\n- [A][a], see [B][b]\n- [C](c.md) and [B][b] too\n- [D](d.md)\n\n"
+        "[a]: a.md\n[b]: b.md\n",
+        "# Memory\n- [A][a], see [B][b]\n- [D](d.md)\n\n[a]: a.md\n[b]: b.md\n[c]: c.md\n",
+    ),
+    "through the parent": (
+        "# Memory\n- [B](b.md), see [A](../user/a.md)\n- [C](c.md) and [B](b.md) too\n"
+        "- [D](d.md)\n",
+        "# Memory\n- [B](b.md), see [A](../user/a.md)\n- [D](d.md), see [C](c.md)\n",
+    ),
     "html": (
         '# Memory\n<a href="a.md">A</a>, see [B](b.md)\n- [C](c.md) and [B](b.md) too\n'
         "- [D](d.md)\n",
         '# Memory\n<a href="a.md">A</a>, see [B](b.md)\n- [D](d.md), see [C](c.md)\n',
-    ),
-    "entry": (
-        "# Memory\n- `a.md` - see [B][b]\n- [C](c.md) and [B][b] too\n- [D](d.md)\n\n[b]: b.md\n",
-        "# Memory\n- `a.md` - see [B][b]\n- [D](d.md)\n\n[b]: b.md\n[c]: c.md\n",
     ),
 }
 """Per link style: an index where ``b.md`` keeps another entry, and one where it has none."""

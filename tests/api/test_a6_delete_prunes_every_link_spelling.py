@@ -1,5 +1,5 @@
-"""A-6, T-4, T-5: a delete prunes exactly the index lines that the lint reads as linking the
-file, whatever the link's spelling, and a line linking another file too keeps that link.
+"""A-6, T-4, T-5, V-2: a delete prunes exactly the index lines that the lint reads as linking
+the file, whatever the link's spelling, each whole, and the undo gives every one back in place.
 
 One reading decides both (:func:`memory_core.index.scope_link_targets`): ``[x](x.md)``,
 ``[x](./x.md)``, ``[x](<x.md>)``, ``[x](.//x.md)``, ``[x](sub/../x.md)``, ``[x](../user/x.md)``
@@ -7,10 +7,11 @@ One reading decides both (:func:`memory_core.index.scope_link_targets`): ``[x](x
 lint counts each as its entry (no ``unindexed``, a ``dangling-link`` once it is gone) and a
 delete takes the line. A bare ``x.md`` in prose is a mention for both: it stays.
 
-A line linking the deleted file and another (``- [Y](y.md), see [X](x.md)``) keeps its other
-link: the deleted link's markup goes, its text stays (``- [Y](y.md), see X``), and the undo puts
-the line back byte for byte. Before, ``../user/x.md`` and the absolute path were no links to
-either (the delete answered 200 and left them), and the shared line went whole, ``y.md`` with it.
+A line linking the deleted file and another (``- [Y](y.md), see [X](x.md)``) goes whole, as
+A-6 says ("removes the file and every index line holding a link to it"); the answer names
+``y.md`` as left unindexed, and the undo puts the line back byte for byte. Before, a delete
+"unlinked" such a line (``- [Y](y.md), see X``), and its undo duplicated lines: two deletes
+undone oldest first, or MEMORY.md restored before the undo.
 """
 
 from __future__ import annotations
@@ -67,39 +68,44 @@ async def test_a6_a_link_elsewhere_to_the_deleted_file_is_dangling_until_deleted
     assert ("dangling-link", "MEMORY.md", 2) in await _findings(client)
 
 
-SHARED: list[tuple[str, str]] = [
-    ("- [Y](y.md), see [X](x.md)", "- [Y](y.md), see X"),
-    ("- [X](./x.md#why) and [Y](y.md) too", "- X and [Y](y.md) too"),
-    ("- [[x|The X]] beside [[y]]", "- The X beside [[y]]"),
-    ("- [X][x] beside [Y](y.md)", "- X beside [Y](y.md)"),
-    ("- [Y](y.md) ![X](x.md)", "- [Y](y.md) X"),  # an image's text: no ``!`` left
-    ("- [Y](y.md) ![X][x]", "- [Y](y.md) X"),
-    ("- [Y](y.md) ![[x]]", "- [Y](y.md) x"),
+SHARED = [
+    "- [Y](y.md), see [X](x.md)",
+    "- [X](./x.md#why) and [Y](y.md) too",
+    "- [X][x] beside [Y](y.md)",
+    "- [Y](y.md) ![X](x.md)",
+    "- [Y](y.md) see [X \\] q](x.md)",  # an escaped ``]`` in x's text
+    "- [Y](y.md) see [X](../user/x.md)",
 ]
 
 
-@pytest.mark.parametrize(("line", "left"), SHARED)
-async def test_a6_a_line_linking_another_file_keeps_that_link_and_undo_restores_it(
-    client: Client, agent: AgentHome, line: str, left: str
+@pytest.mark.parametrize("line", SHARED)
+async def test_a6_a_line_linking_another_file_too_goes_whole_and_undo_restores_it(
+    client: Client, agent: AgentHome, line: str
 ) -> None:
     for stem in "xyz":
         (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
     index = agent.user / layout.INDEX_FILE
     text = f"# Memory\r\n{line}\r\n- [Z](z.md)\r\n"
     definition = "\r\n[x]: x.md\r\n" if "][x]" in line else ""
-    index.write_bytes((text + definition).encode("utf-8"))
+    raw = (text + definition).encode("utf-8")
+    index.write_bytes(raw)
 
     deleted: dict[str, Any] = await ok_json(await client.delete(file_url("user", "x.md")))
 
-    assert index.read_bytes().decode("utf-8") == f"# Memory\r\n{left}\r\n- [Z](z.md)\r\n" + (
-        "\r\n" if definition else ""
-    )
-    assert deleted["unindexedFiles"] == []
+    assert index.read_bytes() == b"# Memory\r\n- [Z](z.md)\r\n" + (b"\r\n" if definition else b"")
+    assert deleted["unindexedFiles"] == ["y.md"]
     assert line in deleted["removedIndexLines"]
-    url = f"{file_url('user', 'x.md')}/restore"
-    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
-    assert index.read_bytes().decode("utf-8") == text + definition
+    restored = await _undo(client, "x.md", deleted)
+    assert index.read_bytes() == raw
     assert sorted(restored["indexLinesAdded"]) == sorted(deleted["removedIndexLines"])
+
+
+async def _undo(client: Client, name: str, deleted: dict[str, Any]) -> dict[str, Any]:
+    url = f"{file_url('user', name)}/restore"
+    answer: dict[str, Any] = await ok_json(
+        await client.post(url, json={"version": deleted["restoreVersion"]})
+    )
+    return answer
 
 
 UNDONE: list[list[str]] = [
@@ -111,12 +117,11 @@ UNDONE: list[list[str]] = [
 
 
 @pytest.mark.parametrize("lines", UNDONE)
-async def test_v2_undo_gives_back_every_line_the_delete_took_or_unlinked_in_place(
+async def test_v2_undo_gives_back_every_line_the_delete_took_in_place(
     client: Client, agent: AgentHome, lines: list[str]
 ) -> None:
     """The file's own entry comes back beside a line that also linked it (V-2: nothing lost),
-    and a line the delete unlinked gets its link back on its own row, not on the first row
-    that reads like it (the user's own ``see X``)."""
+    each on its own row; a row of the user's reading alike (``see X``) stays as it is."""
     for stem in "xyz":
         (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
     index = agent.user / layout.INDEX_FILE
@@ -124,8 +129,51 @@ async def test_v2_undo_gives_back_every_line_the_delete_took_or_unlinked_in_plac
     index.write_bytes(raw)
 
     deleted = await ok_json(await client.delete(file_url("user", "x.md")))
-    url = f"{file_url('user', 'x.md')}/restore"
-    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    restored = await _undo(client, "x.md", deleted)
 
     assert index.read_bytes() == raw
     assert sorted(restored["indexLinesAdded"]) == sorted(deleted["removedIndexLines"])
+
+
+TWO_DELETES = [
+    (b"# Memory\n- [Y](y.md) [X](x.md) [Z](z.md)\n- [W](w.md)\n", "x.md", "z.md"),
+    (b"# Memory\n- [Y](y.md) [X](x.md) [Z](z.md)\n", "y.md", "x.md"),
+    (b"# Memory\n- [Y](y.md) - entry\n- [Z](z.md), see [X](x.md) and [Y](y.md)\n", "x.md", "y.md"),
+]
+
+
+@pytest.mark.parametrize(("raw", "first", "second"), TWO_DELETES)
+async def test_v2_two_deletes_on_one_line_undone_oldest_first_give_the_index_back(
+    client: Client, agent: AgentHome, raw: bytes, first: str, second: str
+) -> None:
+    """Each undo puts back the lines its delete took, once: no line twice, none left without
+    the link it had (the reviewer's F1: the line came back twice, one copy still unlinked)."""
+    for stem in "xyzw":
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(raw)
+
+    deleted_first = await ok_json(await client.delete(file_url("user", first)))
+    deleted_second = await ok_json(await client.delete(file_url("user", second)))
+    await _undo(client, first, deleted_first)
+    await _undo(client, second, deleted_second)
+
+    assert index.read_bytes() == raw
+
+
+async def test_v2_memory_md_restored_then_the_delete_undone_gives_the_index_back(
+    client: Client, agent: AgentHome
+) -> None:
+    """The reviewer's F2: MEMORY.md restored to the version before the delete, then the delete
+    undone: the shared line once (it came back twice, once as the delete left it)."""
+    raw = b"# Memory\n- [Y](y.md), see [X](x.md)\n- [Z](z.md)\n"
+    for stem in "xyz":
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(raw)
+
+    deleted = await ok_json(await client.delete(file_url("user", "x.md")))
+    await _undo(client, layout.INDEX_FILE, deleted)
+    await _undo(client, "x.md", deleted)
+
+    assert index.read_bytes() == raw

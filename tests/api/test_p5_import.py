@@ -13,7 +13,7 @@ import io
 import itertools
 import os
 import shutil
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -316,12 +316,11 @@ def test_p5_index_changed_during_the_merge_is_merged_again(
         *,
         places: str | None = None,
         twins: Collection[str] = (),
-        unlinked: Mapping[str, str] | None = None,
     ) -> IndexMerge:
         calls.append(target)
         if len(calls) == 1:  # the agent saves a memory right after the import read the index
             atomic_write_bytes(index, "# Mine\n- [Agent](agent.md) — just now\n".encode())
-        return merge_index(target, source, renames, places=places, twins=twins, unlinked=unlinked)
+        return merge_index(target, source, renames, places=places, twins=twins)
 
     monkeypatch.setattr(index_rewrite, "merge_index", merge_while_the_agent_writes)
     run_import(

@@ -126,15 +126,10 @@ def test_a6_a_joined_entry_using_a_reference_to_the_file_goes_with_its_definitio
     assert prune_index(index, "pnpm.md") == (f"{A}\n\n", ["- [Pnpm][p] use pnpm", "[p]: pnpm.md"])
 
 
-def test_a6_a_link_a_soft_break_cuts_in_two_is_unlinked_in_its_line() -> None:
-    """A link whose text holds the soft break is in no one part: the line is not cut into
-    entries, but as any line linking another file too it keeps that link, the deleted one's
-    text left (A-6)."""
+def test_a6_a_link_a_soft_break_cuts_in_two_still_takes_its_line_whole() -> None:
+    """A link whose text holds the soft break is in no one part: the line goes whole."""
     index = f"- [Uv\u2028notes](uv.md) {B}\n{C}\n"
-    assert prune_index(index, "uv.md") == (
-        f"- Uv\u2028notes {B}\n{C}\n",
-        [f"- [Uv\u2028notes](uv.md) {B}"],
-    )
+    assert prune_index(index, "uv.md") == (f"{C}\n", [f"- [Uv\u2028notes](uv.md) {B}"])
 
 
 COMMENT_PLACEMENTS = [

@@ -62,11 +62,9 @@ __all__ = [
     "index_lines",
     "index_lines_linking",
     "index_lines_linking_each",
-    "index_lines_unlinked",
     "line_entries",
     "line_links_to",
     "line_without_entries",
-    "line_without_links",
     "link_targets",
     "linked_name_spans",
     "linked_topic_files",
@@ -163,12 +161,9 @@ class RepeatedFind:
         return self.text.find(char, start)
 
 
-def _destination(
-    line: str, start: int, finder: RepeatedFind, before: int
-) -> tuple[str, int] | None:
-    """Parse an inline link destination beginning at ``start`` (just after ``](``): it as
-    written (without ``<…>``) and where the link ends (one past its ``)``), or None; a bare
-    one ends ``before`` the next ``](`` at the latest (none holds one: a file name with ``](``
+def _destination(line: str, start: int, finder: RepeatedFind, before: int) -> str | None:
+    """Parse an inline link destination beginning at ``start`` (just after ``](``); a bare one
+    ends ``before`` the next ``](`` at the latest (none holds one: a file name with ``](``
     is written ``<…>``), so no character of a line is scanned once per link."""
     end = len(line)
     i = start
@@ -201,7 +196,7 @@ def _destination(
         while i < end and line[i] in " \t":
             i += 1
     if i < end and line[i] == ")":
-        return target, i + 1
+        return target
     return None
 
 
@@ -229,26 +224,16 @@ def link_targets(line: str) -> list[str]:
     if reference:
         raw = reference.group(2)
         targets.append(_clean(raw[1:-1] if raw.startswith("<") else raw))
-    targets.extend(_clean(target) for _, _, target in _inline_links(prose) if target)
-    return [target for target in targets if target]
-
-
-def _inline_links(prose: str) -> list[tuple[int, int, str]]:
-    """``(bracket, end, destination)`` of each inline link of ``prose`` (a line with its code
-    spans and comments blanked, :func:`_prose`), in order: where its ``](`` stands, one past
-    its ``)``, and its destination as written (without ``<…>``). The one reading of an inline
-    link: :func:`link_targets` and a delete's :func:`line_without_links` both use it."""
-    links: list[tuple[int, int, str]] = []
     finder = RepeatedFind(prose)
     position = prose.find("](")
     while position != -1:
         following = prose.find("](", position + 2)
         before = len(prose) if following == -1 else following
-        found = _destination(prose, position + 2, finder, before)
-        if found is not None:
-            links.append((position, found[1], found[0]))
+        target = _destination(prose, position + 2, finder, before)
+        if target:
+            targets.append(_clean(target))
         position = following
-    return links
+    return [target for target in targets if target]
 
 
 def entry_span(line: str) -> tuple[int, int] | None:
@@ -655,15 +640,11 @@ def prune_index(
     only a wiki link writing its name (in NFC) does. A link is read as the lint reads it
     (:func:`scope_link_targets`: ``./x.md``, ``<x.md>``, ``notes/../x.md``, and with ``here``,
     the scope folder's path, ``../user/x.md`` and an absolute path to it); a bare ``x.md``
-    in prose is a mention for both, and stays.
+    in prose is a mention for both, and stays. A line that links another file of the scope
+    too (``- [B](b.md), see [A](./a.md#why)``) goes whole, as A-6 says:
 
-    A line that links another file of the scope too (``- [B](b.md), see [A](a.md)``) keeps
-    that link: only the markup of the links to ``file_name`` goes, their text stays
-    (:func:`line_without_links`); the removed lines name it as it was, and a restore puts it
-    back so (:func:`index_lines_unlinked`):
-
-    >>> prune_index("- [B](b.md), see [A](./a.md#why)\\n- [A](a.md)\\n", "a.md")
-    ('- [B](b.md), see A\\n', ['- [B](b.md), see [A](./a.md#why)', '- [A](a.md)'])
+    >>> prune_index("- [B](b.md), see [A](./a.md#why)\\n- [C](c.md)\\n", "a.md")
+    ('- [C](c.md)\\n', ['- [B](b.md), see [A](./a.md#why)'])
 
     Returns ``(new_text, removed_lines)`` (removed lines without their line ends). Prose
     mentions and lines in fenced code stay. A line ends at LF, CRLF or a lone CR (classic Mac
@@ -694,40 +675,11 @@ def prune_index(
     >>> prune_index("- [A](A.md)\\n- [B](b.md)\\n", "a.md", files=["a.md", "b.md"])
     ('- [B](b.md)\\n', ['- [A](A.md)'])
     """
-    new_text, removed, _ = _prune(text, file_name, exact=exact, files=files, here=here)
-    return new_text, removed
-
-
-def index_lines_unlinked(
-    text: str,
-    file_name: str,
-    *,
-    exact: bool = False,
-    files: Collection[str] | None = None,
-    here: str | None = None,
-) -> dict[str, str]:
-    """The lines of the index ``text`` that :func:`prune_index` (same arguments) keeps without
-    their links to ``file_name`` (:func:`line_without_links`), each as it was → as the delete
-    leaves it: a restore puts the line back in place of what the delete left (V-2).
-
-    >>> index_lines_unlinked("- [B](b.md), see [A](a.md)\\n", "a.md")
-    {'- [B](b.md), see [A](a.md)': '- [B](b.md), see A'}
-    """
-    return _prune(text, file_name, exact=exact, files=files, here=here)[2]
-
-
-def _prune(
-    text: str, file_name: str, *, exact: bool, files: Collection[str] | None, here: str | None
-) -> tuple[str, list[str], dict[str, str]]:
-    """:func:`prune_index`, and :func:`index_lines_unlinked`."""
-    new_text, removed, unlinked = _prune_spelled(
-        text, file_name, exact=exact, files=files, here=here
-    )
+    new_text, removed = _prune_spelled(text, file_name, exact=exact, files=files, here=here)
     for twin in () if exact else _case_twins(text, file_name, files or ()):
-        new_text, gone, more = _prune_spelled(new_text, twin, exact=False, files=None, here=here)
+        new_text, gone = _prune_spelled(new_text, twin, exact=False, files=None, here=here)
         removed.extend(gone)
-        unlinked.update(more)
-    return new_text, removed, unlinked
+    return new_text, removed
 
 
 def _case_twins(text: str, file_name: str, files: Collection[str]) -> list[str]:
@@ -787,8 +739,8 @@ def _may_fold_to(line: str, folded: str) -> bool:
 
 def _prune_spelled(
     text: str, file_name: str, *, exact: bool, files: Collection[str] | None, here: str | None
-) -> tuple[str, list[str], dict[str, str]]:
-    """:func:`_prune` for the lines linking ``file_name`` as spelled (in NFC, or as it
+) -> tuple[str, list[str]]:
+    """:func:`prune_index` for the lines linking ``file_name`` as spelled (in NFC, or as it
     is with ``exact``) or by a wiki link resolved among ``files``."""
     tokens = _lines_with_any_ends(text)
     starts = list(itertools.accumulate(map(len, tokens), initial=0))
@@ -809,37 +761,14 @@ def _prune_spelled(
         )
     ]
     labels: set[str] = set()
-    references: dict[str, str] = {}
     if removed_at and "]:" in text:
         contents = prose if prose is not None else [_content(token) for token in tokens]
-        references = reference_definitions(contents)
-        labels = _labels_linking(references, file_name, exact=exact, here=here)
+        labels = _labels_linking(contents, file_name, exact=exact, here=here)
         uses = _reference_uses(contents, fenced, labels)
         removed_at = sorted({*removed_at, *uses})
     if not removed_at:
-        return text, [], {}
+        return text, []
     partly = _partly_removed(tokens, prose, removed_at, file_name, labels, exact=exact, wiki=wiki)
-    unlinked: dict[str, str] = {}
-    for number in removed_at:
-        line = _content(tokens[number])
-        if number in partly or (
-            (
-                left := line_without_links(
-                    line,
-                    file_name,
-                    shown=_prose_of(tokens, prose, number),
-                    exact=exact,
-                    wiki=wiki,
-                    labels=labels,
-                    references=references,
-                    here=here,
-                )
-            )
-            is None
-        ):
-            continue
-        partly[number] = (left, [line])
-        unlinked[line] = left
     if prose is not None:  # a line cut into entries keeps its comment ends there already
         whole_lines = [number for number in removed_at if number not in partly]
         partly.update(_comment_ends_kept(tokens, prose, whole_lines))
@@ -860,7 +789,7 @@ def _prune_spelled(
     removed: list[str] = []
     for number in removed_at:
         removed.extend(partly[number][1] if number in partly else [_content(tokens[number])])
-    return result, removed, unlinked
+    return result, removed
 
 
 def _partly_removed(
@@ -947,104 +876,6 @@ def line_without_entries(line: str, shown: str, gone: Sequence[str]) -> str | No
     return kept[0]
 
 
-def line_without_links(
-    line: str,
-    file_name: str,
-    *,
-    shown: str | None = None,
-    exact: bool = False,
-    wiki: Collection[str] = (),
-    labels: Collection[str] = (),
-    references: Mapping[str, str] | None = None,
-    here: str | None = None,
-) -> str | None:
-    """What a delete of ``file_name`` leaves of index ``line`` (without its line end) when the
-    line links another file of the scope too (A-6): each inline link, wiki link and reference
-    use (one of ``labels``, those defined to it) naming the file replaced by its text, so the
-    line keeps reading and keeps its other links (``- [B](b.md), see [A](a.md)`` →
-    ``- [B](b.md), see A``; ``[[a|The A]]`` → ``The A``; an image or an embed, ``!`` and
-    all: ``![A](a.md)`` → ``A``, ``![[a]]`` → ``a``). None when the line goes whole: a
-    reference definition, a link to the file in another form (an entry's code span, an HTML
-    link), or no link to another file of the scope left (:func:`scope_link_targets`,
-    ``references`` counted). ``shown``: the line with its index's
-    comments blanked (:func:`~memory_core.markdown.blank_comment_lines`); ``exact``, ``wiki``
-    and ``here`` as for :func:`line_links_to`, whose reading of a link this shares.
-
-    >>> line_without_links("- [A](a.md) and [[b]]", "a.md")
-    '- A and [[b]]'
-    >>> line_without_links("- [A](a.md) - see https://a.example", "a.md") is None
-    True
-    """
-    prose = _prose(line if shown is None else shown)
-    if _REFERENCE_RE.match(prose):
-        return None
-    same = str.__eq__ if exact else _same_name
-    cuts: list[tuple[int, int, str]] = []  # (start, end, the text shown instead)
-    for bracket, end, raw in _inline_links(prose):
-        written = {_clean(raw), _clean(raw.replace("%", "%25"))}
-        if any(same(scope_relative(target, here), file_name) for target in written):
-            start = _text_start(prose, bracket)
-            if start == -1:
-                return None
-            cuts.append((start - _bang(prose, start), end, line[start + 1 : bracket]))
-    for match in re.compile(WIKI_LINK_RE).finditer(prose):
-        name = wiki_path(match.group(1))
-        if same(name, file_name) or unicodedata.normalize("NFC", name) in wiki:
-            inner = line[match.start() + 2 : match.end() - 2]
-            alias = inner.partition("|")[2] if "|" in inner else match.group(1)
-            start = match.start() - _bang(prose, match.start())  # ``![[a]]``: an embed
-            cuts.append((start, match.end(), alias.strip() or match.group(1)))
-    for match in _REFERENCE_USE_RE.finditer(prose):
-        first, second = match.group(1), match.group(2)
-        if _label(second if second else first) in labels:
-            start = match.start() - _bang(prose, match.start())  # ``![A][a]``: an image
-            cuts.append((start, match.end(), line[match.start(1) : match.end(1)]))
-    left = line
-    last = len(line) + 1
-    for start, end, text in sorted(cuts, reverse=True):  # right to left: offsets stay valid
-        if end > last:
-            return None  # overlapping forms: not one reading of the line
-        left, last = left[:start] + text + left[end:], start
-    shown_left = _prose(left if shown is None else _blank_as(left, shown, cuts))
-    if not cuts or line_links_to(shown_left, file_name, exact=exact, wiki=wiki, here=here):
-        return None
-    if not scope_link_targets(shown_left, references, here):
-        return None
-    return left
-
-
-def _bang(prose: str, start: int) -> int:
-    """1 when the link at ``start`` of ``prose`` is an image or an embed (a ``!`` just before
-    it, itself not escaped as ``\\!``), whose ``!`` goes with it; else 0."""
-    if start == 0 or prose[start - 1] != "!":
-        return 0
-    slashes = len(prose[: start - 1]) - len(prose[: start - 1].rstrip("\\"))
-    return 1 - slashes % 2
-
-
-def _blank_as(left: str, shown: str, cuts: Sequence[tuple[int, int, str]]) -> str:
-    """``shown`` (a line with its comments blanked) with ``cuts`` made as they were made to
-    the line, giving ``left`` as shown: what is blanked in the line stays blanked."""
-    for start, end, text in sorted(cuts, reverse=True):
-        shown = shown[:start] + text + shown[end:]
-    return shown if len(shown) == len(left) else left
-
-
-def _text_start(prose: str, bracket: int) -> int:
-    """Where the ``[`` opening the text of the inline link whose ``]`` is at ``bracket``
-    stands (brackets inside the text paired), or -1."""
-    depth = 0
-    for at in range(bracket - 1, -1, -1):
-        char = prose[at]
-        if char == "]":
-            depth += 1
-        elif char == "[":
-            if depth == 0:
-                return at
-            depth -= 1
-    return -1
-
-
 def _starts_entry(part: str) -> bool:
     """Whether a part of a joined line (:mod:`memory_core.joined_lines`) starts an entry of
     its own: it links a file, names one as an entry, or uses a reference."""
@@ -1067,11 +898,12 @@ def _parts_link_as_the_line(line: str) -> bool:
 
 
 def _labels_linking(
-    references: Mapping[str, str], file_name: str, *, exact: bool, here: str | None
+    contents: Sequence[str], file_name: str, *, exact: bool, here: str | None
 ) -> set[str]:
-    """The reference labels whose definition (``references``: :func:`reference_definitions`)
-    links ``file_name``, read as :func:`scope_link_targets` reads it."""
+    """The reference labels whose definition in ``contents`` links ``file_name``, read as
+    :func:`scope_link_targets` reads it (``here``: :func:`scope_relative`)."""
     same = str.__eq__ if exact else _same_name
+    references = reference_definitions(contents)
     return {
         label
         for label, target in references.items()

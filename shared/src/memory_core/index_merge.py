@@ -58,6 +58,7 @@ from memory_core.index import (
     opened_in_any_case,
     reference_definitions,
     reference_labels,
+    scope_link_targets,
     topic_link_targets,
     wiki_link_targets,
     without_comment_ends,
@@ -280,7 +281,6 @@ def merge_index(
     *,
     places: str | None = None,
     twins: Collection[str] = (),
-    unlinked: Mapping[str, str] | None = None,
 ) -> IndexMerge:
     """Merge the ``source`` index into the ``target`` index (None: there is none yet).
 
@@ -289,99 +289,8 @@ def merge_index(
     version of ``MEMORY.md``, V-2): each added line goes back to its place there
     (:func:`_put_back`) instead of the end. ``twins``: names (NFC) the target scope holds in
     two Unicode normalizations, each "already indexed" only by a line spelling it so.
-    ``unlinked``: lines of ``source`` a delete kept without their links to the file
-    (:func:`memory_core.index.index_lines_unlinked`, a line linking another file too), each →
-    as the delete left it: where ``target`` still holds that, the line takes its place again,
-    byte for byte (A-6, V-2), instead of being added beside it: on the row where it stood
-    (:func:`_relinked`; a row of the user's reading alike keeps its text), and the lines the
-    delete took whole come back beside it, the file's own entry too (its link on the line
-    given back never makes it "already indexed").
     Returns an :class:`IndexMerge` (the module says which lines are added); never raises.
     """
-    relinked: list[str] = []
-    before = target  # what links the index holds: the lines given back link the file again
-    if unlinked and target is not None:
-        target, relinked, rest = _relinked(target, index_lines(source), unlinked, places)
-        if relinked:
-            source = "".join(line + "\n" for line in rest)
-    merge = _merge_index(target, source, renames, places=places, twins=twins, linking=before)
-    if relinked:
-        merge.changed = True
-        merge.added = [*relinked, *merge.added]
-        if places is not None and merge.put is None:
-            merge.put = []  # every row the index's own, the relinked ones rewritten in place
-    return merge
-
-
-def _relinked(
-    target: str, lines: list[str], unlinked: Mapping[str, str], places: str | None
-) -> tuple[str, list[str], list[str]]:
-    """``target`` with each row holding what a delete left of one of ``lines``
-    (``unlinked``: line → as left) given that line back, in place, its line end kept: the row
-    where it stood in ``places`` (the version, as :func:`_left_rows` finds it), else the first
-    such row not given back yet; the lines so given back, and the others (to merge as usual),
-    each in order."""
-    rows = lines_with_ends(target)
-    contents = [row.rstrip("\r\n") for row in rows]
-    holding: dict[str, list[int]] = defaultdict(list)  # a row's text → its rows, in order
-    for at, row in enumerate(contents):
-        holding[row].append(at)
-    stood = _left_rows(contents, unlinked, places)
-    used: set[int] = set()
-    relinked: list[str] = []
-    rest: list[str] = []
-    for line in lines:
-        left = unlinked.get(line)
-        free = [] if left is None else [at for at in holding[left] if at not in used]
-        if left is None or not free:
-            rest.append(line)
-            continue
-        was = stood[line].popleft() if stood.get(line) else None
-        at = was if was in free else free[0]
-        used.add(at)
-        rows[at] = line + rows[at][len(left) :]
-        relinked.append(line)
-    return "".join(rows), relinked, rest
-
-
-def _left_rows(
-    contents: list[str], unlinked: Mapping[str, str], places: str | None
-) -> dict[str, deque[int | None]]:
-    """By line a delete kept unlinked (``unlinked``: line → as left), the rows of the index
-    (``contents``, without line ends) where it stood in ``places`` (the version, V-2), in
-    order: the version with each such line as the delete left it, aligned with the index as
-    :func:`_aligned` aligns them (a row the user wrote reading alike is never taken for it);
-    None for one the index no longer holds there. Empty without ``places``."""
-    stood: dict[str, deque[int | None]] = defaultdict(deque)
-    if places is None:
-        return stood
-    version = [row.rstrip("\r\n") for row in lines_with_ends(places)]
-    shown = blank_comment_lines(version)
-    fenced = fenced_lines(version)
-    spots: list[tuple[str, int]] = []
-    for at, line in enumerate(version):
-        if line in unlinked and not fenced[at] and shown[at].strip():
-            spots.append((line, at))
-            version[at] = unlinked[line]
-    aligned, _ = _aligned(version, [row.strip() for row in contents], [])
-    for line, at in spots:
-        stood[line].append(aligned[at])
-    return stood
-
-
-def _merge_index(
-    target: str | None,
-    source: str,
-    renames: Mapping[str, str],
-    *,
-    places: str | None,
-    twins: Collection[str],
-    linking: str | None = None,
-) -> IndexMerge:
-    """:func:`merge_index` without ``unlinked``; ``linking``: the index whose links say which
-    files are indexed already (``target`` when None): the index before the lines a delete
-    unlinked were given back, whose links to the file never make its own entry, which that
-    delete took too, "already indexed" (V-2: every line the delete took comes back)."""
     lines = index_lines(source)
     fenced = fenced_lines(lines)
     rewritten = [
@@ -396,7 +305,7 @@ def _merge_index(
     held = index_lines(target)
     # a line is there by its own text, comments and all; blanked, only to find links
     present = set(_keys(held))
-    indexed = set(linked_topic_files(target if linking is None else linking, twins))
+    indexed = _indexed(target, twins, restore=places is not None)
     merge = IndexMerge(text=target, changed=False)
     prose = _shown_source(rewritten, places)  # an entry inside ``<!-- … -->`` links nothing
     why_not = _why_not(rewritten, prose, fenced, (present, indexed), twins, places is not None)
@@ -445,6 +354,27 @@ def _merge_index(
         merge.added = appended
     merge.skipped = [(line, why) for line, why in zip(rewritten, why_not, strict=True) if why]
     return merge
+
+
+def _indexed(target: str, twins: Collection[str], *, restore: bool) -> set[str]:
+    """The topic files the index ``target`` links (NFC, ``twins`` as spelled), which a source
+    line linking only them does not add ("already indexed"). In a restore (V-2) only an entry
+    linking the file alone counts (a line, or one entry of a joined line:
+    :func:`~memory_core.index.line_entries`), one made for it since: a line linking other
+    files too (``- [Z](z.md), see [Y](y.md)``, given back by another undo) never keeps out
+    the file's own entry its delete took (A-6: that line went whole, nothing of it stays)."""
+    linked = linked_topic_files(target, twins)
+    if not restore:
+        return set(linked)
+    lines = index_lines(target)
+    references = reference_definitions(lines)
+    alone: set[str] = set()
+    for number in sorted({number for numbers in linked.values() for number in numbers}):
+        for entry in line_entries(lines[number - 1]):
+            names = {_linked(name, twins) for name in scope_link_targets(entry, references)}
+            if len(names) == 1:
+                alone.update(names)
+    return alone
 
 
 def _why_not(

@@ -261,7 +261,6 @@ def merge_index_bytes(
     places: str | None = None,
     codec: str | None = None,
     twins: Collection[str] = (),
-    unlinked: Mapping[str, str] | None = None,
 ) -> MergedBytes:
     """Merge ``lines`` (text, LF line ends) into the index bytes ``raw``, in their own form.
 
@@ -273,9 +272,7 @@ def merge_index_bytes(
     that version was written in (``decode_exact``'s name for it): an index whose bytes are all
     ASCII now (its delete took every other character: ``Café`` was its only non-ASCII word)
     reads alike in it, and takes the lines back in it, not as UTF-8; ``twins``, the names
-    (NFC) the scope holds in two Unicode normalizations, each linked in its own spelling;
-    ``unlinked``, lines a delete kept without their links to the file, as
-    :func:`~memory_core.index_merge.merge_index` takes them. Raises
+    (NFC) the scope holds in two Unicode normalizations, each linked in its own spelling. Raises
     :class:`IndexNotRewritable` (see the module docstring); never writes.
     """
     exact = decode_exact(raw)
@@ -299,9 +296,7 @@ def merge_index_bytes(
     at = None if places is None else _lf(version)  # the merge reads LF line ends
     if cr_only:
         text = text.replace("\r", "\n")  # merged with LF, given back with CR alone
-    merge = merge_index(
-        _lf(own) if own_ends else text, lines, renames, places=at, twins=twins, unlinked=unlinked
-    )
+    merge = merge_index(_lf(own) if own_ends else text, lines, renames, places=at, twins=twins)
     if not merge.changed:
         return MergedBytes(merge, None)
     if own_ends:

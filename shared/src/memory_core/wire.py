@@ -463,11 +463,8 @@ class DeleteResult(Answer, frozen=True):
     scope's ``MEMORY.md`` is there but is no index the service reads or rewrites (a folder, a
     FIFO, a symlink leading out of the memory root: never followed, A-7), the file is deleted
     and ``index_problem`` says why no index line was looked at or removed: a line there linking
-    the file stays. A line that also links other files (``- [A](a.md), see [B](b.md)``)
-    keeps them: the file's Markdown, wiki and reference links lose their markup, their text
-    stays (``- A, see [B](b.md)``), ``removed_index_lines`` names the line as it was, and the
-    restore puts it back in place (A-6). One naming the file in another form (an HTML link, an
-    entry's code span) goes whole: ``unindexed_files`` names each other file of the scope that
+    the file stays. A removed line that also linked other files (``- [A](a.md), see
+    [B](b.md)``) goes whole (A-6): ``unindexed_files`` names each other file of the scope that
     no index entry lists now (``["b.md"]``; ``[]`` when none), and the restore puts the line
     back."""
 

@@ -60,7 +60,7 @@ from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.file_kind import file_kind
 from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
-from memory_core.index import index_lines_linking, index_lines_unlinked
+from memory_core.index import index_lines_linking
 from memory_core.index_merge import merge_index
 from memory_core.index_rewrite import IndexNotRewritable, merge_index_bytes
 from memory_core.line_merge import merge_lines
@@ -100,12 +100,11 @@ class _Plan:
     places: str | None  # the version's MEMORY.md, where each line goes back to its place
     pruned: bool = False  # a delete by the service followed the version (took its lines)
     codec: str | None = None  # the encoding the version's MEMORY.md was written in
-    unlinked: dict[str, str] = field(default_factory=dict)  # line → as a delete kept it
 
 
 def _linking_lines(
     old_index: bytes | None, name: str, files: Iterable[str], scope: Path
-) -> tuple[str | None, dict[str, str]]:
+) -> str | None:
     """The lines of the version's index ``old_index`` linking ``name`` (each spelling of it
     there), as a delete prunes them: a wiki link naming it among the version's ``files``
     (``[[Deploy Freeze]]`` for ``deploy-freeze.md``) too, unless another of them answers it
@@ -116,31 +115,26 @@ def _linking_lines(
     restore puts back exactly the lines the delete took (V-2, A-6). When the version holds
     ``name``'s twin in another Unicode normalization (two files), only the lines spelling
     ``name`` itself are its lines, as the delete pruned them. A line the version holds twice
-    is put back twice (the delete took both), one linking two spellings once. With them, the
-    lines the delete kept without their links to ``name`` (a line linking another file too),
-    each → as it left it (:func:`~memory_core.index.index_lines_unlinked`), which the restore
-    gives back in place."""
+    is put back twice (the delete took both), one linking two spellings once."""
     if old_index is None:
-        return None, {}
+        return None
     text = decode_text(old_index)[0]
     notes = [file for file in files if file.lower().endswith(".md") and file != layout.INDEX_FILE]
     notes += index_notes(scope, text, notes)
     nfc = unicodedata.normalize("NFC", name)
     twin = any(file != name and unicodedata.normalize("NFC", file) == nfc for file in files)
     lines: list[str] = []
-    unlinked: dict[str, str] = {}
     taken: Counter[str] = Counter()  # a line linking two spellings is one line (a copy: two)
-    here = str(scope)
+    here = str(scope)  # ``../user/x.md`` and an absolute path link it, as the delete read them
     for spelling in name_spellings(old_index, name):
         mine: Counter[str] = Counter()
         known = [*notes, spelling]
-        unlinked.update(index_lines_unlinked(text, spelling, exact=twin, files=known, here=here))
         for line in index_lines_linking(text, spelling, exact=twin, files=known, here=here):
             mine[line] += 1
             if mine[line] > taken[line]:
                 taken[line] += 1
                 lines.append(line)
-    return "".join(line + "\n" for line in lines) or None, unlinked
+    return "".join(line + "\n" for line in lines) or None
 
 
 def restore_file(
@@ -178,9 +172,9 @@ def restore_file(
         old_index = _version_index(repository, version, scope, there)
         places = None if old_index is None else _with_ends(old_index)
         files = histories.tree(repository, version)
-        lines, unlinked = _linking_lines(old_index, there, files, scope)
+        lines = _linking_lines(old_index, there, files, scope)
         pruned = old_index is None and not lines and _deleted_since(repository, version, names)
-        plan = _Plan(name, data, lines, places, pruned, _codec_of(old_index), unlinked)
+        plan = _Plan(name, data, lines, places, pruned, _codec_of(old_index))
     who = Attribution("restore", principal=principal, restored_from=version, subject=name)
     merged, recorded = histories.around(
         agent_id, scope, who, _apply, histories, repository, root, scope, plan, removes=(name,)
@@ -270,13 +264,7 @@ def _apply_in(
         problem = _index_not_recorded(root, held, plan.name) if plan.pruned else None
         return _IndexMerge([], problem=problem)
     return _merge_into_index(
-        root,
-        held,
-        plan.index_lines,
-        plan.places,
-        shown=real,
-        codec=plan.codec,
-        unlinked=plan.unlinked,
+        root, held, plan.index_lines, plan.places, shown=real, codec=plan.codec
     )
 
 
@@ -461,13 +449,10 @@ def _merge_into_index(
     *,
     shown: Path | None = None,
     codec: str | None = None,
-    unlinked: dict[str, str] | None = None,
 ) -> _IndexMerge:
     """Merge ``lines`` into the scope's index (created when missing), each where it stood in
     ``places`` (the version's index, written in ``codec``: an index all ASCII now takes them
-    back in it): the lines added, or why the index was left as it was. ``unlinked``: the
-    lines a delete kept without their links to the file, each given back in place of what
-    it left (:func:`~memory_core.index_merge.merge_index`).
+    back in it): the lines added, or why the index was left as it was.
     ``scope`` may be a folder held open (through which the index is edited, unless it is a
     link); ``shown`` is then the real folder, which the logs name."""
     lexical = scope / layout.INDEX_FILE
@@ -483,9 +468,7 @@ def _merge_into_index(
 
     def edit(raw: bytes) -> bytes | None:
         try:  # the form the delete pruned it in (A-6): kept as written
-            merged = merge_index_bytes(
-                raw, lines, {}, places=places, codec=codec, twins=twins, unlinked=unlinked
-            )
+            merged = merge_index_bytes(raw, lines, {}, places=places, codec=codec, twins=twins)
         except IndexNotRewritable as refused:
             refusals[:] = [str(refused)]
             return None
@@ -518,5 +501,5 @@ def _merge_into_index(
     if create_new_bytes(path, merge.text.encode("utf-8")):
         return _IndexMerge(merge.added)
     return _merge_into_index(  # made meanwhile
-        root, lexical.parent, lines, places, shown=scope, codec=codec, unlinked=unlinked
+        root, lexical.parent, lines, places, shown=scope, codec=codec
     )
