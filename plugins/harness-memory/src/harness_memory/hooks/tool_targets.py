@@ -363,6 +363,7 @@ class ShellPaths:
         "derived",
         "fed",
         "fed_patches",
+        "given_refused",
         "guessed",
         "linked_programs",
         "linker",
@@ -404,6 +405,7 @@ class ShellPaths:
         self.written_at_run_time: list[str] = []
         self.fed: list[str] = []
         self.fed_patches: list[tuple[str, str]] = []
+        self.given_refused: list[str] = []  # words given to fetched code it cannot judge
         self.moved: list[str] = []
         self.swept: list[str] = []
         self.sifted: list[tuple[str, tuple[tuple[bool, str], ...]]] = []
@@ -445,6 +447,7 @@ class ShellPaths:
         self.written_at_run_time.extend(inner.written_at_run_time)
         self.fed.extend(inner.fed)
         self.fed_patches.extend(inner.fed_patches)
+        self.given_refused.extend(inner.given_refused)
         self.moved.extend(inner.moved)
         self.swept.extend(inner.swept)
         self.sifted.extend(inner.sifted)
@@ -3624,6 +3627,7 @@ class _Writes:
                 continue
             spelt = re.fullmatch(_GIVEN_VALUE_RE, word)
             if spelt is None or self._built(word, self._known, self._environ, lost=self._run_lost):
+                self._found.given_refused.append(word)  # named in the refusal (guarding)
                 return False
             values.append(spelt.group("value"))
         for value in values:
