@@ -246,11 +246,10 @@ def _prints_read_text(program: str, words: list[str]) -> bool:
         return any(not word.startswith("-") for word in words)
     if program in DOWNLOADERS:
         urls = [word.strip("'\"") for word in words if "://" in word]
-        configs = {"-K", "--config", "-i", "--input-file", "-e", "--execute"}
         return (
             bool(urls)
             and all(re.match(r"^https?://", url) for url in urls)
-            and not configs & set(words)
+            and not any(_prints_besides_download(program, word) for word in words)
         )
     if program in _SETUP_SUBCOMMANDS:
         named = next((word for word in words if not word.startswith("-")), "")
@@ -259,6 +258,49 @@ def _prints_read_text(program: str, words: list[str]) -> bool:
             for each in _SETUP_SUBCOMMANDS[program]
         )
     return program in READ_SOURCES
+
+
+_BESIDES_DOWNLOAD: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "curl": (
+        "wKD",
+        (
+            *("--write-out", "--config", "--dump-header", "--trace", "--trace-ascii"),
+            *("--stderr", "--libcurl"),
+        ),
+        "AbcCdeEFHmoPQrtTuUxXyYz",
+    ),
+    "wget": (
+        "iKeoa",
+        ("--input-file", "--config", "--execute", "--output-file", "--append-output"),
+        "ABDINOPQTUtwYlQ",
+    ),
+}
+"""By downloader: its short options (letters) and long ones whose value may print a local
+file, its input or its own report into its output, besides what it downloads (curl's ``-w
+@file``/``@-``, ``-K`` a config setting any of these, ``--trace -``, ``-D -``; wget's ``-i``
+list and ``-e`` commands, ``-o -`` its log), then the letters taking a value (the rest of a
+cluster is that value: ``-sw@w.txt``). Long names are matched as the programs do, by any
+prefix of them (curl 7.88 takes ``--write-o``)."""
+
+
+def _prints_besides_download(program: str, word: str) -> bool:
+    """Whether ``word``, one word a downloader ``program`` is given, is an option
+    (:data:`_BESIDES_DOWNLOAD`) making it print something else than the file it fetches
+    into a pipe: a local file, its input, a trace (``curl URL -w @w.txt | sh`` runs
+    ``w.txt``, even when the download fails) (P-3)."""
+    letters, names, valued = _BESIDES_DOWNLOAD[program]
+    word = word.strip("'\"")
+    if word.startswith("--"):
+        given = word.split("=", 1)[0]
+        return len(given) > 2 and any(name.startswith(given) for name in names)
+    if not word.startswith("-"):
+        return False
+    for letter in word[1:]:
+        if letter in letters:
+            return True
+        if letter in valued:
+            return False
+    return False
 
 
 def stage_unread(words: list[str], redefined: Callable[[str], bool]) -> bool:

@@ -1220,6 +1220,8 @@ def _run_time_refusal(
             "Workspace's memory scope. Spell the link literally, or write to a literal path"
         )
     for word in found.written_at_run_time:
+        if re.match(WORDS_RUN_RE, word) and found.given_refused:
+            return _given_refusal(found.given_refused[0])
         return _written_at_run_time(word, found)
     for word in found.unanchored:
         if could_name_a_scope(word, key):
@@ -1299,6 +1301,22 @@ def _split_refusal(word: str) -> str:
         'variable read at run time); quote it so it is one word ("$(…)"), put -- before '
         "a list of file names (cp -- $(ls *.c) build/), or write the program and its "
         "options in the command itself"
+    )
+
+
+def _given_refusal(word: str) -> str:
+    """The refusal of ``word``, given to code a downloader fetched (``curl … | bash -s --
+    -y --prefix ~/.local``) and not judged as a place: a home path, a pattern, a quote, a
+    list or a glued option may name any place, another Workspace's memory scope among them
+    (``tool_targets._Writes._fetched_given``) (P-3)."""
+    kind = "a word built at run time, a pattern, a quote, a list or a glued option"
+    if word.lstrip("-").split("=")[-1].startswith("~") or word.startswith("~"):
+        kind = "a home path (~)"
+    return (
+        f"{REFUSAL_PREFIX}the code piped from a downloader into the shell is given "
+        f"{shown_path(word)}, {kind}: the guard cannot tell which place the installer "
+        "writes with it, another Workspace's memory scope among them. Give it plain "
+        "options and literal folders ($HOME/.local, not ~/.local; build, not b*)"
     )
 
 

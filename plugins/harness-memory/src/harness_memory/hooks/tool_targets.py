@@ -192,6 +192,7 @@ from harness_memory.hooks.unread_programs import (
     READ_PROGRAMS,
     RUNNING_VARIABLES,
     is_read,
+    writes_operands,
 )
 from harness_memory.hooks.wrapped_commands import ASSIGNMENT_RE as _ASSIGNMENT_RE
 from harness_memory.hooks.wrapped_commands import DURATION_RE as _DURATION_RE
@@ -362,6 +363,7 @@ class ShellPaths:
         "derived",
         "fed",
         "fed_patches",
+        "given_refused",
         "guessed",
         "linked_programs",
         "linker",
@@ -403,6 +405,7 @@ class ShellPaths:
         self.written_at_run_time: list[str] = []
         self.fed: list[str] = []
         self.fed_patches: list[tuple[str, str]] = []
+        self.given_refused: list[str] = []  # words given to fetched code it cannot judge
         self.moved: list[str] = []
         self.swept: list[str] = []
         self.sifted: list[tuple[str, tuple[tuple[bool, str], ...]]] = []
@@ -444,6 +447,7 @@ class ShellPaths:
         self.written_at_run_time.extend(inner.written_at_run_time)
         self.fed.extend(inner.fed)
         self.fed_patches.extend(inner.fed_patches)
+        self.given_refused.extend(inner.given_refused)
         self.moved.extend(inner.moved)
         self.swept.extend(inner.swept)
         self.sifted.extend(inner.sifted)
@@ -1058,16 +1062,59 @@ def _readers_set(
     return words
 
 
+_RUN_TIME_VALUES = (
+    "_",
+    "BASHPID",
+    "BASH_ARGC",
+    "BASH_ARGV",
+    "BASH_ARGV0",
+    "BASH_COMMAND",
+    "BASH_EXECUTION_STRING",
+    "BASH_LINENO",
+    "BASH_REMATCH",
+    "BASH_SOURCE",
+    "BASH_SUBSHELL",
+    "COPROC",
+    "DIRSTACK",
+    "EPOCHREALTIME",
+    "EPOCHSECONDS",
+    "EUID",
+    "FUNCNAME",
+    "GROUPS",
+    "HISTCMD",
+    "LINENO",
+    "MAPFILE",
+    "OPTARG",
+    "OPTIND",
+    "PIPESTATUS",
+    "PPID",
+    "RANDOM",
+    "REPLY",
+    "SECONDS",
+    "SHLVL",
+    "SRANDOM",
+    "UID",
+)
+"""Variables bash sets itself as it runs, whatever its environment holds: ``$_`` the previous
+command's last word (the hook's ``_`` is its own program's path), ``$RANDOM``, ``$LINENO``,
+``$BASH_REMATCH``, ``$SHLVL`` one more … Their value is known only at run time, so each is
+read as itself (``$_``: a ``$`` in a value is undecided), never from the hook's environment.
+``BASH_ENV``, ``BASH_FUNC_*``, ``SHELLOPTS`` and ``BASHOPTS`` are not among them (bash reads
+those from its environment), nor ``$BASH`` (read as the shell: ``_SHELL_OWN_NAME_RE``)."""
+
+
 def _started_in(environ: Mapping[str, str], cwd: str) -> Mapping[str, str]:
     """``environ`` as the shell started in ``cwd`` has it: bash keeps an inherited ``PWD``
     only when it names ``cwd`` (a path through a link, perhaps), else sets it to ``cwd``; the
-    hook's own ``PWD`` may name another folder than the one the command runs in."""
+    hook's own ``PWD`` may name another folder than the one the command runs in. The variables
+    bash sets as it runs (:data:`_RUN_TIME_VALUES`) hold themselves: undecided (P-3)."""
     pwd = environ.get("PWD")
     try:
         kept = pwd is not None and Path(pwd).samefile(cwd)
     except (OSError, ValueError):
         kept = False
-    return environ if kept else {**environ, "PWD": cwd}
+    run_time = {name: f"${{{name}}}" for name in _RUN_TIME_VALUES}
+    return {**environ, **run_time} if kept else {**environ, **run_time, "PWD": cwd}
 
 
 def _followed(previous: str | None, word: str) -> str | None:
@@ -3580,6 +3627,7 @@ class _Writes:
                 continue
             spelt = re.fullmatch(_GIVEN_VALUE_RE, word)
             if spelt is None or self._built(word, self._known, self._environ, lost=self._run_lost):
+                self._found.given_refused.append(word)  # named in the refusal (guarding)
                 return False
             values.append(spelt.group("value"))
         for value in values:
@@ -5849,6 +5897,12 @@ EVERY_OPERAND_WRITERS: dict[str, frozenset[str]] = {
 """Programs making each plain operand (``mktemp --suffix=.md TEMPLATE`` makes an empty topic
 file), with their options taking the next word. ``mkdir`` is not one: an empty folder, and
 ``mkdir -p "$(dirname "$f")"`` is everyday work (``docs/security.md``)."""
+COMPRESSOR_VALUES = frozenset({"-S", "--suffix", "-T", "-F", "-C", "-M", "--files", "--files0"})
+"""The options of ``gzip``, ``xz``, ``lzma`` and ``bzip2`` taking the next word: without
+``-c``, a test or a listing they replace each plain operand by its (de)compressed file
+(:func:`~harness_memory.hooks.unread_programs.writes_operands`), as ``rm`` removes it."""
+CODECS = frozenset({"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma"})
+"""The (de)compressors writing their operands (:data:`COMPRESSOR_VALUES`)."""
 MODE_CHANGERS: dict[str, frozenset[str]] = {
     "chmod": frozenset(),
     "chown": frozenset(),
@@ -5878,6 +5932,9 @@ def _placed_outputs(command: str, operands: list[tuple[str, bool]]) -> list[tupl
         written.extend((word, built) for word, built in operands if word in starts)
     if command == "tar" and _creates(operands):
         written.extend(_tar_archives(operands))
+    options = [word for word, _ in operands if word.startswith("-") and word != "-"]
+    if writes_operands(command, options):  # ``gzip "$(cat f)/MEMORY.md"`` replaces it
+        written.extend(_plain_operands(operands, COMPRESSOR_VALUES))
     return written
 
 
@@ -5966,6 +6023,7 @@ _PLACED_OUTPUTS = (
     | OUTPUT_OPTIONS.keys()
     | EVERY_OPERAND_WRITERS.keys()
     | MODE_CHANGERS.keys()
+    | CODECS
 )
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "RUNNING_VARIABLES",
     "is_read",
     "memory_named",
+    "writes_operands",
 ]
 
 READ_PROGRAMS = frozenset(
@@ -137,7 +138,8 @@ _TO_OUTPUT_CODECS = frozenset(
 """(De)compressors that, told to write to standard output (``-c``), write no file at all and
 remove none: ``gunzip -c x.gz | tar -x`` (``zcat`` and its kin always do: read programs)."""
 _TO_OUTPUT_OPTION_RE = (
-    r"^(?:-[cdfkqvtlnNrz1-9]+|--(?:stdout|to-stdout|decompress|keep|force|quiet|test|list))$"
+    r"^(?:-[cdfkqvtlnNrz1-9]+"
+    r"|--(?:stdout|to-stdout|(?:de|un)?compress|keep|force|quiet|test|list))$"
 )
 """An option word of theirs taking no value (``-dc``, ``--stdout``); any other (``-S .c``,
 ``-T4``, ``--suffix=x``) leaves the command unread."""
@@ -157,7 +159,7 @@ def is_read(program: str, options: Iterable[str] = (), operand: str | None = Non
     if program in READ_PROGRAMS:
         return True
     if program in _TO_OUTPUT_CODECS:
-        return _writes_to_output(list(options))
+        return _writes_to_output(program, list(options))
     return (
         program in SHELLS
         and any(re.match(_SHELL_INLINE_RE, word) for word in options)
@@ -167,15 +169,38 @@ def is_read(program: str, options: Iterable[str] = (), operand: str | None = Non
     )
 
 
-def _writes_to_output(options: list[str]) -> bool:
-    """Whether a codec of :data:`_TO_OUTPUT_CODECS` given the option words ``options`` (those
-    before its first operand) writes no file: each a flag word of
-    :data:`_TO_OUTPUT_OPTION_RE`, one of them asking for standard output or a test or listing
-    only (``-c``, ``-dc``, ``--stdout``, ``-t``, ``-l``) (P-3)."""
+def _writes_to_output(program: str, options: list[str]) -> bool:
+    """Whether a codec of :data:`_TO_OUTPUT_CODECS` given the option words ``options`` writes
+    no file: each a flag word of :data:`_TO_OUTPUT_OPTION_RE`, one of them asking for standard
+    output (``-c``, ``-dc``, ``--stdout``: any mode), else the mode it runs in a test or
+    listing only. ``xz``, ``lzma`` and ``bzip2`` run the mode their last mode option picks
+    (``xz -t -z f`` compresses ``f`` in place and removes it); ``gzip`` tests or lists once
+    told to, whatever follows (P-3)."""
     if not all(re.match(_TO_OUTPUT_OPTION_RE, word) for word in options):
         return False
-    short = "".join(word[1:] for word in options if not word.startswith("--"))
-    return bool(set(short) & set("ctl")) or bool({"--stdout", "--to-stdout"} & set(options))
+    if {"--stdout", "--to-stdout"} & set(options):
+        return True
+    modes = {"--test": "t", "--list": "l", "--decompress": "d", "--uncompress": "d"}
+    modes |= {"--compress": "z"}
+    picked = [
+        letter
+        for word in options
+        for letter in (modes.get(word, "") if word.startswith("--") else word[1:])
+        if letter in "cztdl"
+    ]
+    if "c" in picked:
+        return True
+    if program in ("gzip", "gunzip"):
+        return bool({"t", "l"} & set(picked))
+    return bool(picked) and picked[-1] in "tl"
+
+
+def writes_operands(program: str, options: list[str]) -> bool:
+    """Whether ``program``, a (de)compressor of :data:`_TO_OUTPUT_CODECS` given the option
+    words ``options``, writes (and removes) the files it is given: ``gzip f``, ``xz -z f``,
+    ``xz -t -z f``, ``bzip2 -d f.bz2``; not ``-c`` nor a test or listing
+    (:func:`_writes_to_output`). Any other program: False (P-3)."""
+    return program in _TO_OUTPUT_CODECS and not _writes_to_output(program, options)
 
 
 def memory_named(text: str, root: str, key: str | None, records: Iterable[str]) -> str | None:
