@@ -317,7 +317,7 @@ def test_h7_an_install_without_a_token_is_told_the_service_needs_one_and_how_to_
     assert "or in HARNESS_MEMORY_TOKEN" in caplog.text
     # a token create names its data dir or does nothing: the command works as it is given
     made = "`(umask 077; memory-api token create --data-dir DIR --name NAME --project acme > FILE)`"
-    assert made in caplog.text
+    assert f"Make one in its data dir: {made} writes it to FILE" in caplog.text
     assert "DIR: the data dir the service logs as `data dir: …` when it starts" in caplog.text
     assert "refused" not in caplog.text
     assert untouched(tmp_path / "home")

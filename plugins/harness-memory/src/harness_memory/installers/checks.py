@@ -412,13 +412,13 @@ def no_token(url: str, project: str, detail: str, *, remote: bool) -> Finding:
     Its ``memory-api`` is this machine's (named as it sits beside the program,
     :func:`~harness_memory.as_typed.as_typed`), but a ``remote`` install's, to be run
     :data:`~harness_memory.as_typed.WHERE_THE_SERVICE_RUNS`, named bare."""
-    made = "A token is made " + (WHERE_THE_SERVICE_RUNS if remote else "in its data dir by ")
+    made = "Make one " + (WHERE_THE_SERVICE_RUNS if remote else "in its data dir: ")
     return Finding(
         True,
         f"the service at {url} needs a bearer token and none was given (401: {detail}); "
         f"give it {_WAYS_TO_GIVE_ONE}. {made}`(umask 077; "
         f"memory-api token create --data-dir DIR --name NAME --project {project} > FILE)` "
-        "writes one to FILE (DIR: the data dir the service logs as `data dir: …` when it "
+        "writes it to FILE (DIR: the data dir the service logs as `data dir: …` when it "
         "starts; beside `make run`, .data in its checkout)",
     )
 
