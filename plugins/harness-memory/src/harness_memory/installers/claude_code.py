@@ -29,6 +29,7 @@ from harness_memory.advice import Hooks
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
 from harness_memory.installers.claude_drop_ins import (
     managed_unread,
+    read_managed,
     refused_said,
     source_of,
     unread_said,
@@ -46,6 +47,7 @@ from harness_memory.installers.files import (
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import (
+    Record,
     Switch,
     give_back_made,
     note_made,
@@ -66,6 +68,7 @@ from harness_memory.installers.spec import (
     without_our_roots,
 )
 from harness_memory.installers.token_place import still_read, token_place, token_plan
+from harness_memory.installers.workspace_switches import managed_memory_on
 from harness_memory.settings import MANAGED_TOKEN_SET
 
 __all__ = [
@@ -178,6 +181,24 @@ def _warnings(path: Path, merged: dict[str, Any], *, managed: Path | None) -> li
     return said
 
 
+def _switch_notes(
+    merged: dict[str, Any], previous: Record, found: dict[str, Any], *, machine: bool
+) -> list[str]:
+    """Turn Claude Code's own auto memory off in the settings ``merged`` (:data:`SWITCHES`,
+    noting in ``previous`` what ``found`` held) and say so; for a user install (``machine``),
+    a WARNING instead when this machine's managed settings keep it on over them
+    (:func:`~.workspace_switches.managed_memory_on`): they win, so it is not off (H-6)."""
+    said = [switch_off(merged, switch, previous, found=found) for switch in SWITCHES]
+    if not machine:
+        return said
+    path = managed_dir() / "managed-settings.json"
+    try:
+        kept = managed_memory_on(merged, read_managed(path))
+    except (SettingsFileError, OSError):
+        return said  # Claude Code refuses to start with it: the install's checks say so
+    return [f"WARNING: {kept}"] if kept else said
+
+
 def _held_twice(drop_ins: list[tuple[Path, dict[str, Any]]], path: Path) -> list[str]:
     """For a managed install writing hooks of ours into ``path``: the sentence for each of
     ``drop_ins`` (path, object) that already holds hooks of ours, which Claude Code runs for
@@ -241,8 +262,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     notes: list[str] = [place_warning] if place_warning else []
     notes += [dropped] if install and dropped and managed is None else []
     if install:
-        for switch in SWITCHES:
-            notes.append(switch_off(merged, switch, record.previous, found=found))
+        notes += _switch_notes(merged, record.previous, found, machine=managed is None)
         config = settings_path(options.home, environ).parent
         notes += _own_memory_folders(config, options.home, document)
         notes.append(

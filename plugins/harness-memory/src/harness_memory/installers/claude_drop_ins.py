@@ -40,6 +40,7 @@ __all__ = [
     "ManagedSettings",
     "drop_in_paths",
     "read_drop_in",
+    "read_managed",
     "refused_said",
     "source_of",
     "unread_said",
@@ -138,6 +139,19 @@ def managed_unread(path: Path) -> str | None:
     (:func:`cannot_read`: it then starts without it, as without such a drop-in); None when it
     reads it, or there is no such file (nor a link in its place)."""
     return cannot_read(path) if os.path.lexists(path) else None
+
+
+def read_managed(
+    path: Path, read: Callable[[Path], dict[str, Any]] = read_drop_in
+) -> ManagedSettings:
+    """Claude Code's managed settings as it reads them from ``managed-settings.json`` at
+    ``path`` (read by ``read``; a missing file reads as ``{}``) and the drop-ins beside it
+    (:func:`with_drop_ins`); without that file when Claude Code cannot read it
+    (:func:`without_unread`). Raises :class:`SettingsFileError` (or what ``read`` raises)
+    when that file holds no object Claude Code reads."""
+    if why := managed_unread(path):
+        return without_unread(path, why, read)
+    return with_drop_ins(path, read(path), read)
 
 
 def without_unread(

@@ -46,11 +46,11 @@ from harness_memory.installers.claude_drop_ins import (
     ManagedSettings,
     held_in_a_drop_in,
     managed_unread,
+    read_managed,
     refused_said,
     source_of,
     unread_said,
     with_drop_ins,
-    without_unread,
 )
 from harness_memory.installers.codex_hook_fields import skipped
 from harness_memory.installers.codex_inline import inline_commands, inline_line, trust_entries
@@ -122,6 +122,7 @@ from harness_memory.installers.workspace_switches import (
     claude_code_lines,
     codex_lines,
     installed_memory_on,
+    managed_memory_on,
 )
 
 __all__ = [
@@ -515,6 +516,8 @@ def _user_hooks_skipped(
         except SettingsFileError:
             continue  # its own line says it cannot be read
         lines += _machine_lines(harness, path, machine, hook_names(documents.get(harness, {})))
+        if harness == "claude-code" and (kept := managed_memory_on(documents[harness], machine)):
+            lines.append(f"{harness}: WARNING: {kept}")  # H-6: it wins over the user's
         if "claude-code (managed)" not in labels:  # else its own lines note them
             lines += [
                 f"{harness}: note: {unread_said(*left)}"
@@ -546,12 +549,10 @@ def _machine_read(path: Path, harness: str) -> ManagedSettings:
     """This machine's settings of ``harness`` at ``path`` as the harness reads them: Claude
     Code's managed settings with their drop-ins laid over (:func:`~.claude_drop_ins.
     with_drop_ins`), any other file alone. :class:`SettingsFileError` as :func:`_read`."""
-    if harness == "claude-code" and (why := managed_unread(path)):  # it starts without it
-        return without_unread(path, why, lambda drop_in: _read(drop_in, harness))
+    if harness == "claude-code":  # without an unread managed-settings.json: it starts so
+        return read_managed(path, lambda read: _read(read, harness))
     document = _read(path, harness)
-    if harness != "claude-code":
-        return ManagedSettings(document, [(path, document)], [])
-    return with_drop_ins(path, document, lambda drop_in: _read(drop_in, harness))
+    return ManagedSettings(document, [(path, document)], [])
 
 
 def _machine_lines(

@@ -32,6 +32,7 @@ from typing import Any
 
 from memory_core import json_text
 
+from harness_memory.installers.claude_drop_ins import ManagedSettings, lay_over
 from harness_memory.installers.own_switches import codex_off
 from harness_memory.installers.settings_text import read_toml_as_codex, split_mark
 
@@ -43,6 +44,7 @@ __all__ = [
     "claude_code_takes",
     "codex_lines",
     "installed_memory_on",
+    "managed_memory_on",
 ]
 
 _FALSE = {"0", "false", "no", "off"}
@@ -262,6 +264,52 @@ def installed_memory_on(document: dict[str, Any]) -> str | None:
             "autoMemoryEnabled, so it is on by default"
         )
     return f"sets neither {_VARIABLE} nor autoMemoryEnabled, so it is on by default"
+
+
+def managed_memory_on(user: dict[str, Any], settings: ManagedSettings) -> str | None:
+    """What in this machine's Claude Code managed settings ``settings`` (merged with their
+    drop-ins, :func:`~harness_memory.installers.claude_drop_ins.read_managed`) keeps Claude
+    Code's own auto memory on over the user's settings ``user``, which keep it off (H-6), as a
+    sentence naming the files and keys; None when it stays off, or ``user`` turns it on
+    itself (:func:`installed_memory_on` says that). Claude Code lays managed settings over the
+    user's, ``env`` key by key: a false ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` there turns it on
+    whatever ``autoMemoryEnabled`` says; a value neither true nor false there leaves it to
+    ``autoMemoryEnabled``, whose managed ``true`` turns it on. Values are named only when they
+    are the few true or false words (those files may hold a token, H-7)."""
+    if installed_memory_on(user) is not None:
+        return None
+    merged = lay_over(user, settings.document)
+    if installed_memory_on(merged) is None:
+        return None
+    files = settings.files
+    with_variable = [p for p, found in files if _VARIABLE in _env_of(found)]
+    with_enabled = [p for p, found in files if "autoMemoryEnabled" in found]
+    switch = _as_env_text(_env_of(merged).get(_VARIABLE))
+    if with_variable and switch in _FALSE:
+        shown = json.dumps(_env_of(merged)[_VARIABLE])
+        paths, why = with_variable[-1:], f"env.{_VARIABLE} = {shown}"
+    else:
+        paths = with_variable[-1:] + [p for p in with_enabled[-1:] if p not in with_variable[-1:]]
+        why = (
+            " and ".join(
+                ([f"env.{_VARIABLE} neither true nor false"] if with_variable else [])
+                + (['"autoMemoryEnabled": true'] if merged.get("autoMemoryEnabled") is True else [])
+            )
+            or "autoMemoryEnabled set, but not to false"
+        )
+    named, verb = " and ".join(map(str, paths)), "keeps" if len(paths) == 1 else "together keep"
+    return (
+        f"{named}, this machine's Claude Code managed settings, {verb} Claude Code's own auto "
+        f"memory on beside Agent Memory ({why}): managed settings win over yours, so the "
+        f"install cannot turn it off; an administrator must change that there (set env."
+        f'{_VARIABLE} to "1", or take the key out)'
+    )
+
+
+def _env_of(document: dict[str, Any]) -> dict[str, Any]:
+    """The settings ``document``'s ``env`` object; ``{}`` when it has none."""
+    env = document.get("env")
+    return env if isinstance(env, dict) else {}
 
 
 def _as_env_text(value: Any) -> str:
