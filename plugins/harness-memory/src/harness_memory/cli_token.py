@@ -33,9 +33,11 @@ repository kept elsewhere (a bare dotfiles repository, yadm, vcsh) has no folder
 token goes to ``~/.config/harness-memory/tokens/managed`` all the same, beside a ``.gitignore`` of
 ``*``, with a warning naming the repository (``add -f`` would still take it). The token is read from
 stdin, never from the command line, which every local user can read (``ps``); it is never printed.
-Exit status 0 when written, 2 for a token that cannot be one (empty, a space or control character
-inside, larger than a token file may be) or a file that cannot be written (or kept private, or kept
-out of a work tree); nothing is written then.
+Exit status 0 when written, 2 for a text that is not one token of the service's form (empty, more
+than one line, a space or control character inside, ``NAME=``, ``export`` or ``Bearer`` before it,
+quotes around it, outside visible ASCII, under 16 characters: :func:`shape_problem`, said by shape,
+never the text) or a file that cannot be written (or kept private, or kept out of a work tree);
+nothing is written then, and no usage line is printed (:func:`refuse`: the command was typed right).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ import os
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, NoReturn
 
 from harness_memory.cli_words import name_by_choices
 from harness_memory.settings import (
@@ -66,8 +68,10 @@ __all__ = [
     "TokenInputError",
     "add_token_flags",
     "read_token",
+    "refuse",
     "run_token",
     "set_token",
+    "shape_problem",
 ]
 
 TOKEN_HELP = "write your 0600 token file from stdin (the managed hooks read it)"  # noqa: S105 (help text)
@@ -107,9 +111,9 @@ def read_token(stream: IO[bytes], *, interactive: bool) -> str:
 
     ``interactive`` (stdin is a terminal) asks for it with :func:`getpass.getpass` instead, so
     it is not echoed. Raises :class:`TokenInputError` when it is not the text it says (naming
-    its encoding and the byte at fault), empty, holds white space or a control character
-    inside (a second line included), or is over
-    :data:`~harness_memory.settings.TOKEN_FILE_MAX_BYTES` bytes.
+    its encoding and the byte at fault), empty, over
+    :data:`~harness_memory.settings.TOKEN_FILE_MAX_BYTES` bytes, or not one token of the
+    service's form (:func:`shape_problem`).
     """
     if interactive:
         import getpass  # only this command asks; a hook process never loads it (H-5)
@@ -129,11 +133,60 @@ def read_token(stream: IO[bytes], *, interactive: bool) -> str:
         raise TokenInputError("no token on stdin")
     if len(token.encode("utf-8")) > TOKEN_FILE_MAX_BYTES:
         raise TokenInputError(f"the token is larger than {TOKEN_FILE_MAX_BYTES} bytes")
-    if any(char.isspace() or not char.isprintable() for char in token):
-        raise TokenInputError(
-            "the token holds white space or a control character (more than one line?)"
-        )
+    if (problem := shape_problem(token)) is not None:
+        raise TokenInputError(f"{'the token typed' if interactive else 'stdin'} {problem}")
     return token
+
+
+SERVICE_FORM = (
+    "a token is mem_ and 43 more characters (as `memory-api token create` makes them), or a "
+    "MEMORY_API_TOKENS secret of 16 or more"
+)
+"""What the service takes as a bearer token (A-10), as ``token set``'s refusals say it."""
+_MIN_SECRET = 16
+"""The fewest characters of a secret the service takes (``MEMORY_API_TOKENS``: A-10)."""
+
+
+def shape_problem(token: str) -> str | None:
+    """What keeps ``token`` (stripped, not empty) from being one bearer token the service
+    takes (A-10), said by its shape only, never its text: more than one line, white space or
+    a control character inside, a ``NAME=`` (``HARNESS_MEMORY_TOKEN=mem_…``), ``export`` or
+    ``Bearer`` before it, quotes around it, a character outside visible ASCII (no
+    ``Authorization`` header carries it), fewer than 16 characters (``mem_short``: the service
+    makes ``mem_`` and 43 more, and takes a ``MEMORY_API_TOKENS`` secret of 16 or more). None
+    for a token of that form. Never raises."""
+    lines = [line for line in token.replace("\r\n", "\n").replace("\r", "\n").split("\n") if line]
+    if len(lines) > 1:  # LF, CRLF, CR: a line end in a file (T-4's rule), blank lines not counted
+        return f"holds {len(lines)} lines: give the one token alone"
+    words = token.split()
+    if len(words) > 1 and words[0] in {"export", "Bearer"}:
+        return f"holds `{words[0]} ` before the token: give the token alone"
+    if len(words) > 1 or any(not char.isprintable() for char in token):
+        return "holds white space or a control character inside: give the one token alone"
+    head, equals, tail = token.partition("=")
+    if equals and _names_a_variable(head, tail):
+        return "holds `NAME=` before the token: give the token alone"
+    if len(token) > 1 and token[0] == token[-1] and token[0] in "\"'`":
+        return "is in quotes: give the token alone"
+    if not token.isascii():
+        where = next(place for place, char in enumerate(token, 1) if not char.isascii())
+        return (
+            f"holds a character outside ASCII (character {where}), which no Authorization "
+            "header carries"
+        )
+    if len(token) < _MIN_SECRET:
+        return f"is {len(token)} characters: {SERVICE_FORM}"
+    return None
+
+
+def _names_a_variable(head: str, tail: str) -> bool:
+    """Whether ``head=tail`` is a variable's assignment rather than a secret holding ``=``:
+    ``head`` a shell name and ``tail`` a token of the service's own (``mem_…``), or ``head``
+    an upper-case name of a token (``HARNESS_MEMORY_TOKEN``, ``MEMORY_API_TOKENS``)."""
+    name = head.replace("_", "a")
+    if not (head and tail and name.isascii() and name.isalnum() and not head[0].isdigit()):
+        return False
+    return tail.startswith("mem_") or (head.isupper() and "TOKEN" in head)
 
 
 def set_token(token: str, path: Path) -> None:
@@ -225,15 +278,15 @@ def run_token(
     try:
         path, stale, warning = token_file_place(args.file, state, _home_of(state, environ), environ)
     except TokenPlaceError as error:
-        parser.error(f"token set: {error}; nothing written")
+        refuse(parser, f"token set: {error}; nothing written")
     try:
         token = read_token(stdin, interactive=stdin.isatty())
     except TokenInputError as error:
-        parser.error(f"token set: {error}; nothing written")
+        refuse(parser, f"token set: {error}; nothing written")
     from harness_memory.installers.own_names import link_at, shared_token
 
     if (shared := shared_token(path, token)) is not None:  # H-7: its other names keep it
-        parser.error(f"token set: {shared}; nothing written")
+        refuse(parser, f"token set: {shared}; nothing written")
     out.write(_set_or_keep(parser, token, path, link_at(path, frozenset({token}))))
     if elsewhere is not None and args.file is None:
         out.write(f"{elsewhere}\n")
@@ -244,13 +297,20 @@ def run_token(
     return 0
 
 
+def refuse(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    """End the command with exit status 2 and ``<prog>: error: message`` on stderr, as
+    ``parser.error`` does, but without its usage line: the command was typed right, what it
+    was given or where it writes is not (H-7). Raises ``SystemExit(2)``."""
+    parser.exit(2, f"{parser.prog}: error: {message}\n")
+
+
 def _set_or_keep(
     parser: argparse.ArgumentParser, token: str, path: Path, found: LinkAtName | None
 ) -> str:
     """Write ``token`` to ``path`` (a link there, ``found``, gives way to the file: said, as an
     install says it), or keep a hard-linked file holding it already (a snapshot's ``cp -al``:
     nothing needs writing), its mode narrowed in place, which its other names share (H-7);
-    the lines to print. A write that fails ends the command (``parser.error``)."""
+    the lines to print. A write that fails ends the command (:func:`refuse`)."""
     from harness_memory.installers.own_names import held_here, narrow_in_place
 
     try:
@@ -262,7 +322,7 @@ def _set_or_keep(
             return f"{kept}, made it owner-only ({modes[0]:04o} -> {modes[1]:04o}) for every name\n"
         set_token(token, path)
     except OSError as error:
-        parser.error(f"token set: cannot write {path}: {error.strerror or error}")
+        refuse(parser, f"token set: cannot write {path}: {error.strerror or error}")
     said = f"wrote the token to {path} (mode 0600)\n"
     return said if found is None else f"{said}{found.replaced(path, 0o600)}\n"
 
