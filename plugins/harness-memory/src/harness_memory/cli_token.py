@@ -35,9 +35,10 @@ token goes to ``~/.config/harness-memory/tokens/managed`` all the same, beside a
 stdin, never from the command line, which every local user can read (``ps``); it is never printed.
 Exit status 0 when written, 2 for a text that is not one token of the service's form (empty, more
 than one line, a space or control character inside, ``NAME=``, ``export`` or ``Bearer`` before it,
-quotes around it, outside visible ASCII, under 16 characters: :func:`shape_problem`, said by shape,
-never the text) or a file that cannot be written (or kept private, or kept out of a work tree);
-nothing is written then, and no usage line is printed (:func:`refuse`: the command was typed right).
+quotes around it, outside visible ASCII, under 16 characters:
+:func:`~harness_memory.settings.token_shape_problem`, said by its shape, never its text) or a file
+that cannot be written (or kept private, or kept out of a work tree); nothing is written then,
+and no usage line is printed (:func:`refuse`: the command was typed right).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from harness_memory.settings import (
     TOKENS_FOLDER,
     account_state_dir,
     token_kept_outside,
+    token_shape_problem,
     token_text,
     unknown_account_note,
 )
@@ -71,7 +73,6 @@ __all__ = [
     "refuse",
     "run_token",
     "set_token",
-    "shape_problem",
 ]
 
 TOKEN_HELP = "write your 0600 token file from stdin (the managed hooks read it)"  # noqa: S105 (help text)
@@ -113,7 +114,7 @@ def read_token(stream: IO[bytes], *, interactive: bool) -> str:
     it is not echoed. Raises :class:`TokenInputError` when it is not the text it says (naming
     its encoding and the byte at fault), empty, over
     :data:`~harness_memory.settings.TOKEN_FILE_MAX_BYTES` bytes, or not one token of the
-    service's form (:func:`shape_problem`).
+    service's form (:func:`~harness_memory.settings.token_shape_problem`).
     """
     if interactive:
         import getpass  # only this command asks; a hook process never loads it (H-5)
@@ -133,60 +134,9 @@ def read_token(stream: IO[bytes], *, interactive: bool) -> str:
         raise TokenInputError("no token on stdin")
     if len(token.encode("utf-8")) > TOKEN_FILE_MAX_BYTES:
         raise TokenInputError(f"the token is larger than {TOKEN_FILE_MAX_BYTES} bytes")
-    if (problem := shape_problem(token)) is not None:
+    if (problem := token_shape_problem(token)) is not None:
         raise TokenInputError(f"{'the token typed' if interactive else 'stdin'} {problem}")
     return token
-
-
-SERVICE_FORM = (
-    "a token is mem_ and 43 more characters (as `memory-api token create` makes them), or a "
-    "MEMORY_API_TOKENS secret of 16 or more"
-)
-"""What the service takes as a bearer token (A-10), as ``token set``'s refusals say it."""
-_MIN_SECRET = 16
-"""The fewest characters of a secret the service takes (``MEMORY_API_TOKENS``: A-10)."""
-
-
-def shape_problem(token: str) -> str | None:
-    """What keeps ``token`` (stripped, not empty) from being one bearer token the service
-    takes (A-10), said by its shape only, never its text: more than one line, white space or
-    a control character inside, a ``NAME=`` (``HARNESS_MEMORY_TOKEN=mem_…``), ``export`` or
-    ``Bearer`` before it, quotes around it, a character outside visible ASCII (no
-    ``Authorization`` header carries it), fewer than 16 characters (``mem_short``: the service
-    makes ``mem_`` and 43 more, and takes a ``MEMORY_API_TOKENS`` secret of 16 or more). None
-    for a token of that form. Never raises."""
-    lines = [line for line in token.replace("\r\n", "\n").replace("\r", "\n").split("\n") if line]
-    if len(lines) > 1:  # LF, CRLF, CR: a line end in a file (T-4's rule), blank lines not counted
-        return f"holds {len(lines)} lines: give the one token alone"
-    words = token.split()
-    if len(words) > 1 and words[0] in {"export", "Bearer"}:
-        return f"holds `{words[0]} ` before the token: give the token alone"
-    if len(words) > 1 or any(not char.isprintable() for char in token):
-        return "holds white space or a control character inside: give the one token alone"
-    head, equals, tail = token.partition("=")
-    if equals and _names_a_variable(head, tail):
-        return "holds `NAME=` before the token: give the token alone"
-    if len(token) > 1 and token[0] == token[-1] and token[0] in "\"'`":
-        return "is in quotes: give the token alone"
-    if not token.isascii():
-        where = next(place for place, char in enumerate(token, 1) if not char.isascii())
-        return (
-            f"holds a character outside ASCII (character {where}), which no Authorization "
-            "header carries"
-        )
-    if len(token) < _MIN_SECRET:
-        return f"is {len(token)} characters: {SERVICE_FORM}"
-    return None
-
-
-def _names_a_variable(head: str, tail: str) -> bool:
-    """Whether ``head=tail`` is a variable's assignment rather than a secret holding ``=``:
-    ``head`` a shell name and ``tail`` a token of the service's own (``mem_…``), or ``head``
-    an upper-case name of a token (``HARNESS_MEMORY_TOKEN``, ``MEMORY_API_TOKENS``)."""
-    name = head.replace("_", "a")
-    if not (head and tail and name.isascii() and name.isalnum() and not head[0].isdigit()):
-        return False
-    return tail.startswith("mem_") or (head.isupper() and "TOKEN" in head)
 
 
 def set_token(token: str, path: Path) -> None:
