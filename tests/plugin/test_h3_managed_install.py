@@ -144,12 +144,19 @@ def test_managed_status_names_the_accounts_state_folder_whatever_claude_config_d
 
     # ~/.claude kept in git: `token set` keeps the token outside it, where the hooks read it
     (account / ".claude" / ".git").mkdir()
-    assert main(["token", "set", "--managed"], environ=elsewhere, stdin=io.BytesIO(b"t0k2\n")) == 0
+    assert (
+        main(
+            ["token", "set", "--managed"],
+            environ=elsewhere,
+            stdin=io.BytesIO(b"t0k2-managed-token\n"),
+        )
+        == 0
+    )
     outside = account / ".config" / "harness-memory" / "tokens" / "managed"
     code, said = status_of()
     assert code == 0, said
     assert f"your Session records are in {state}, your token file is {outside} " in said
-    assert load_settings({}, elsewhere, flags_only=True).bearer_token() == "t0k2"
+    assert load_settings({}, elsewhere, flags_only=True).bearer_token() == "t0k2-managed-token"
 
 
 def test_a_managed_uninstall_names_the_token_file_token_set_left_when_nothing_reads_it(
@@ -170,7 +177,9 @@ def test_a_managed_uninstall_names_the_token_file_token_set_left_when_nothing_re
 
     assert run(tmp_path, "install", "claude-code", "--managed", str(folder))[0] == 0
     assert (
-        main(["token", "set", "--managed"], environ=environ, stdin=io.BytesIO(b"t0k-managed\n"))
+        main(
+            ["token", "set", "--managed"], environ=environ, stdin=io.BytesIO(b"t0k-managed-token\n")
+        )
         == 0
     )
     assert token.exists()
@@ -182,7 +191,7 @@ def test_a_managed_uninstall_names_the_token_file_token_set_left_when_nothing_re
     assert f"for managed hooks stays: {token} (none of the hooks installed in {home}" in said
     assert f" and {account}, {read}" in said  # no word of hooks it did not read
     assert f"`rm {token}` removes it" in said
-    assert token.read_text(encoding="utf-8") == "t0k-managed\n"  # the user's to remove
+    assert token.read_text(encoding="utf-8") == "t0k-managed-token\n"  # the user's to remove
 
     # HOME the account's home, as usual: its own user install's token file is that very file
     mine = {"HOME": str(account), "HARNESS_MEMORY_TOKEN": "t0k-user"}
@@ -212,13 +221,15 @@ def _managed_round(tmp_path: Path, environ: dict[str, str], account: Path) -> st
     managed = ["claude-code", "--managed", str(folder), "--home", environ["HOME"]]
     assert main(["install", *managed, *FLAGS, "--memory-root", str(root)], environ=environ) == 0
     assert (
-        main(["token", "set", "--managed"], environ=environ, stdin=io.BytesIO(b"t0k-managed\n"))
+        main(
+            ["token", "set", "--managed"], environ=environ, stdin=io.BytesIO(b"t0k-managed-token\n")
+        )
         == 0
     )
     out = io.StringIO()
     assert main(["uninstall", *managed], environ=environ, stdout=out) == 0
     token = account / ".claude" / "harness-memory" / "token"
-    assert token.read_text(encoding="utf-8") == "t0k-managed\n"
+    assert token.read_text(encoding="utf-8") == "t0k-managed-token\n"
     return out.getvalue()
 
 

@@ -686,3 +686,43 @@ def test_h7_a_utf16_token_file_with_a_stray_byte_is_named_utf16_by_hooks_and_tok
     assert usage.value.code == 2
     assert f"stdin is {said}; nothing written" in capsys.readouterr().err
     assert not (tmp_path / "kept").exists()
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (f"HARNESS_MEMORY_TOKEN={TOKEN}", "holds `NAME=` before the token"),
+        (f"{TOKEN}\n{TOKEN}", "holds 2 lines"),
+        (f'"{TOKEN}"', "is in quotes"),
+    ],
+    ids=["name-equals", "two-lines", "quoted"],
+)
+@pytest.mark.parametrize("source", ["HARNESS_MEMORY_TOKEN", "--token"])
+def test_h7_install_refuses_a_token_value_that_is_not_one_token(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    given: str,
+    said: str,
+    source: str,
+) -> None:
+    """A pasted ``HARNESS_MEMORY_TOKEN=…`` line was kept as the hooks' token, which every
+    Session then sent (a 401, or unchecked by a service with no tokens): refused by its shape,
+    never its text, nothing installed."""
+    home = tmp_path / "home"
+    flags = ["--home", str(home), "--memory-root", str(memory_root(tmp_path))]
+    flags += ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+    environ = {"HOME": str(home)}
+    if source == "--token":
+        flags += ["--token", given]
+    else:
+        environ[source] = given
+    out = io.StringIO()
+
+    status = main(["install", "codex", *flags], environ=environ, stdout=out)
+
+    shown = out.getvalue() + capsys.readouterr().err + caplog.text
+    assert status == 1
+    assert f"the token from {source} {said}" in shown
+    assert TOKEN not in shown
+    assert not (home / ".codex").exists()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import os
 import pwd
+import secrets
 import stat
 import subprocess
 from pathlib import Path
@@ -144,8 +145,75 @@ def test_h7_token_set_refuses_what_cannot_be_a_token_and_writes_nothing(
         token_set(given, "--file", str(token_file))
 
     assert stopped.value.code == 2
-    assert "nothing written" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "nothing written" in said
+    assert "usage:" not in said  # typed right: what it was given is wrong, not the command
     assert token_file.read_text(encoding="utf-8") == "kept\n"
+
+
+FRESH = "mem_" + secrets.token_urlsafe(32)  # as `memory-api token create` makes one
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (f"HARNESS_MEMORY_TOKEN={FRESH}\n", "holds `NAME=` before the token: give the token alone"),
+        (f"HARNESS_MEMORY_TOKEN='{FRESH}'", "holds `NAME=` before the token"),
+        (f"export HARNESS_MEMORY_TOKEN={FRESH}", "holds `export ` before the token"),
+        (f"Bearer {FRESH}", "holds `Bearer ` before the token"),
+        (f'"{FRESH}"\n', "is in quotes: give the token alone"),
+        (f"{FRESH}\n{FRESH}\n", "holds 2 lines: give the one token alone"),
+        ("mem_short\n", "is 9 characters: a token is mem_ and 43 more characters"),
+        (f"{FRESH[:20]}é{FRESH[21:]}", "holds a character outside ASCII (character 21)"),
+    ],
+    ids=[
+        "name-equals",
+        "name-equals-quoted",
+        "export",
+        "bearer",
+        "quoted",
+        "two-tokens",
+        "short",
+        "non-ascii",
+    ],
+)
+def test_h7_token_set_refuses_a_text_not_of_the_services_token_form(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str, said: str
+) -> None:
+    """A pasted ``NAME=value`` line or a cut token was written as it came, and every Session
+    then got a 401: refused, saying its shape (never its text), exit 2, no usage line."""
+    token_file = tmp_path / "state" / "token"
+
+    with pytest.raises(SystemExit) as stopped:
+        token_set(given.encode(), "--file", str(token_file))
+
+    assert stopped.value.code == 2
+    shown = capsys.readouterr()
+    assert f"stdin {said}" in shown.err
+    assert shown.err.endswith("; nothing written\n")
+    assert "usage:" not in shown.err
+    assert FRESH[4:] not in shown.out + shown.err and "short" not in shown.err
+    assert not token_file.parent.exists()
+
+
+@pytest.mark.parametrize(
+    "token",
+    [FRESH, "a-MEMORY_API_TOKENS-secret=="],
+    ids=["created", "configured-secret"],
+)
+def test_h7_token_set_takes_a_token_of_the_services_form_amid_white_space(
+    tmp_path: Path, token: str
+) -> None:
+    """A token ``token create`` makes, or a secret of 16 or more characters the service was
+    given in ``MEMORY_API_TOKENS`` (base64's ``=`` at its end included), with the white space
+    and line end a paste or ``echo`` adds around it."""
+    token_file = tmp_path / "token"
+
+    status, out = token_set(f"  {token} \r\n".encode(), "--file", str(token_file))
+
+    assert status == 0
+    assert token_file.read_text(encoding="utf-8") == f"{token}\n"
+    assert token not in out
 
 
 def test_h7_token_set_takes_no_token_on_the_command_line(tmp_path: Path) -> None:
@@ -385,10 +453,11 @@ def test_h7_token_set_writes_into_home_when_home_names_another_folder(
     assert "`harness-memory token set --managed` writes theirs" in said
     assert TOKEN not in said
 
-    status, said = token_set(b"mem_managed\n", "--managed")  # theirs, whatever $HOME says
+    theirs = "mem_managed-hooks-token"
+    status, said = token_set(f"{theirs}\n".encode(), "--managed")  # whatever $HOME says
 
     assert status == 0, said
-    assert managed.read_text(encoding="utf-8") == "mem_managed\n"
+    assert managed.read_text(encoding="utf-8") == f"{theirs}\n"
     assert written.read_text(encoding="utf-8") == f"{TOKEN}\n"
 
 

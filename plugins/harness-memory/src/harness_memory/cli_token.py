@@ -33,9 +33,12 @@ repository kept elsewhere (a bare dotfiles repository, yadm, vcsh) has no folder
 token goes to ``~/.config/harness-memory/tokens/managed`` all the same, beside a ``.gitignore`` of
 ``*``, with a warning naming the repository (``add -f`` would still take it). The token is read from
 stdin, never from the command line, which every local user can read (``ps``); it is never printed.
-Exit status 0 when written, 2 for a token that cannot be one (empty, a space or control character
-inside, larger than a token file may be) or a file that cannot be written (or kept private, or kept
-out of a work tree); nothing is written then.
+Exit status 0 when written, 2 for a text that is not one token of the service's form (empty, more
+than one line, a space or control character inside, ``NAME=``, ``export`` or ``Bearer`` before it,
+quotes around it, outside visible ASCII, under 16 characters:
+:func:`~harness_memory.settings.token_shape_problem`, said by its shape, never its text) or a file
+that cannot be written (or kept private, or kept out of a work tree); nothing is written then,
+and no usage line is printed (:func:`refuse`: the command was typed right).
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ import os
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, NoReturn
 
 from harness_memory.cli_words import name_by_choices
 from harness_memory.settings import (
@@ -54,6 +57,7 @@ from harness_memory.settings import (
     TOKENS_FOLDER,
     account_state_dir,
     token_kept_outside,
+    token_shape_problem,
     token_text,
     unknown_account_note,
 )
@@ -66,6 +70,7 @@ __all__ = [
     "TokenInputError",
     "add_token_flags",
     "read_token",
+    "refuse",
     "run_token",
     "set_token",
 ]
@@ -107,9 +112,9 @@ def read_token(stream: IO[bytes], *, interactive: bool) -> str:
 
     ``interactive`` (stdin is a terminal) asks for it with :func:`getpass.getpass` instead, so
     it is not echoed. Raises :class:`TokenInputError` when it is not the text it says (naming
-    its encoding and the byte at fault), empty, holds white space or a control character
-    inside (a second line included), or is over
-    :data:`~harness_memory.settings.TOKEN_FILE_MAX_BYTES` bytes.
+    its encoding and the byte at fault), empty, over
+    :data:`~harness_memory.settings.TOKEN_FILE_MAX_BYTES` bytes, or not one token of the
+    service's form (:func:`~harness_memory.settings.token_shape_problem`).
     """
     if interactive:
         import getpass  # only this command asks; a hook process never loads it (H-5)
@@ -129,10 +134,8 @@ def read_token(stream: IO[bytes], *, interactive: bool) -> str:
         raise TokenInputError("no token on stdin")
     if len(token.encode("utf-8")) > TOKEN_FILE_MAX_BYTES:
         raise TokenInputError(f"the token is larger than {TOKEN_FILE_MAX_BYTES} bytes")
-    if any(char.isspace() or not char.isprintable() for char in token):
-        raise TokenInputError(
-            "the token holds white space or a control character (more than one line?)"
-        )
+    if (problem := token_shape_problem(token)) is not None:
+        raise TokenInputError(f"{'the token typed' if interactive else 'stdin'} {problem}")
     return token
 
 
@@ -225,15 +228,15 @@ def run_token(
     try:
         path, stale, warning = token_file_place(args.file, state, _home_of(state, environ), environ)
     except TokenPlaceError as error:
-        parser.error(f"token set: {error}; nothing written")
+        refuse(parser, f"token set: {error}; nothing written")
     try:
         token = read_token(stdin, interactive=stdin.isatty())
     except TokenInputError as error:
-        parser.error(f"token set: {error}; nothing written")
+        refuse(parser, f"token set: {error}; nothing written")
     from harness_memory.installers.own_names import link_at, shared_token
 
     if (shared := shared_token(path, token)) is not None:  # H-7: its other names keep it
-        parser.error(f"token set: {shared}; nothing written")
+        refuse(parser, f"token set: {shared}; nothing written")
     out.write(_set_or_keep(parser, token, path, link_at(path, frozenset({token}))))
     if elsewhere is not None and args.file is None:
         out.write(f"{elsewhere}\n")
@@ -244,13 +247,20 @@ def run_token(
     return 0
 
 
+def refuse(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    """End the command with exit status 2 and ``<prog>: error: message`` on stderr, as
+    ``parser.error`` does, but without its usage line: the command was typed right, what it
+    was given or where it writes is not (H-7). Raises ``SystemExit(2)``."""
+    parser.exit(2, f"{parser.prog}: error: {message}\n")
+
+
 def _set_or_keep(
     parser: argparse.ArgumentParser, token: str, path: Path, found: LinkAtName | None
 ) -> str:
     """Write ``token`` to ``path`` (a link there, ``found``, gives way to the file: said, as an
     install says it), or keep a hard-linked file holding it already (a snapshot's ``cp -al``:
     nothing needs writing), its mode narrowed in place, which its other names share (H-7);
-    the lines to print. A write that fails ends the command (``parser.error``)."""
+    the lines to print. A write that fails ends the command (:func:`refuse`)."""
     from harness_memory.installers.own_names import held_here, narrow_in_place
 
     try:
@@ -262,7 +272,7 @@ def _set_or_keep(
             return f"{kept}, made it owner-only ({modes[0]:04o} -> {modes[1]:04o}) for every name\n"
         set_token(token, path)
     except OSError as error:
-        parser.error(f"token set: cannot write {path}: {error.strerror or error}")
+        refuse(parser, f"token set: cannot write {path}: {error.strerror or error}")
     said = f"wrote the token to {path} (mode 0600)\n"
     return said if found is None else f"{said}{found.replaced(path, 0o600)}\n"
 

@@ -72,6 +72,7 @@ __all__ = [
     "SettingsError",
     "TemplateUnreadableError",
     "TokenFileError",
+    "TokenShapeError",
     "TokenValueError",
     "account_state_dir",
     "check_token_value",
@@ -79,6 +80,7 @@ __all__ = [
     "load_settings",
     "remote_memory_root",
     "token_kept_outside",
+    "token_shape_problem",
     "token_text",
     "unknown_account_note",
 ]
@@ -146,13 +148,82 @@ class TokenValueError(SettingsError):
 def check_token_value(token: str, source: str) -> str:
     """Return ``token`` (from ``source``, as a message names it) unless it holds a byte that is
     not UTF-8 (Python keeps one from the environment or the command line as a lone surrogate),
-    raising :class:`TokenValueError` then: the install wrote its hooks into the settings, then
-    ended in a ``UnicodeEncodeError`` traceback with no token file written (a torn install)."""
+    raising :class:`TokenValueError` then, or :class:`TokenShapeError` for a text that is not
+    one token (:func:`token_shape_problem`, ``pasted_only``): the install wrote its hooks into the
+    settings, then ended in a ``UnicodeEncodeError`` traceback with no token file written (a
+    torn install), or kept a pasted ``NAME=value`` line as the token (every Session a 401)."""
     try:
         token.encode("utf-8")
     except UnicodeEncodeError as error:
         raise TokenValueError(source, token[error.start]) from None
+    if (problem := token_shape_problem(token.strip(), pasted_only=True)) is not None:
+        raise TokenShapeError(source, problem)
     return token
+
+
+class TokenShapeError(TokenValueError):
+    """A token given as a value (``--token``, ``HARNESS_MEMORY_TOKEN``) is not one token
+    (:func:`token_shape_problem`: a pasted ``NAME=`` line, two lines, quotes); the message
+    names where it came from and its shape, never the token (H-7)."""
+
+    def __init__(self, source: str, problem: str) -> None:
+        SettingsError.__init__(self, f"the token from {source} {problem}")
+
+
+SERVICE_FORM = (
+    "a token is mem_ and 43 more characters (as `memory-api token create` makes them), or a "
+    "MEMORY_API_TOKENS secret of 16 or more"
+)
+"""What the service takes as a bearer token (A-10), as ``token set``'s refusals say it."""
+_MIN_SECRET = 16
+"""The fewest characters of a secret the service takes (``MEMORY_API_TOKENS``: A-10)."""
+
+
+def token_shape_problem(token: str, *, pasted_only: bool = False) -> str | None:
+    """What keeps ``token`` (stripped, not empty) from being one bearer token the service
+    takes (A-10), said by its shape only, never its text: more than one line, white space or
+    a control character inside, a ``NAME=`` (``HARNESS_MEMORY_TOKEN=mem_…``), ``export`` or
+    ``Bearer`` before it, quotes around it, a character outside visible ASCII (no
+    ``Authorization`` header carries it), fewer than 16 characters (``mem_short``: the
+    service makes ``mem_`` and 43 more, and takes a ``MEMORY_API_TOKENS`` secret of 16 or
+    more). ``pasted_only`` (an install's ``--token``, ``HARNESS_MEMORY_TOKEN``, which a service
+    with no tokens takes whatever they are) asks only for more than one line and what a paste
+    puts around a token (``NAME=``, ``export``, ``Bearer``, quotes). None for a token of that
+    form. Never raises."""
+    lines = [line for line in token.replace("\r\n", "\n").replace("\r", "\n").split("\n") if line]
+    if len(lines) > 1:  # LF, CRLF, CR: a line end in a file (T-4's rule), blank lines not counted
+        return f"holds {len(lines)} lines: give the one token alone"
+    words = token.split()
+    if len(words) > 1 and words[0] in {"export", "Bearer"}:
+        return f"holds `{words[0]} ` before the token: give the token alone"
+    if not pasted_only and (len(words) > 1 or any(not c.isprintable() for c in token)):
+        return "holds white space or a control character inside: give the one token alone"
+    head, equals, tail = token.partition("=")
+    if equals and _names_a_variable(head, tail):
+        return "holds `NAME=` before the token: give the token alone"
+    if len(token) > 1 and token[0] == token[-1] and token[0] in "\"'`":
+        return "is in quotes: give the token alone"
+    if pasted_only:
+        return None
+    if not token.isascii():
+        where = next(place for place, char in enumerate(token, 1) if not char.isascii())
+        return (
+            f"holds a character outside ASCII (character {where}), which no Authorization "
+            "header carries"
+        )
+    if len(token) < _MIN_SECRET:
+        return f"is {len(token)} characters: {SERVICE_FORM}"
+    return None
+
+
+def _names_a_variable(head: str, tail: str) -> bool:
+    """Whether ``head=tail`` is a variable's assignment rather than a secret holding ``=``:
+    ``head`` a shell name and ``tail`` a token of the service's own (``mem_…``), or ``head``
+    an upper-case name of a token (``HARNESS_MEMORY_TOKEN``, ``MEMORY_API_TOKENS``)."""
+    name = head.replace("_", "a")
+    if not (head and tail and name.isascii() and name.isalnum() and not head[0].isdigit()):
+        return False
+    return tail.startswith("mem_") or (head.isupper() and "TOKEN" in head)
 
 
 TOKEN_FILE_MAX_BYTES = 64 * 1024
