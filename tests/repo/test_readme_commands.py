@@ -19,6 +19,9 @@ from pathlib import Path
 
 import pytest
 from harness_memory.cli import build_parser as harness_memory_parser
+from harness_memory.installers.codex import codex_home
+from harness_memory.installers.gemini import settings_path as gemini_settings_path
+from harness_memory.installers.token_place import token_place
 from memory_api.cli import build_parser as memory_api_parser
 
 REPO = Path(__file__).resolve().parents[2]
@@ -193,12 +196,20 @@ def test_h3_the_readme_wires_claude_code_by_hand_as_the_install_does(tmp_path: P
     assert installed_claude_code_hooks(tokenless_home, token=False) == rows
     assert _session_start_words(tokenless_home).count("--token-file") == 0
     assert not (tokenless_home / ".claude" / "harness-memory" / "token").exists()
-    added = re.search(r"a service with tokens: add --token-file (\S+),", comment)
-    assert added is not None, comment
+    named = {
+        harness: path.replace("~", str(home), 1)
+        for path, harness in re.findall(r"(~/\S+) \((claude-code|codex|gemini)\)", comment)
+    }
+    assert "a service with tokens: add --token-file FILE," in comment, comment
     start = _session_start_words(home)
     token_file = start[start.index("--token-file") + 1]
-    assert added.group(1).replace("~", str(home), 1) == token_file
+    assert named["claude-code"] == token_file
     assert Path(token_file).is_file()
+    # the others, where those harnesses' installs put the token (rv-newcomer64: a Codex user
+    # was told to add Claude Code's, which only its install writes)
+    assert named["codex"] == str(token_place(codex_home(home, {}), home, {})[0])
+    gemini_settings = gemini_settings_path(home, {}).parent
+    assert named["gemini"] == str(token_place(gemini_settings, home, {})[0])
     for _, command in rows:
         arguments = ["hook", *command.replace("K", "1").split(), "--flags-only"]
         harness_memory_parser().parse_args([*arguments, "--url", "http://127.0.0.1:8765"])
