@@ -54,6 +54,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import msgspec
+from memory_core.bearer_form import SECRET_PREFIX, SHORTEST_SECRET
 from memory_core.byte_order import decode_marked, not_text
 from memory_core.template import TemplateFileError, default_template, read_template_file
 
@@ -175,8 +176,6 @@ SERVICE_FORM = (
     "MEMORY_API_TOKENS secret of 16 or more"
 )
 """What the service takes as a bearer token (A-10), as ``token set``'s refusals say it."""
-_MIN_SECRET = 16
-"""The fewest characters of a secret the service takes (``MEMORY_API_TOKENS``: A-10)."""
 
 
 def token_shape_problem(token: str, *, pasted_only: bool = False) -> str | None:
@@ -211,7 +210,7 @@ def token_shape_problem(token: str, *, pasted_only: bool = False) -> str | None:
             f"holds a character outside ASCII (character {where}), which no Authorization "
             "header carries"
         )
-    if len(token) < _MIN_SECRET:
+    if len(token) < SHORTEST_SECRET:
         return f"is {len(token)} characters: {SERVICE_FORM}"
     return None
 
@@ -223,7 +222,7 @@ def _names_a_variable(head: str, tail: str) -> bool:
     name = head.replace("_", "a")
     if not (head and tail and name.isascii() and name.isalnum() and not head[0].isdigit()):
         return False
-    return tail.startswith("mem_") or (head.isupper() and "TOKEN" in head)
+    return tail.startswith(SECRET_PREFIX) or (head.isupper() and "TOKEN" in head)
 
 
 TOKEN_FILE_MAX_BYTES = 64 * 1024

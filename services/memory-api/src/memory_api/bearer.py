@@ -15,6 +15,7 @@ import re
 import secrets
 
 import msgspec
+from memory_core.bearer_form import SECRET_PREFIX, SHORTEST_SECRET
 from memory_core.errors import InvalidId
 from memory_core.keys import check_project_id
 
@@ -34,7 +35,6 @@ __all__ = [
     "parse_token_spec",
 ]
 
-SECRET_PREFIX = "mem_"  # noqa: S105 - a public marker in front of every secret, not one
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 TOKEN_NAME_RULE = "1-64 characters of A-Z, a-z, 0-9, _ . -, the first a letter or digit"  # noqa: S105
 """What :func:`check_token_name` accepts, as the CLI's refusals say it (A-10)."""
@@ -197,8 +197,10 @@ def parse_token_spec(spec: str) -> tuple[str, tuple[str, ...] | None, str]:
             projects = tuple(check_project_id(p.strip()) for p in reach.split("|"))
         except InvalidId as error:
             raise ValueError(f"token {name!r}: {error}") from None
-    if len(secret.strip()) < 16:
-        raise ValueError(f"token {name!r}: the secret must be at least 16 characters")
+    if len(secret.strip()) < SHORTEST_SECRET:
+        raise ValueError(
+            f"token {name!r}: the secret must be at least {SHORTEST_SECRET} characters"
+        )
     check_secret_sendable(name, secret.strip())
     return name, projects, secret.strip()
 
