@@ -177,3 +177,22 @@ def test_p3_code_run_by_a_list_writes_into_the_other_scope(script: Layout, comma
 
 def test_p3_everyday_process_substitutions_and_pipes_pass(where_judged: Layout) -> None:
     assert refused_by_some_harness(where_judged, EVERYDAY) == {}
+
+
+NAMED_BY_SHELL = [
+    form for form in [*WRITTEN_INTO_LISTS, *FED_THROUGH_LISTS, *PIPED_INTO_LISTS] if "SHELL" in form
+]
+"""The forms whose reader is ``$SHELL``."""
+
+
+def test_p3_shell_is_the_login_shell_bash_sets_where_the_harness_passes_no_shell(
+    script: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A harness (or CI) may start the hook and its shell without ``SHELL``; bash then sets it
+    to the user's login shell, so ``tac run.txt | "$SHELL" -s`` still runs the code. The guard
+    read an unset ``SHELL`` as a program unknown to it and let this one through."""
+    monkeypatch.delenv("SHELL", raising=False)
+    assert len(NAMED_BY_SHELL) >= 2
+
+    assert let_through(script, NAMED_BY_SHELL) == {}
+    assert_refused_by_every_harness_and_bash_writes(script, 'tac run.txt | "$SHELL" -s')

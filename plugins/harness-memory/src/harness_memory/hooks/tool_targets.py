@@ -84,6 +84,7 @@ import functools
 import itertools
 import os
 import posixpath
+import pwd
 import re
 import shutil
 from collections import Counter
@@ -1106,15 +1107,29 @@ those from its environment), nor ``$BASH`` (read as the shell: ``_SHELL_OWN_NAME
 def _started_in(environ: Mapping[str, str], cwd: str) -> Mapping[str, str]:
     """``environ`` as the shell started in ``cwd`` has it: bash keeps an inherited ``PWD``
     only when it names ``cwd`` (a path through a link, perhaps), else sets it to ``cwd``; the
-    hook's own ``PWD`` may name another folder than the one the command runs in. The variables
+    hook's own ``PWD`` may name another folder than the one the command runs in. A ``SHELL``
+    the environment lacks is the login shell bash sets (:func:`login_shell`). The variables
     bash sets as it runs (:data:`_RUN_TIME_VALUES`) hold themselves: undecided (P-3)."""
-    pwd = environ.get("PWD")
+    inherited = environ.get("PWD")
     try:
-        kept = pwd is not None and Path(pwd).samefile(cwd)
+        kept = inherited is not None and Path(inherited).samefile(cwd)
     except (OSError, ValueError):
         kept = False
     run_time = {name: f"${{{name}}}" for name in _RUN_TIME_VALUES}
-    return {**environ, **run_time} if kept else {**environ, **run_time, "PWD": cwd}
+    shell = {} if "SHELL" in environ else {"SHELL": login_shell()}
+    started = {**environ, **shell, **run_time}
+    return started if kept else {**started, "PWD": cwd}
+
+
+def login_shell() -> str:
+    """The shell bash puts in ``$SHELL`` when its environment has none: the user's login
+    shell from the password database, ``/bin/sh`` when it names none or the user has no
+    entry (bash's ``get_current_user_info``). ``"$SHELL" -s`` after a pipe is that shell
+    reading the pipe as code even where the harness passes no ``SHELL`` (P-3)."""
+    try:
+        return pwd.getpwuid(os.getuid()).pw_shell or "/bin/sh"
+    except KeyError:
+        return "/bin/sh"
 
 
 def _followed(previous: str | None, word: str) -> str | None:
