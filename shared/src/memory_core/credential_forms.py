@@ -532,7 +532,7 @@ def form_spans(line: str, hints: frozenset[str], row: TableRow | None = None) ->
 
 # Cells of dashes with an optional colon at either end, every one written; the text after the
 # last ``|`` is a cell when not blank. ``\s`` is what ``str.strip`` strips.
-_DELIMITER_ROW = re.compile(r"(?:\s*+:?-++:?\s*+\|)*+\s*+(?::?-++:?\s*+)?")
+_DELIMITER_ROW = re.compile(r"(?>(?:\s*+:?-++:?\s*+\|)*)\s*+(?::?-++:?\s*+)?")
 
 
 def is_delimiter_row(row: TableRow) -> bool:

@@ -47,7 +47,7 @@ _WORD_BEFORE = (
 """One word that may stand between an operator and a command's name: an assignment, a
 redirection, a keyword (``if . ./f``, ``x=1 . ./f``, ``2>/dev/null $e …``: review56j), each
 part at most 256 characters (a longer one: :func:`_long_word_before_name`)."""
-_WORDS_BEFORE = rf"(?:{_WORD_BEFORE}\s+){{0,16}}+"
+_WORDS_BEFORE = rf"(?>(?:{_WORD_BEFORE}\s+){{0,16}})"
 """At most 16 :data:`_WORD_BEFORE` in a row, as many as stand there (never fewer)."""
 _BEFORE_NAME = rf"\s*{_WORDS_BEFORE}(?:{_WORD_BEFORE}\s|"
 """What stands between an operator and a command's name (:data:`_WORDS_BEFORE`), then the
@@ -74,7 +74,7 @@ _CHANGES_RE = (
 (:attr:`Definitions.changes`)."""
 _DECLARED = r"(?:declare|typeset|export|local|readonly|read|mapfile|readarray)"
 """The builtins setting the variables their words name."""
-_OPERANDS = r"(?:\s+[^\s;&|$`]{1,256}(?![^\s;&|$`])){0,64}+"
+_OPERANDS = r"(?>(?:\s+[^\s;&|$`]{1,256}(?![^\s;&|$`])){0,64})"
 """At most 64 plain words of at most 256 characters, as many as stand there (never fewer)."""
 _BUILT_NAMES = (
     r"\b(?:declare|typeset|local)\s+(?:(?:-\w*\s+){0,64}-\w*n|(?:-\w*\s+){65})"
@@ -173,8 +173,8 @@ def _joined_part(part: re.Match[str]) -> str:
 
 
 _QUOTED_PART_RE = (
-    r"""(?ms)(?:^|(?<=[\s;&|()<>]))#[^\n]*|\$'(?:[^'\\]++|\\.)*+'?|'[^']*'?"""
-    r"""|"(?:[^"\\]++|\\.)*+"?|\\."""
+    r"""(?ms)(?:^|(?<=[\s;&|()<>]))#[^\n]*|\$'(?>(?:[^'\\]++|\\.)*)'?|'[^']*'?"""
+    r"""|"(?>(?:[^"\\]++|\\.)*)"?|\\."""
 )
 """A part of a text holding white space bash may keep inside a word, or a comment (a ``#``
 starting a word, to the line's end: its quotes open nothing): an ANSI-C quoted part (its
