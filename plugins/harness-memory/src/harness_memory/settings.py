@@ -134,6 +134,15 @@ class TokenFileError(MissingSettingsError):
         return str(self.args[0])
 
 
+def _readable_by_others(path: Path) -> str:
+    """Why a token file others may read is refused, with the one command that makes it
+    owner-only, its path quoted for the shell (H-7): every reader says it, ``status`` too,
+    which changes nothing itself."""
+    import shlex  # only on this refusal: a hook process never loads it otherwise (H-5)
+
+    return f"other users may read it: make it owner-only: `chmod 600 {shlex.quote(str(path))}`"
+
+
 class TokenValueError(SettingsError):
     """A token given as a value (``--token``, ``HARNESS_MEMORY_TOKEN``) holds a byte that is
     not UTF-8; the message names where it came from and the byte, never the token."""
@@ -325,7 +334,7 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
                 if not stat.S_ISREG(mode):
                     raise TokenFileError(self.token_file, "not a regular file")
                 if stat.S_IMODE(mode) & 0o077:
-                    raise TokenFileError(self.token_file, "other users may read it: chmod 600 it")
+                    raise TokenFileError(self.token_file, _readable_by_others(self.token_file))
                 raw = handle.read(TOKEN_FILE_MAX_BYTES + 1)
         except OSError as error:
             raise TokenFileError(self.token_file, error.strerror or str(error)) from error
