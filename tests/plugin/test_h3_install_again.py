@@ -280,11 +280,15 @@ def test_h3_an_install_for_a_second_agent_says_it_replaces_the_first_agents_hook
         f"install {harness}: replaces agent acme/coder's hooks in {path} with "
         f"acme/reviewer's" in warning.getMessage()
     )
-    assert "install again with --project acme --agent coder" in warning.getMessage()
+    back = f"--url http://127.0.0.1:9 --project acme --agent coder --memory-root {root}"
+    assert f"(to go back: `harness-memory install {harness} {back}`)" in warning.getMessage()
     commands = our_commands(settings(home, harness), harness)
     assert {value for command in commands for value in flag_values(command, "--agent")} == {
         "reviewer"
     }
+    assert cli(home, "install", harness, *back.split())[0] == 0  # the command, as said
+    commands = our_commands(settings(home, harness), harness)
+    assert {value for command in commands for value in flag_values(command, "--agent")} == {"coder"}
 
 
 @pytest.mark.parametrize("harness", sorted(SETTINGS))

@@ -497,8 +497,29 @@ def _replaced_agent(
         f"replaces agent {before[0]}/{before[1]}'s hooks in {found.path} with "
         f"{now[0]}/{now[1]}'s: a harness's settings hold one agent's hooks, so every "
         f"{harness} Session starts with {now[0]}/{now[1]}'s memory, not {before[1]}'s (to go "
-        f"back: install again with --project {before[0]} --agent {before[1]})",
+        f"back: {_install_before(harness, found.flags, managed)})",
     ]
+
+
+def _install_before(harness: str, flags: Mapping[str, str], managed: Path | None) -> str:
+    """The install that writes back the hooks whose settings were ``flags`` (those of
+    :func:`~harness_memory.installers.reinstall.installed_settings`), every flag it needs named
+    (:meth:`~harness_memory.advice.Hooks.install_with`; given ``--project``, an install takes
+    nothing from the hooks there, H-3), into the ``managed`` folder when there is one. Its URL
+    as it may be shown (A-10: never a password or an id)."""
+    from memory_core.addresses import shown_url
+
+    url = shown_url(flags["url"]) if flags.get("url") else None
+    hooks = Hooks(harness, managed is not None)
+    folder = None if managed is None else str(managed)
+    return hooks.install_with(
+        url,
+        flags.get("project"),
+        flags.get("agent"),
+        flags.get("memory-root"),
+        remote=flags.get("remote") == "on",
+        managed_dir=folder,
+    )
 
 
 def _after_install(
