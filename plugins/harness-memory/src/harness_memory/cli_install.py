@@ -168,7 +168,8 @@ def _add_install_only_flags(parser: argparse.ArgumentParser) -> None:
         "--no-check",
         action="store_true",
         help="write without checking the memory root, the URL and the ids, nor whether this "
-        "machine's settings switch the hooks off (settings prepared for another machine)",
+        "machine's settings switch the hooks off or keep the harness's own memory on "
+        "(settings prepared for another machine)",
     )
 
 
@@ -210,6 +211,7 @@ def run_install(
         remote_state_dir=remote_state,
         url_id_not_secret=install and args.url_id_not_secret,
         dry_run=args.dry_run,
+        no_check=install and args.no_check,
     )
     if install and options.url:  # written into settings and command lines: even unchecked
         from harness_memory.client import service_url_parts

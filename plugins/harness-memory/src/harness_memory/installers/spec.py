@@ -75,6 +75,9 @@ class InstallOptions:
     keeps that of this URL, and ``status`` does not warn of it."""
     dry_run: bool = False
     """``--dry-run``: what the plan says it drops is said as what it would drop (A-10)."""
+    no_check: bool = False
+    """``--no-check``: settings prepared for another machine, which this one's say nothing of:
+    the plan reads none of this machine's managed settings (H-7)."""
 
     @property
     def remote(self) -> bool:

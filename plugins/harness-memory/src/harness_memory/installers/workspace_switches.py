@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -268,7 +268,9 @@ def installed_memory_on(document: dict[str, Any]) -> str | None:
     return f"sets neither {_VARIABLE} nor autoMemoryEnabled, so it is on by default"
 
 
-def managed_memory_on(user: dict[str, Any], settings: ManagedSettings) -> str | None:
+def managed_memory_on(
+    user: dict[str, Any], settings: ManagedSettings, *, over: Path | None = None
+) -> str | None:
     """What in this machine's Claude Code managed settings ``settings`` (merged with their
     drop-ins, :func:`~harness_memory.installers.claude_drop_ins.read_managed`) keeps Claude
     Code's own auto memory on over the user's settings ``user``, which keep it off (H-6), as a
@@ -277,7 +279,9 @@ def managed_memory_on(user: dict[str, Any], settings: ManagedSettings) -> str | 
     user's, ``env`` key by key: a false ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` there turns it on
     whatever ``autoMemoryEnabled`` says; a value neither true nor false there leaves it to
     ``autoMemoryEnabled``, whose managed ``true`` turns it on. Values are named only when they
-    are the few true or false words (those files may hold a token, H-7)."""
+    are the few true or false words (those files may hold a token, H-7). ``over``: the
+    managed install's own ``managed-settings.json`` (``user`` is then what it writes there),
+    over which Claude Code lays the drop-ins that keep it on."""
     if installed_memory_on(user) is not None:
         return None
     merged = lay_over(user, settings.document)
@@ -300,11 +304,17 @@ def managed_memory_on(user: dict[str, Any], settings: ManagedSettings) -> str | 
             or "autoMemoryEnabled set, but not to false"
         )
     named, verb = " and ".join(map(str, paths)), "keeps" if len(paths) == 1 else "together keep"
+    who = (
+        f"Claude Code lays its drop-ins over {over}, so the install cannot turn it off; change "
+        "that there"
+        if over is not None
+        else "managed settings win over yours, so the install cannot turn it off; an "
+        "administrator must change that there"
+    )
     return (
         f"{named}, this machine's Claude Code managed settings, {verb} Claude Code's own auto "
-        f"memory on beside Agent Memory ({why}): managed settings win over yours, so the "
-        f"install cannot turn it off; an administrator must change that there (set env."
-        f'{_VARIABLE} to "1", or take the key out)'
+        f'memory on beside Agent Memory ({why}): {who} (set env.{_VARIABLE} to "1", or take '
+        "the key out)"
     )
 
 
@@ -359,7 +369,9 @@ def codex_lines(workspace: Path, home: Path, user_config: Path | None = None) ->
     return lines  # hooks of ours in a project's .codex/: codex_projects.status_lines
 
 
-def _codex_trusts(workspace: Path, user_config: Path | None) -> Any:
+def _codex_trusts(
+    workspace: Path, user_config: Path | None
+) -> Callable[[Path, str], tuple[str, str]]:
     """``(why, when)`` for a setting ``why`` (``[features] hooks = false``) of the project file
     ``path``, as a function of both: when the user's ``user_config`` trusts that project
     (:func:`codex_trusted_entry`), ``why`` names the entry and ``when`` is empty (it is so in
