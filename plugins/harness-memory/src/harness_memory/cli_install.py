@@ -452,9 +452,10 @@ def _token_for(
 def _managed_url_changed(before: str | None, url: str | None, managed: Path | None) -> list[str]:
     """The warning of a managed install (``managed``) whose hooks named the service at
     ``before`` and now name ``url``, another (A-10): each user's managed token, from ``token
-    set --managed`` and given for the old service, is what these hooks send to the new one
-    until the user gives that one's. Empty for no managed install, none before, or the same
-    service. URLs as ``shown_url`` shows them."""
+    set --managed`` and given for the old service, is refused by these hooks (its service is
+    recorded beside it: :func:`~harness_memory.settings.token_service`; one set before that is
+    sent to the new one) until the user gives that one's. Empty for no managed install, none
+    before, or the same service. URLs as ``shown_url`` shows them."""
     from memory_core.addresses import shown_url
 
     from harness_memory.advice import MANAGED_TOKEN_SET
@@ -465,7 +466,8 @@ def _managed_url_changed(before: str | None, url: str | None, managed: Path | No
     old, new = shown_url(before), shown_url(url)
     return [
         f"the managed hooks named the service at {old}: each user's managed token was given "
-        f"for it, and these hooks now send it to {new} (A-10); tell every user to run "
+        f"for it, so these hooks no longer send it (A-10; one set before `token set` recorded "
+        f"its service beside it still goes to {new}); tell every user to run "
         f"{MANAGED_TOKEN_SET} with {new}'s token"
     ]
 

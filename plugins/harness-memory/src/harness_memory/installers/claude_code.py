@@ -321,7 +321,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes: list[FileChange] = []
     removals: list[Path] = []
     if install and managed is None:
-        changes, removals, left = token_plan(record, token, token_file)
+        changes, removals, left = token_plan(record, token, token_file, options.url)
         notes += left
         removals, kept = still_read(removals, options.home, environ, besides=path)
         notes += kept

@@ -237,7 +237,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
 
         notes += switches_back(config, switches, record.previous, first=first, then=give_back)
         notes += profile_notes
-    planned = token_plan(record, options.token, token_file) if install else ([], [], [])
+    planned = (
+        token_plan(record, options.token, token_file, options.url) if install else ([], [], [])
+    )
     changes, removals, left = planned
     removals, kept = still_read(removals, options.home, environ, besides=hooks_path)
     notes += left + kept
