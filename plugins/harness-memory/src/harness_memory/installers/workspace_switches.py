@@ -421,7 +421,7 @@ def _main_checkout(root: Path | None) -> Path | None:
         text = (root / ".git").read_text(encoding="utf-8", errors="replace")[:4096]
     except OSError:
         return None
-    first = text.strip().splitlines()[0] if text.strip() else ""
+    first = text.strip().partition("\n")[0].strip()
     if not first.startswith("gitdir:") or not first[7:].strip():
         return None
     git_dir = Path(os.path.realpath(root / first[7:].strip()))
