@@ -39,7 +39,7 @@ import shlex
 import stat
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from harness_memory.installers.files import FileChange, SettingsFileError, mode_of, read_text
 from harness_memory.installers.own_names import held_here, shared_token
@@ -53,6 +53,9 @@ from harness_memory.settings import (
     token_kept_outside,
     token_service_file,
 )
+
+if TYPE_CHECKING:
+    from harness_memory.installers.status import InstalledHooks
 
 __all__ = [
     "TOKENS_FOLDER",
@@ -207,8 +210,6 @@ def token_plan(
     belongs to; ``record`` notes a ``place`` outside the state folder, for ``uninstall``.
 
     With a ``token`` the file is written with it (created 0600, made owner-only if it was not,
-    the service ``url`` it is given for recorded beside it, :func:`~harness_memory.settings.
-    token_service_file`,
     also when it held that token already, its folder with it: A-10; no backup; the old and new
     token masked in every output, H-7), and in a ``harness-memory/tokens`` folder its
     ``.gitignore`` (:data:`TOKENS_IGNORE_TEXT`) when the folder holds none (one of the user's
@@ -221,7 +222,8 @@ def token_plan(
     own_names.shared_token`: its mode is not the user's to narrow), or one that is not a
     regular UTF-8 file. The user's own such file (a snapshot's ``cp -al``) is kept, its mode
     narrowed in place (:attr:`~harness_memory.installers.files.FileChange.same_file`), which
-    every name of it shares.
+    every name of it shares. The service ``url`` the token is given for is recorded beside it
+    (:func:`~harness_memory.settings.token_service_file`, A-10), as ``token set`` records it.
     """
     own = record.path.parent / TOKEN_NAME
     earlier = [own, *([Path(record.token_file)] if record.token_file else [])]
@@ -344,7 +346,7 @@ def token_urls(path: Path, home: Path, environ: Mapping[str, str]) -> set[str]:
 
 def _readers(
     path: Path, home: Path, environ: Mapping[str, str], *, besides: Path | None
-) -> list[tuple[Any, bool, list[str]]]:
+) -> list[tuple[InstalledHooks, bool, list[str]]]:
     """``(installed hooks, whether they name path, the --url of their commands reading it)``
     for the hooks that would lose their token were ``path`` removed (:func:`token_readers`)."""
     from harness_memory.installers.spec import flag_values
@@ -357,7 +359,7 @@ def _readers(
     places |= {} if outside is None or own is None else {outside: own}
     other = places.get(path)
     implicit = path in places and (other is None or not other.is_file())  # no fallback then
-    found: list[tuple[Any, bool, list[str]]] = []
+    found: list[tuple[InstalledHooks, bool, list[str]]] = []
     for hooks in installed_hooks(home, environ):
         if hooks.path == besides:
             continue
