@@ -296,7 +296,7 @@ def test_q1_a_refusal_names_memory_api_as_the_user_started_it(
 ) -> None:
     """Beside ``make run`` ``memory-api`` is ``.venv/bin/memory-api``, on no ``PATH``: an import
     from a harness that keeps nothing here ended "a memory folder of your own: `memory-api
-    memory import FOLDER --user`", a command the shell does not find. A refusal names each
+    memory import FOLDER …`", a command the shell does not find. A refusal names each
     ``memory-api`` command as the program was started; from ``PATH``, the bare name."""
     bin_dir = tmp_path / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
@@ -315,7 +315,8 @@ def test_q1_a_refusal_names_memory_api_as_the_user_started_it(
 
         assert main(argv) == 1
 
-        assert f"`{typed} memory import FOLDER --user`" in capsys.readouterr().err
+        flags = f"--workspace {tmp_path} --project acme --agent coder"
+        assert f"`{typed} memory import FOLDER {flags}`" in capsys.readouterr().err
 
 
 def test_a10_the_first_token_names_harness_memory_so_the_shell_runs_it_from_any_checkout(

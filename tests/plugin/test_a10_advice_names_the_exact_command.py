@@ -39,7 +39,8 @@ NO_AGENT = (
     "memory service answered 404: no agent 'coder' (this service, or this token, knows no such "
     "agent: for installed hooks, `harness-memory status` says why — the agent in another "
     "project, a project the token does not reach; else fix --project or --agent, or create it "
-    "where the service runs: `memory-api agent create --project P --id A --name NAME`; "
+    "where the service runs: `memory-api agent create --data-dir DIR --project P --id A --name "
+    "NAME` (DIR: the data dir it logs as `data dir: …` when it starts); "
 )
 
 

@@ -118,3 +118,23 @@ def test_a10_a_token_file_that_cannot_be_made_owner_only_is_refused_by_name(
     assert f"cannot write {token_file}: the disk it is on keeps no owner-only" in caplog.text
     assert TOKEN not in caplog.text
     assert mode(token_file) == 0o644
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_a10_status_names_the_command_that_makes_the_token_file_owner_only(
+    tmp_path: Path, harness: str
+) -> None:
+    """``status`` writes nothing (README: it reads as the harness does), so it leaves the mode as
+    it is and says the one command that makes the file owner-only again, path and all; it
+    said "chmod 600 it", and the user had to find "it" in the line."""
+    home, token_file = installed(tmp_path, harness)
+    token_file.chmod(0o644)
+    out = io.StringIO()
+
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+
+    said = out.getvalue()
+    assert f"cannot read the token file {token_file}: other users may read it" in said
+    assert f"make it owner-only: `chmod 600 {token_file}`" in said
+    assert TOKEN not in said
+    assert mode(token_file) == 0o644

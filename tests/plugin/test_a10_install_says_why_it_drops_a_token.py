@@ -207,7 +207,9 @@ def test_a10_a_managed_install_for_another_url_says_each_users_token_goes_there(
     tmp_path: Path, harness: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Changing a managed install's --url said nothing: every user's managed token (from
-    `token set --managed`, given for the old service) is sent to the new one by its hooks."""
+    `token set --managed`, given for the old service) went to the new one. `token set` now
+    records its service beside it, so the hooks refuse it there; one set before that still
+    goes, which the warning says too."""
     home = tmp_path / "home"
     Path(flags(home)[1]).mkdir(parents=True)
     managed = ["--managed", str(tmp_path / "managed")]
@@ -218,7 +220,8 @@ def test_a10_a_managed_install_for_another_url_says_each_users_token_goes_there(
     assert status == 0, said
     assert (
         f"the managed hooks named the service at {OLD}: each user's managed token was given "
-        f"for it, and these hooks now send it to {NEW} (A-10); tell every user to run "
+        f"for it, so these hooks no longer send it (A-10; one set before `token set` recorded "
+        f"its service beside it still goes to {NEW}); tell every user to run "
         f"`harness-memory token set --managed` with {NEW}'s token"
     ) in said + caplog.text
     caplog.clear()  # installed again for the same service: nothing to say

@@ -265,7 +265,7 @@ async def test_p2_an_agent_the_service_does_not_hold_fails_open_saying_what_to_d
     assert meta.status == "failed-open"
     assert meta.error is not None
     assert "answered 404: no agent 'no-such-agent' in project 'acme'" in meta.error
-    assert "`memory-api agent create --project P --id A --name NAME`" in meta.error
+    assert "`memory-api agent create --data-dir DIR --project P --id A --name NAME`" in meta.error
     # started by hand (no harness's hooks): the install of each harness, every flag it needs
     install = "`harness-memory install HARNESS --project P --agent A --url URL --memory-root ROOT`"
     assert f"run {install} with the right ones" in meta.error

@@ -43,7 +43,9 @@ def test_h3_a_session_start_notice_names_the_program_the_hook_runs(
     main(argv, environ=environ, stdin=io.BytesIO(json.dumps(hook).encode()), stdout=out)
 
     said = json.loads(out.getvalue())["systemMessage"]
-    assert f"{TYPED}install claude-code` once" in said
+    memory = tmp_path / "memory"
+    flags_said = f"--url http://127.0.0.1:9 --project acme --agent coder --memory-root {memory}"
+    assert f"{TYPED}install claude-code {flags_said}` once" in said
     assert "`harness-memory " not in said
 
 

@@ -15,6 +15,7 @@ import io
 import json
 import os
 import pwd
+import shlex
 import stat
 from pathlib import Path
 
@@ -134,7 +135,8 @@ def test_h3_the_hook_names_the_one_command_when_the_env_token_is_all_it_had(
     env = {"HARNESS_MEMORY_TOKEN": TOKEN, "HOME": str(tmp_path)}
     user = load_settings({"state_dir": str(tmp_path / "state")}, env, flags_only=True)
     said = ignored_env_message(user, "claude-code") or ""
-    assert "run `harness-memory install claude-code` once" in said
+    flags = "--url URL --project P --agent A --memory-root ROOT"  # none given: each named
+    assert f"run `harness-memory install claude-code {flags}` once" in said
     said = ignored_env_message(user, "codex") or ""  # no install of it kept a token in env
     assert "ignored HARNESS_MEMORY_TOKEN" in said and "harness-memory install" not in said
 
@@ -150,6 +152,25 @@ def test_h3_the_hook_names_the_one_command_when_the_env_token_is_all_it_had(
     flags = {"state_dir": str(tmp_path / "state"), "token_file": str(token_file)}
     said = ignored_env_message(load_settings(flags, env, flags_only=True), "codex") or ""
     assert "ignored HARNESS_MEMORY_TOKEN" in said and "harness-memory install" not in said
+
+
+def test_h3_a_hook_run_by_hand_before_any_install_names_every_flag_the_install_needs(
+    tmp_path: Path,
+) -> None:
+    """Nothing is installed yet, so ``install claude-code`` alone takes no settings from any
+    hooks and stops at "missing --memory-root, --url, …": the hint names the hook's own
+    settings as the flags, remote mode's ``--remote URL`` in place of ``--url`` and the root."""
+    env = {"HARNESS_MEMORY_TOKEN": TOKEN, "HOME": str(tmp_path)}
+    flags = {"url": "http://127.0.0.1:9", "project": "acme", "agent": "coder"}
+    flags |= {"root": str(tmp_path / "my memory"), "state_dir": str(tmp_path / "state")}
+    said = ignored_env_message(load_settings(flags, env, flags_only=True), "claude-code") or ""
+    root = shlex.quote(str(tmp_path / "my memory"))
+    install = "harness-memory install claude-code --url http://127.0.0.1:9 --project acme"
+    assert f"run `{install} --agent coder --memory-root {root}` once" in said
+    flags |= {"remote": "on"}
+    said = ignored_env_message(load_settings(flags, env, flags_only=True), "claude-code") or ""
+    remote = "harness-memory install claude-code --remote http://127.0.0.1:9 --project acme"
+    assert f"run `{remote} --agent coder` once" in said
 
 
 def test_h3_a_hand_run_hook_without_a_token_file_is_pointed_at_the_one_the_install_wrote(
@@ -259,11 +280,15 @@ def test_h3_an_install_for_a_second_agent_says_it_replaces_the_first_agents_hook
         f"install {harness}: replaces agent acme/coder's hooks in {path} with "
         f"acme/reviewer's" in warning.getMessage()
     )
-    assert "install again with --project acme --agent coder" in warning.getMessage()
+    back = f"--url http://127.0.0.1:9 --project acme --agent coder --memory-root {root}"
+    assert f"(to go back: `harness-memory install {harness} {back}`)" in warning.getMessage()
     commands = our_commands(settings(home, harness), harness)
     assert {value for command in commands for value in flag_values(command, "--agent")} == {
         "reviewer"
     }
+    assert cli(home, "install", harness, *back.split())[0] == 0  # the command, as said
+    commands = our_commands(settings(home, harness), harness)
+    assert {value for command in commands for value in flag_values(command, "--agent")} == {"coder"}
 
 
 @pytest.mark.parametrize("harness", sorted(SETTINGS))

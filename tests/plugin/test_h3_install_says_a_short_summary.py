@@ -114,7 +114,7 @@ def test_h3_the_install_says_what_it_wrote_and_turned_off_in_a_few_lines(
         assert f"{harness}: installed — wrote {home / name}" in said
     state = home / f".{harness.split('-')[0]}" / "harness-memory"
     [folded] = [line for line in said if f"wrote {state}/ (" in line]
-    assert "token, install.json, .gitignore" in folded
+    assert "token, token.url, install.json, .gitignore" in folded
     for sentence in TURNED_OFF[harness]:
         assert sentence in text
     assert f"{harness}: {MORE}" not in said  # the next step says where the rest is

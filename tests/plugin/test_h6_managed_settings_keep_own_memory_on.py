@@ -105,3 +105,45 @@ def test_managed_settings_keeping_auto_memory_off_leave_turned_off_true(
     assert code == 0 and TURNED_OFF in said and not warnings(said), said
     _, status = cli(tmp_path / "home", "status", **env)
     assert not warnings(status) and "auto memory is on" not in status, status
+
+
+def test_a_managed_install_beside_a_drop_in_keeping_auto_memory_on_says_so_as_status_does(
+    tmp_path: Path,
+) -> None:
+    """``install claude-code --managed``: Claude Code lays its ``managed-settings.d`` drop-ins
+    over ``managed-settings.json``, so one setting ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` to
+    ``"0"`` keeps its own memory on whatever the install writes there. It said "turned off"."""
+    managed = tmp_path / "etc" / "claude-code"
+    drop_in = managed / "managed-settings.d" / "50-memory.json"
+    drop_in.parent.mkdir(parents=True)
+    drop_in.write_text('{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}}', encoding="utf-8")
+
+    code, said = install(tmp_path, "claude-code", {}, "--managed", str(managed))
+
+    assert code == 0, said
+    assert TURNED_OFF not in said, said
+    (line,) = warnings(said)
+    assert line.startswith(f"claude-code: WARNING: {drop_in}, "), line
+    assert 'env.CLAUDE_CODE_DISABLE_AUTO_MEMORY = "0"' in line and "administrator" not in line
+    assert "with its own auto memory off" not in said
+    _, status = cli(tmp_path / "home", "status", "--managed", str(managed))
+    assert [line.replace("claude-code:", "claude-code (managed):", 1)] == warnings(status)
+
+
+def test_no_check_reads_no_managed_settings_for_the_own_memory_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--no-check``: settings prepared for another machine, which this one's say nothing of
+    (its help and README): the note says what the written settings do, as without managed
+    settings here; it read them and warned. ``status`` here still says it."""
+    path, env = machine_settings(
+        tmp_path, monkeypatch, "claude-code", '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}}'
+    )
+
+    code, said = install(tmp_path, "claude-code", env, "--no-check")
+
+    assert code == 0, said
+    assert TURNED_OFF in said and not warnings(said), said
+    _, status = cli(tmp_path / "home", "status", **env)
+    (line,) = warnings(status)
+    assert line.startswith(f"claude-code: WARNING: {path}, "), status

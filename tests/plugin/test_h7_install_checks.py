@@ -339,9 +339,8 @@ def test_h7_install_takes_the_token_from_a_file_only_its_owner_reads(
         tmp_path / "home", root, "--token-file", str(given), url=url, agent=new_agent
     )
     assert refused == 1
-    assert f"cannot read the token file {given}: other users may read it: chmod 600" in (
-        caplog.text
-    )
+    said = f"cannot read the token file {given}: other users may read it: make it owner-only"
+    assert f"{said}: `chmod 600 {given}`" in caplog.text
     assert untouched(tmp_path / "home")
 
     given.chmod(0o600)

@@ -132,13 +132,38 @@ def test_h7_install_reads_the_agent_json_beside_the_memory_root_it_is_given(
 def test_h7_an_agent_missing_everywhere_is_to_be_created(
     limited_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """The command names the data dir the memory root lies in: without ``--data-dir`` (and no
+    ``MEMORY_API_DATA_DIR``, which ``sudo`` drops) ``agent create`` refuses to write."""
     status, _ = install(limited_service, tmp_path / "home", "acme", "ghost", TOKEN)
     assert status == 1
     assert (
         "answered 404 (no agent 'ghost' in project 'acme'): the service holds no agent 'ghost' "
-        "in project 'acme'; create it with `memory-api agent create --project acme --id ghost "
-        "--name NAME`"
+        "in project 'acme'; create it with `memory-api agent create --data-dir "
+        f"{limited_service.data_dir} --project acme --id ghost --name NAME`"
     ) in caplog.text
+
+
+def test_h7_a_managed_install_names_the_data_dir_to_create_the_agent_in(
+    limited_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A managed install runs as root (``sudo``, which drops ``MEMORY_API_DATA_DIR``), checked
+    with the token in the environment: its 404 names the data dir too, and writes nothing."""
+    root = limited_service.data_dir / "agents" / "ghost" / "agent_state" / "memory"
+    managed = tmp_path / "etc" / "claude-code"
+    flags = ["--home", str(tmp_path / "home"), "--memory-root", str(root)]
+    flags += ["--url", limited_service.url, "--project", "acme", "--agent", "ghost"]
+    environ = {"HOME": str(tmp_path / "home"), "HARNESS_MEMORY_TOKEN": TOKEN}
+    status = main(
+        ["install", "claude-code", "--managed", str(managed), *flags],
+        environ=environ,
+        stdout=io.StringIO(),
+    )
+    assert status == 1
+    assert (
+        f"create it with `memory-api agent create --data-dir {limited_service.data_dir} "
+        "--project acme --id ghost --name NAME`"
+    ) in caplog.text
+    assert not managed.exists()
 
 
 async def test_a10_a_service_that_cannot_tell_the_reach_has_the_token_named_as_a_maybe(
@@ -152,7 +177,8 @@ async def test_a10_a_service_that_cannot_tell_the_reach_has_the_token_named_as_a
     assert (
         "if project 'demo' exists, your token may not reach it: a token limited to some "
         "projects is answered so for every other (give one that reaches it); else create it "
-        "with `memory-api agent create --project demo --id coder --name NAME`"
+        "with `memory-api agent create --data-dir DIR --project demo --id coder --name NAME` "
+        "(DIR: the data dir the service logs as `data dir: …` when it starts)"
     ) in with_token[0].text
     without = await asyncio.to_thread(check_service, service.url, "demo", "coder", None)
     assert "your token may not reach it" not in without[0].text
@@ -170,7 +196,7 @@ async def test_r1_a_remote_install_says_to_create_the_agent_where_the_service_ru
     program.parent.mkdir(parents=True)
     for name in ("harness-memory", "memory-api"):
         (program.parent / name).write_text("#!/bin/sh\n", "utf-8")
-    there = "where the service runs: `memory-api agent create --project demo --id coder"
+    there = "where the service runs: `memory-api agent create --data-dir DIR --project demo"
     ask = functools.partial(check_service, service.url, "demo", "coder", None)
 
     remote = as_typed((await asyncio.to_thread(ask, remote=True))[0].text, str(program))
@@ -180,4 +206,4 @@ async def test_r1_a_remote_install_says_to_create_the_agent_where_the_service_ru
     here = str(program.parent / "memory-api")
     assert there in remote and here not in remote, remote
     assert "where the service runs: `memory-api agent create" in hook and here not in hook, hook
-    assert f"`{program.parent / 'memory-api'} agent create --project demo" in local, local
+    assert f"`{program.parent / 'memory-api'} agent create --data-dir DIR" in local, local

@@ -48,8 +48,8 @@ SWITCHES = {
         "turns terminals back on ([features] unified_exec_tty = true)"
     ),
     ("codex", ".codex/config.toml", "[features]\nmemories = true\n"): (
-        "turns the harness's own memory back on in Sessions in this Workspace "
-        "([features] memories = true)"
+        "turns the harness's own memory back on in Sessions in this Workspace when you trust "
+        "this project ([features] memories = true)"
     ),
 }
 
@@ -129,6 +129,46 @@ def test_status_over_a_managed_install_says_nothing_of_the_repository(
 
     assert f"{harness} (managed): installed" in said
     assert "switches these hooks off" not in said and "memory back on" not in said
+
+
+@pytest.mark.parametrize("key", ["repository", "main-checkout", "untrusted", "none"])
+def test_status_says_plainly_that_a_trusted_codex_project_switches_the_hooks_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str
+) -> None:
+    """Codex CLI reads a project's ``.codex/config.toml`` once the user's ``config.toml`` trusts
+    it: ``[projects."<folder>"] trust_level = "trusted"`` for the folder holding ``.codex/``,
+    else the project's root (its ``.git``), else the repository's main checkout (a linked
+    worktree's ``.git`` file names ``<main>/.git/worktrees/<name>``), as Codex looks them up.
+    Trusted, the hooks are off in every Session there: said as a fact, naming the entry; not
+    trusted (no entry, or ``"untrusted"``), "when you trust this project", as before. It said
+    "when you trust" of a project the user trusts."""
+    install(tmp_path, "codex")
+    path, inside = repository(tmp_path, ".codex/config.toml", "[features]\nhooks = false\n")
+    trusted = root = path.parents[1]
+    if key == "main-checkout":  # the repository is a linked worktree of another checkout
+        trusted = tmp_path / "main"
+        (trusted / ".git" / "worktrees" / "app").mkdir(parents=True)
+        (root / ".git").rmdir()
+        (root / ".git").write_text(f"gitdir: {trusted}/.git/worktrees/app\n", encoding="utf-8")
+    config = tmp_path / "home" / ".codex" / "config.toml"
+    entry = f'[projects."{trusted}"]'
+    level = "untrusted" if key == "untrusted" else "trusted"
+    if key != "none":
+        with config.open("a", encoding="utf-8") as handle:
+            handle.write(f'\n{entry}\ntrust_level = "{level}"\n')
+    monkeypatch.chdir(inside)
+
+    said = cli(tmp_path, "status")
+
+    line = next(line for line in said.splitlines() if f"codex: WARNING: {path} " in line)
+    if level == "trusted" and key != "none":
+        assert (
+            f"{path} switches these hooks off in Sessions in this Workspace ([features] hooks = "
+            f"false; you trust this project: {entry} in {config}): no memory and no write "
+            "guard there."
+        ) in line, line
+    else:
+        assert "in this Workspace when you trust this project ([features] hooks = false)" in line
 
 
 DEEP = 100_000

@@ -44,6 +44,36 @@ class Hooks(NamedTuple):
         every = f"{', '.join(HARNESSES[:-1])} or {HARNESSES[-1]}"
         return said if self.harness else f"{said} (HARNESS: {every})"
 
+    def install_with(
+        self,
+        url: str | None,
+        project: str | None,
+        agent: str | None,
+        memory_root: str | None,
+        *,
+        remote: bool = False,
+        managed_dir: str | None = None,
+    ) -> str:
+        """The install that writes these hooks with these settings, in backticks, every flag it
+        needs named (an install given any of them takes none from installed hooks, and with
+        none installed it has nothing to take: H-3): `` `harness-memory install claude-code
+        --url U --project P --agent A --memory-root ROOT` ``; ``remote``: ``--remote U`` and no
+        root; managed hooks: ``--managed`` and their ``managed_dir`` when given. A value not
+        known is its placeholder (``URL``, ``P``, ``A``, ``ROOT``); a known one is quoted for
+        the shell. ``url`` as the caller may show it (``shown_url``)."""
+        import shlex  # only where this is said: a hook process never loads it otherwise (H-5)
+
+        def said(value: str | None, placeholder: str) -> str:
+            return placeholder if not value else shlex.quote(value)
+
+        where = f"--remote {said(url, 'URL')}" if remote else f"--url {said(url, 'URL')}"
+        words = [f"harness-memory install {self.harness or _ANY}"]
+        words += ["--managed"] if self.managed else []
+        words += [shlex.quote(managed_dir)] if self.managed and managed_dir else []
+        words += [where, f"--project {said(project, 'P')}", f"--agent {said(agent, 'A')}"]
+        words += [] if remote else [f"--memory-root {said(memory_root, 'ROOT')}"]
+        return f"`{' '.join(words)}`"
+
     def give_token(self) -> str:
         """How these hooks get a token the service takes: the managed hooks' file
         (:data:`MANAGED_TOKEN_SET`), else the install again given it in ``HARNESS_MEMORY_TOKEN``

@@ -168,7 +168,8 @@ def _add_install_only_flags(parser: argparse.ArgumentParser) -> None:
         "--no-check",
         action="store_true",
         help="write without checking the memory root, the URL and the ids, nor whether this "
-        "machine's settings switch the hooks off (settings prepared for another machine)",
+        "machine's settings switch the hooks off or keep the harness's own memory on "
+        "(settings prepared for another machine)",
     )
 
 
@@ -210,6 +211,7 @@ def run_install(
         remote_state_dir=remote_state,
         url_id_not_secret=install and args.url_id_not_secret,
         dry_run=args.dry_run,
+        no_check=install and args.no_check,
     )
     if install and options.url:  # written into settings and command lines: even unchecked
         from harness_memory.client import service_url_parts
@@ -450,9 +452,10 @@ def _token_for(
 def _managed_url_changed(before: str | None, url: str | None, managed: Path | None) -> list[str]:
     """The warning of a managed install (``managed``) whose hooks named the service at
     ``before`` and now name ``url``, another (A-10): each user's managed token, from ``token
-    set --managed`` and given for the old service, is what these hooks send to the new one
-    until the user gives that one's. Empty for no managed install, none before, or the same
-    service. URLs as ``shown_url`` shows them."""
+    set --managed`` and given for the old service, is refused by these hooks (its service is
+    recorded beside it: :func:`~harness_memory.settings.token_service`; one set before that is
+    sent to the new one) until the user gives that one's. Empty for no managed install, none
+    before, or the same service. URLs as ``shown_url`` shows them."""
     from memory_core.addresses import shown_url
 
     from harness_memory.advice import MANAGED_TOKEN_SET
@@ -463,7 +466,8 @@ def _managed_url_changed(before: str | None, url: str | None, managed: Path | No
     old, new = shown_url(before), shown_url(url)
     return [
         f"the managed hooks named the service at {old}: each user's managed token was given "
-        f"for it, and these hooks now send it to {new} (A-10); tell every user to run "
+        f"for it, so these hooks no longer send it (A-10; one set before `token set` recorded "
+        f"its service beside it still goes to {new}); tell every user to run "
         f"{MANAGED_TOKEN_SET} with {new}'s token"
     ]
 
@@ -497,8 +501,29 @@ def _replaced_agent(
         f"replaces agent {before[0]}/{before[1]}'s hooks in {found.path} with "
         f"{now[0]}/{now[1]}'s: a harness's settings hold one agent's hooks, so every "
         f"{harness} Session starts with {now[0]}/{now[1]}'s memory, not {before[1]}'s (to go "
-        f"back: install again with --project {before[0]} --agent {before[1]})",
+        f"back: {_install_before(harness, found.flags, managed)})",
     ]
+
+
+def _install_before(harness: str, flags: Mapping[str, str], managed: Path | None) -> str:
+    """The install that writes back the hooks whose settings were ``flags`` (those of
+    :func:`~harness_memory.installers.reinstall.installed_settings`), every flag it needs named
+    (:meth:`~harness_memory.advice.Hooks.install_with`; given ``--project``, an install takes
+    nothing from the hooks there, H-3), into the ``managed`` folder when there is one. Its URL
+    as it may be shown (A-10: never a password or an id)."""
+    from memory_core.addresses import shown_url
+
+    url = shown_url(flags["url"]) if flags.get("url") else None
+    hooks = Hooks(harness, managed is not None)
+    folder = None if managed is None else str(managed)
+    return hooks.install_with(
+        url,
+        flags.get("project"),
+        flags.get("agent"),
+        flags.get("memory-root"),
+        remote=flags.get("remote") == "on",
+        managed_dir=folder,
+    )
 
 
 def _after_install(

@@ -2,7 +2,7 @@
 
 ::
 
-    printf '%s\\n' "$TOKEN" | harness-memory token set [--file PATH | --managed]
+    printf '%s\\n' "$TOKEN" | harness-memory token set [--file PATH | --managed] [--url URL]
     harness-memory token set [--file PATH | --managed]   # at a terminal: asks, without echo
 
 The managed install (``install claude-code --managed``) writes hooks for every user of a machine and
@@ -33,6 +33,9 @@ repository kept elsewhere (a bare dotfiles repository, yadm, vcsh) has no folder
 token goes to ``~/.config/harness-memory/tokens/managed`` all the same, beside a ``.gitignore`` of
 ``*``, with a warning naming the repository (``add -f`` would still take it). The token is read from
 stdin, never from the command line, which every local user can read (``ps``); it is never printed.
+Beside the file it records the service the token is given for (``--url``, else the one service
+the installed hooks reading that file name; :func:`~harness_memory.settings.token_service_file`),
+as an install records its own: a hook of another service refuses the token (A-10).
 Exit status 0 when written, 2 for a text that is not one token of the service's form (empty, more
 than one line, a space or control character inside, ``NAME=``, ``export`` or ``Bearer`` before it,
 quotes around it, outside visible ASCII, under 16 characters:
@@ -101,6 +104,12 @@ def add_token_flags(token: argparse.ArgumentParser) -> None:
         action="store_true",
         help="write the managed hooks' token file, in your home as the password database "
         "gives it, whatever $HOME says",
+    )
+    put.add_argument(
+        "--url",
+        metavar="URL",
+        help="the service the token is given for, recorded beside it: no hook sends it to "
+        "another (default: the one service the installed hooks reading that file name)",
     )
 
 
@@ -219,6 +228,14 @@ def run_token(
     link it replaced (H-7)."""
     from harness_memory.installers.token_place import TokenPlaceError, token_file_place
 
+    if args.url is not None:  # refused before the token is read: nothing written
+        from harness_memory.client import service_url_parts
+        from harness_memory.errors import ServiceUnreachableError
+
+        try:
+            service_url_parts(args.url)
+        except ServiceUnreachableError as error:
+            refuse(parser, f"token set: --url: {error}; nothing written")
     state = account_state_dir(environ)
     if args.file is None and state is None:
         parser.error(f"token set: {unknown_account_note()}; or give --file PATH")
@@ -238,6 +255,7 @@ def run_token(
     if (shared := shared_token(path, token)) is not None:  # H-7: its other names keep it
         refuse(parser, f"token set: {shared}; nothing written")
     out.write(_set_or_keep(parser, token, path, link_at(path, frozenset({token}))))
+    out.write(_record_service(parser, path, args.url, environ))
     if elsewhere is not None and args.file is None:
         out.write(f"{elsewhere}\n")
     if warning is not None:
@@ -245,6 +263,36 @@ def run_token(
     if stale is not None and stale.is_file():
         out.write(_leave_stale(stale, path, environ))
     return 0
+
+
+def _record_service(
+    parser: argparse.ArgumentParser, path: Path, given: str | None, environ: Mapping[str, str]
+) -> str:
+    """Record beside the token file ``path`` the service its token is given for (A-10,
+    :func:`~harness_memory.settings.token_service_file`, mode 0600): ``given`` (``--url``),
+    else the one service the installed hooks reading ``path`` name
+    (:func:`~harness_memory.installers.token_place.token_urls`); with none (or several), an
+    earlier record is taken away, since it was another token's. The line to print."""
+    from memory_core.addresses import shown_url
+    from memory_core.atomic import write_temp_beside
+
+    from harness_memory.installers.token_place import token_urls
+    from harness_memory.settings import same_service, token_service_file
+
+    home = Path(environ["HOME"]) if environ.get("HOME") else Path.home()
+    urls = [given] if given else sorted(token_urls(path, home, environ))
+    url = urls[0] if urls and all(same_service(urls[0], other) for other in urls) else None
+    record = token_service_file(path)
+    try:
+        if url is None:
+            if record.is_file() or record.is_symlink():
+                record.unlink()
+            return ""
+        temp = write_temp_beside(record, (url + "\n").encode("utf-8"), mode=0o600)
+        temp.replace(record)
+    except OSError as error:
+        refuse(parser, f"token set: cannot write {record}: {error.strerror or error}")
+    return f"recorded it as the token of the service at {shown_url(url)} ({record})\n"
 
 
 def refuse(parser: argparse.ArgumentParser, message: str) -> NoReturn:

@@ -111,7 +111,8 @@ def no_agent_hint(hooks: Hooks = ANY_HOOKS) -> str:
         " (this service, or this token, knows no such agent: for installed hooks, `harness-memory "
         "status` says why — the agent in another project, a project the token does not reach; "
         "else fix --project or --agent, or create it "
-        f"{WHERE_THE_SERVICE_RUNS}`memory-api agent create --project P --id A --name NAME`; "
+        f"{WHERE_THE_SERVICE_RUNS}`memory-api agent create --data-dir DIR --project P --id A "
+        "--name NAME` (DIR: the data dir it logs as `data dir: …` when it starts); "
         f"{hooks.no_agent()})"
     )
 

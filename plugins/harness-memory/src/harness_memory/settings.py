@@ -80,7 +80,10 @@ __all__ = [
     "default_state_dir",
     "load_settings",
     "remote_memory_root",
+    "same_service",
     "token_kept_outside",
+    "token_service",
+    "token_service_file",
     "token_shape_problem",
     "token_text",
     "unknown_account_note",
@@ -132,6 +135,82 @@ class TokenFileError(MissingSettingsError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+SERVICE_RECORD_MAX_BYTES = 4096
+"""The most a token file's service record (:func:`token_service_file`) is read of."""
+
+
+def token_service_file(token_file: Path) -> Path:
+    """Where the service a token file's token was given for is recorded (A-10): beside it,
+    its name and ``.url`` (``token.url``), one URL on one line, written with the token by
+    ``install`` and ``token set``, mode 0600."""
+    return token_file.with_name(token_file.name + ".url")
+
+
+def token_service(token_file: Path) -> str | None:
+    """The service URL recorded for the token in ``token_file`` (:func:`token_service_file`);
+    None when none is recorded (a token file from before, or one ``token set`` could name no
+    service for) or the record is no regular file, not one line, or longer than
+    :data:`SERVICE_RECORD_MAX_BYTES`. Never raises ``OSError``; a link is not followed."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        with os.fdopen(os.open(token_service_file(token_file), flags), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None
+            raw = handle.read(SERVICE_RECORD_MAX_BYTES + 1)
+    except OSError:
+        return None
+    text = raw.decode("utf-8", "replace").strip()
+    if len(raw) > SERVICE_RECORD_MAX_BYTES or not text or "\n" in text:
+        return None
+    return text
+
+
+def same_service(url: str, other: str) -> bool:
+    """Whether the service URLs ``url`` and ``other`` name the same service: scheme and host in
+    any case, the scheme's own port written or not, the path with or without a last ``/``
+    (``http://Host:80/api/`` is ``http://host/api``). A URL that cannot be split is only
+    itself."""
+    from urllib.parse import urlsplit  # only where a token's service is judged (H-5)
+
+    def key(text: str) -> tuple[str, str, int | None, str] | str:
+        try:
+            parts = urlsplit(text.strip())
+            scheme = parts.scheme.lower()
+            port = parts.port or {"http": 80, "https": 443}.get(scheme)
+        except ValueError:
+            return text
+        return scheme, (parts.hostname or "").lower(), port, parts.path.rstrip("/")
+
+    return key(url) == key(other)
+
+
+def _given_for_another(given_for: str, url: str, hooks: Hooks) -> str:
+    """Why a hook for the service at ``url`` refuses a token recorded as given for the one at
+    ``given_for`` (A-10), and the command that gives ``url``'s to these ``hooks``. Both URLs as
+    they may be shown (``shown_url``: never a password or an id)."""
+    from memory_core.addresses import shown_url
+
+    before, now = shown_url(given_for), shown_url(url)
+    fix = (
+        f"run {MANAGED_TOKEN_SET} with {now}'s token"
+        if hooks.managed
+        else f"give {now}'s token: {hooks.new_token(now)}"
+    )
+    return (
+        f"it holds the token given for the service at {before}, not {now}: a token is never "
+        f"sent to another service (A-10); {fix}"
+    )
+
+
+def _readable_by_others(path: Path) -> str:
+    """Why a token file others may read is refused, with the one command that makes it
+    owner-only, its path quoted for the shell (H-7): every reader says it, ``status`` too,
+    which changes nothing itself."""
+    import shlex  # only on this refusal: a hook process never loads it otherwise (H-5)
+
+    return f"other users may read it: make it owner-only: `chmod 600 {shlex.quote(str(path))}`"
 
 
 class TokenValueError(SettingsError):
@@ -325,7 +404,7 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
                 if not stat.S_ISREG(mode):
                     raise TokenFileError(self.token_file, "not a regular file")
                 if stat.S_IMODE(mode) & 0o077:
-                    raise TokenFileError(self.token_file, "other users may read it: chmod 600 it")
+                    raise TokenFileError(self.token_file, _readable_by_others(self.token_file))
                 raw = handle.read(TOKEN_FILE_MAX_BYTES + 1)
         except OSError as error:
             raise TokenFileError(self.token_file, error.strerror or str(error)) from error
@@ -339,6 +418,11 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
             raise TokenFileError(
                 self.token_file,
                 f"it holds {odd.group()!r}, which no bearer token holds (one token on one line)",
+            )
+        given_for = token_service(self.token_file) if self.url else None
+        if self.url and given_for is not None and not same_service(given_for, self.url):
+            raise TokenFileError(
+                self.token_file, _given_for_another(given_for, self.url, self.hooks)
             )
         return token
 

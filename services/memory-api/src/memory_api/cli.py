@@ -694,12 +694,21 @@ def _harness_request(args: argparse.Namespace) -> HarnessRequest | None:
     )
 
 
+def _import_flags(args: argparse.Namespace) -> list[str]:
+    """The flags of this ``memory import`` that an import of another folder takes as they were
+    given (P-5): the scope (``--workspace`` as typed, or ``--user``), ``--project``,
+    ``--agent`` and ``--data-dir`` when one was named."""
+    where = ["--user"] if args.user else ["--workspace", args.workspace or "PATH"]
+    flags = [*where, "--project", args.project, "--agent", args.agent]
+    return flags + (["--data-dir", args.data_dir] if getattr(args, "data_dir", None) else [])
+
+
 def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.stores import build_stores, prepare_data_dir
     from memory_api.transfer.console import import_progress, print_import
     from memory_api.transfer.harness_names import HARNESSES
     from memory_api.transfer.runner import Target, offered_scopes, run_import
-    from memory_api.transfer.sources import SourceError
+    from memory_api.transfer.sources import NothingHere, SourceError
 
     # A dry run goes where the real run would, and is refused where it would be: "reports the
     # same" (P-5) holds only in the same data dir.
@@ -711,6 +720,9 @@ def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
     harness = _harness_request(args)
     try:
         sources = offered_scopes(args.source, args.archive_scope, harness)
+    except NothingHere as error:  # the import of a folder of one's own, with the flags given
+        _refuse(f"memory-api: {error.with_next(_import_flags(args), user=args.user)}")
+        return 1
     except SourceError as error:
         _refuse(f"memory-api: {error}")
         return 1

@@ -19,6 +19,7 @@ from typing import Any
 
 from memory_core.caps import index_unread, is_folder_unread
 
+from harness_memory.advice import Hooks
 from harness_memory.fitting import Delivery, HarnessLimits, fit
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.records import SessionMeta, write_record
@@ -169,10 +170,22 @@ def ignored_env_message(settings: HarnessSettings, harness: str) -> str | None:
         elif harness == "claude-code":  # the one install that kept a token in env
             said += (
                 " They read the token from a file only you can read, and there is none: run "
-                f"`harness-memory install {harness}` once to move yours there (it keeps "
-                "every other setting of the installed hooks)."
+                f"{_install_with(settings, harness)} once to move yours there."
             )
     return said
+
+
+def _install_with(settings: HarnessSettings, harness: str) -> str:
+    """The install of ``harness`` that writes hooks with the ``settings`` of this hook, every
+    flag it needs named (:meth:`~harness_memory.advice.Hooks.install_with`): run by hand before
+    any install there are no hooks to take them from (H-3). The URL as it may be shown (A-10:
+    never a password or an id)."""
+    from memory_core.addresses import shown_url
+
+    url = shown_url(settings.url) if settings.url else None
+    root = str(settings.memory_root) if settings.memory_root is not None else None
+    hooks = Hooks(harness, settings.managed_hooks)
+    return hooks.install_with(url, settings.project, settings.agent, root, remote=settings.remote)
 
 
 def _installed_token_file() -> Path | None:

@@ -335,7 +335,7 @@ def explain_missing_agent(
             return (
                 f"if project {project!r} exists, your token may not reach it: a token limited "
                 "to some projects is answered so for every other (give one that reaches it); "
-                f"else {_create_it(project, agent, remote=remote)}"
+                f"else {_create_it(project, agent, remote=remote, memory_root=memory_root)}"
             )
         reach = None
     if reach is not None and project not in reach:
@@ -347,16 +347,28 @@ def explain_missing_agent(
         )
     return (
         f"the service holds no agent {agent!r} in project {project!r}; "
-        f"{_create_it(project, agent, remote=remote)}"
+        f"{_create_it(project, agent, remote=remote, memory_root=memory_root)}"
     )
 
 
-def _create_it(project: str, agent: str, *, remote: bool) -> str:
-    """The way out when the agent is not there: create it, or fix the ids. A ``remote``
-    install's service runs on another machine: the command is to be run there, named bare
+def _create_it(project: str, agent: str, *, remote: bool, memory_root: str | None) -> str:
+    """The way out when the agent is not there: create it, or fix the ids. The command names
+    the data dir (``agent create`` without ``--data-dir`` or ``MEMORY_API_DATA_DIR``, which
+    ``sudo`` drops for a managed install, writes nowhere): the one ``memory_root`` lies in,
+    else ``DIR``, said where to find it. A ``remote`` install's service runs on another
+    machine: the command is to be run there, named bare
     (:data:`~harness_memory.as_typed.WHERE_THE_SERVICE_RUNS`), never this machine's
     ``memory-api``, which would make the agent in this machine's data dir."""
-    create = f"`memory-api agent create --project {project} --id {agent} --name NAME`"
+    import shlex  # an install's and status's, never a hook's
+
+    found = None if remote or memory_root is None else app_data_dir_of(Path(memory_root).absolute())
+    data_dir = "DIR" if found is None else shlex.quote(str(found))
+    create = (
+        f"`memory-api agent create --data-dir {data_dir} --project {project} --id {agent} "
+        "--name NAME`"
+    )
+    if found is None:
+        create += " (DIR: the data dir the service logs as `data dir: …` when it starts)"
     how = f"{WHERE_THE_SERVICE_RUNS}{create}" if remote else f"with {create}"
     return (
         f"create it {how}, or fix --project/--agent (agent ids are unique across projects: "

@@ -29,6 +29,7 @@ from harness_memory.advice import Hooks
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
 from harness_memory.installers.claude_drop_ins import (
     managed_unread,
+    read_drop_in,
     read_managed,
     refused_said,
     source_of,
@@ -143,6 +144,13 @@ MANAGED = (
     "leaves managed hooks running; autoMemoryEnabled and CLAUDE_CODE_DISABLE_AUTO_MEMORY there "
     "are overridden)."
 )
+MANAGED_MEMORY_KEPT_ON = (
+    "Installed into Claude Code's managed settings ({path}): every user's Claude Code on this "
+    "machine runs these hooks, and no repository's or user's settings can switch them off "
+    "(disableAllHooks outside managed settings leaves managed hooks running)."
+)
+""":data:`MANAGED` where a drop-in keeps Claude Code's own auto memory on (its WARNING says
+which): the managed install does not turn it off, so its summary does not say so (H-6)."""
 
 
 EACH_USERS_OWN_FILE = (
@@ -182,18 +190,33 @@ def _warnings(path: Path, merged: dict[str, Any], *, managed: Path | None) -> li
 
 
 def _switch_notes(
-    merged: dict[str, Any], previous: Record, found: dict[str, Any], *, machine: bool
+    merged: dict[str, Any],
+    previous: Record,
+    found: dict[str, Any],
+    *,
+    managed: Path | None,
+    unread: bool,
 ) -> list[str]:
     """Turn Claude Code's own auto memory off in the settings ``merged`` (:data:`SWITCHES`,
-    noting in ``previous`` what ``found`` held) and say so; for a user install (``machine``),
-    a WARNING instead when this machine's managed settings keep it on over them
-    (:func:`~.workspace_switches.managed_memory_on`): they win, so it is not off (H-6)."""
+    noting in ``previous`` what ``found`` held) and say so; a WARNING instead when managed
+    settings keep it on over them (:func:`~.workspace_switches.managed_memory_on`), read by
+    the one reader status reads them with (:func:`~.claude_drop_ins.read_managed`): for a user
+    install, this machine's (they win, so it is not off, H-6); for a managed install into
+    ``managed`` (its ``managed-settings.json``), the drop-ins beside it, which Claude Code
+    lays over what it writes. ``unread``: a user install with ``--no-check``, for settings
+    prepared for another machine, which this one's say nothing of: none are read."""
     said = [switch_off(merged, switch, previous, found=found) for switch in SWITCHES]
-    if not machine:
+    if managed is None and unread:
         return said
-    path = managed_dir() / "managed-settings.json"
+    path = managed or managed_dir() / "managed-settings.json"
     try:
-        kept = managed_memory_on(merged, read_managed(path))
+        if managed is None:
+            kept = managed_memory_on(merged, read_managed(path))
+        else:  # what this install writes there, the drop-ins as they are
+            written = read_managed(
+                path, lambda read: merged if read == path else read_drop_in(read)
+            )
+            kept = managed_memory_on(merged, written, over=path)
     except (SettingsFileError, OSError):
         return said  # Claude Code refuses to start with it: the install's checks say so
     return [f"WARNING: {kept}"] if kept else said
@@ -262,7 +285,12 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     notes: list[str] = [place_warning] if place_warning else []
     notes += [dropped] if install and dropped and managed is None else []
     if install:
-        notes += _switch_notes(merged, record.previous, found, machine=managed is None)
+        written = path if managed is not None else None
+        switched = _switch_notes(
+            merged, record.previous, found, managed=written, unread=options.no_check
+        )
+        notes += switched
+        kept_on = any(str(note).startswith("WARNING: ") for note in switched)
         config = settings_path(options.home, environ).parent
         notes += _own_memory_folders(config, options.home, document)
         notes.append(
@@ -279,7 +307,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             added,
         )
         if managed:  # else gap_notes says what a repository can switch off, once (H-3)
-            notes.append(MANAGED.format(path=path))
+            notes.append((MANAGED_MEMORY_KEPT_ON if kept_on else MANAGED).format(path=path))
         notes += [f"WARNING: {said}" for said in _warnings(path, merged, managed=managed)]
         notes += gap_notes(HARNESS, managed=managed is not None)
     else:
@@ -293,7 +321,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes: list[FileChange] = []
     removals: list[Path] = []
     if install and managed is None:
-        changes, removals, left = token_plan(record, token, token_file)
+        changes, removals, left = token_plan(record, token, token_file, options.url)
         notes += left
         removals, kept = still_read(removals, options.home, environ, besides=path)
         notes += kept

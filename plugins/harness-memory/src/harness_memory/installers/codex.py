@@ -237,8 +237,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
 
         notes += switches_back(config, switches, record.previous, first=first, then=give_back)
         notes += profile_notes
-    planned = token_plan(record, options.token, token_file) if install else ([], [], [])
-    changes, removals, left = planned
+    planned = token_plan(record, options.token, token_file, options.url) if install else None
+    changes, removals, left = planned or ([], [], [])
     removals, kept = still_read(removals, options.home, environ, besides=hooks_path)
     notes += left + kept
     changes += profiles + _trust_gone(options, config_path, document, key_sources, install)

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
+
+from harness_memory.settings import same_service
 
 __all__ = [
     "ISOLATED",
@@ -75,6 +76,9 @@ class InstallOptions:
     keeps that of this URL, and ``status`` does not warn of it."""
     dry_run: bool = False
     """``--dry-run``: what the plan says it drops is said as what it would drop (A-10)."""
+    no_check: bool = False
+    """``--no-check``: settings prepared for another machine, which this one's say nothing of:
+    the plan reads none of this machine's managed settings (H-7)."""
 
     @property
     def remote(self) -> bool:
@@ -270,21 +274,3 @@ def root_changes(
     if install:
         return [root for root in found if root != given], given
     return found + ([given] if given is not None and given not in found else []), None
-
-
-def same_service(url: str, other: str) -> bool:
-    """Whether the service URLs ``url`` and ``other`` name the same service: scheme and host in
-    any case, the scheme's own port written or not, the path with or without a last ``/``
-    (``http://Host:80/api/`` is ``http://host/api``). A URL that cannot be split is only
-    itself."""
-
-    def key(text: str) -> tuple[str, str, int | None, str] | str:
-        try:
-            parts = urlsplit(text.strip())
-            scheme = parts.scheme.lower()
-            port = parts.port or {"http": 80, "https": 443}.get(scheme)
-        except ValueError:
-            return text
-        return scheme, (parts.hostname or "").lower(), port, parts.path.rstrip("/")
-
-    return key(url) == key(other)

@@ -256,6 +256,8 @@ def _own_memory_notes(label: str, path: Path, document: dict[str, Any], again: s
     when a managed install of Claude Code is there: its settings win (:func:`status`)."""
     if label == "codex":
         return memory_profile_notes(path.parent)
+    if label == "claude-code (managed)" and installed_memory_on(document) is None:
+        return _drop_ins_memory_notes(path, document)
     if not label.startswith("claude-code") or (on := installed_memory_on(document)) is None:
         return []
     return [
@@ -263,6 +265,20 @@ def _own_memory_notes(label: str, path: Path, document: dict[str, Any], again: s
         "model is told to save into a second memory that never reaches the Memory tab or other "
         f"harnesses. Run `{again}` to turn it off (it sets {_OFF})"
     ]
+
+
+def _drop_ins_memory_notes(path: Path, document: dict[str, Any]) -> list[str]:
+    """H-6: the WARNING of a managed install into ``path`` (``document``, which keeps Claude
+    Code's own auto memory off) whose ``managed-settings.d`` drop-ins keep it on, as the
+    install says it (:func:`~.workspace_switches.managed_memory_on`, read by
+    :func:`~.claude_drop_ins.read_managed`); ``[]`` when none does or they cannot be read
+    (:func:`_drop_in_lines` says so)."""
+    try:
+        settings = read_managed(path, lambda read: _read(read, "claude-code"))
+    except SettingsFileError:
+        return []
+    kept = managed_memory_on(document, settings, over=path)
+    return [f"WARNING: {kept}"] if kept else []
 
 
 class InstalledHooks(NamedTuple):

@@ -39,6 +39,7 @@ import shlex
 import stat
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness_memory.installers.files import FileChange, SettingsFileError, mode_of, read_text
 from harness_memory.installers.own_names import held_here, shared_token
@@ -50,7 +51,11 @@ from harness_memory.settings import (
     TOKENS_FOLDER,
     account_state_dir,
     token_kept_outside,
+    token_service_file,
 )
+
+if TYPE_CHECKING:
+    from harness_memory.installers.status import InstalledHooks
 
 __all__ = [
     "TOKENS_FOLDER",
@@ -65,6 +70,7 @@ __all__ = [
     "token_place",
     "token_plan",
     "token_readers",
+    "token_urls",
 ]
 
 
@@ -197,7 +203,7 @@ def token_place(
 
 
 def token_plan(
-    record: InstallRecord, token: str | None, place: Path | None
+    record: InstallRecord, token: str | None, place: Path | None, url: str | None = None
 ) -> tuple[list[FileChange], list[Path], list[str]]:
     """``(changes, removals, notes)`` for the token file at ``place`` (the state folder's ``token``,
     or one outside a git work tree: :func:`token_place`) of the settings folder ``record``
@@ -216,7 +222,8 @@ def token_plan(
     own_names.shared_token`: its mode is not the user's to narrow), or one that is not a
     regular UTF-8 file. The user's own such file (a snapshot's ``cp -al``) is kept, its mode
     narrowed in place (:attr:`~harness_memory.installers.files.FileChange.same_file`), which
-    every name of it shares.
+    every name of it shares. The service ``url`` the token is given for is recorded beside it
+    (:func:`~harness_memory.settings.token_service_file`, A-10), as ``token set`` records it.
     """
     own = record.path.parent / TOKEN_NAME
     earlier = [own, *([Path(record.token_file)] if record.token_file else [])]
@@ -252,6 +259,9 @@ def token_plan(
             same_file=same is not None,
         )
     ]
+    if url:  # the service it is given for, as token set records it (A-10)
+        served = token_service_file(place)
+        changes.append(FileChange(served, read_text(served), url + "\n", backup=False))
     ignore = place.parent / IGNORE_NAME
     if place.parent.parts[-2:] == TOKENS_FOLDER and not os.path.lexists(ignore):
         changes.insert(0, FileChange(ignore, None, TOKENS_IGNORE_TEXT, backup=False))
@@ -321,6 +331,24 @@ def token_readers(
     account_state_dir`) when it is there, else the one ``token set`` keeps outside a work
     tree (:func:`~harness_memory.settings.token_kept_outside`), when ``path`` is the one it
     reads and the other is not there to fall back to (run ``harness-memory token set``)."""
+    return [
+        (str(hooks.path), f"`{hooks.again}`" if named else MANAGED_TOKEN_SET)
+        for hooks, named, _ in _readers(path, home, environ, besides=besides)
+    ]
+
+
+def token_urls(path: Path, home: Path, environ: Mapping[str, str]) -> set[str]:
+    """The service URLs (``--url``) of the installed hook commands that would send the token
+    in ``path`` (:func:`token_readers`' hooks, the commands among them that read it): what
+    ``token set`` records as the service the token is given for (A-10)."""
+    return {url for _, _, urls in _readers(path, home, environ, besides=None) for url in urls}
+
+
+def _readers(
+    path: Path, home: Path, environ: Mapping[str, str], *, besides: Path | None
+) -> list[tuple[InstalledHooks, bool, list[str]]]:
+    """``(installed hooks, whether they name path, the --url of their commands reading it)``
+    for the hooks that would lose their token were ``path`` removed (:func:`token_readers`)."""
     from harness_memory.installers.spec import flag_values
     from harness_memory.installers.status import installed_hooks  # it imports the planners
 
@@ -331,19 +359,22 @@ def token_readers(
     places |= {} if outside is None or own is None else {outside: own}
     other = places.get(path)
     implicit = path in places and (other is None or not other.is_file())  # no fallback then
-    found: list[tuple[str, str]] = []
+    found: list[tuple[InstalledHooks, bool, list[str]]] = []
     for hooks in installed_hooks(home, environ):
         if hooks.path == besides:
             continue
-        named = any(
-            Path(value).absolute() == path.absolute()
+        naming = [
+            command
             for command in hooks.commands
-            for value in flag_values(command, "--token-file")
-        )
-        if named:
-            found.append((str(hooks.path), f"`{hooks.again}`"))
-        elif implicit and any(_reads_the_accounts_token(c) for c in hooks.commands):
-            found.append((str(hooks.path), MANAGED_TOKEN_SET))
+            if any(
+                Path(value).absolute() == path.absolute()
+                for value in flag_values(command, "--token-file")
+            )
+        ]
+        reading = naming or [c for c in hooks.commands if _reads_the_accounts_token(c)]
+        if naming or (implicit and reading):
+            urls = [url for command in reading for url in flag_values(command, "--url")]
+            found.append((hooks, bool(naming), urls))
     return found
 
 
@@ -372,8 +403,9 @@ def still_read(
     notes: list[str] = []
     for path in stale:
         readers = token_readers(path, home, environ, besides=besides)
-        if not readers:
-            removed.append(path)
+        if not readers:  # its service record with it (A-10)
+            served = token_service_file(path)
+            removed += [path, *([served] if served.is_file() and not served.is_symlink() else [])]
             continue
         wheres = ", ".join(where for where, _ in readers)
         fixes = " and ".join(dict.fromkeys(fix for _, fix in readers))

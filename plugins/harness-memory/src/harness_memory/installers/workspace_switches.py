@@ -26,7 +26,8 @@ CLI's Workspace settings: :mod:`~harness_memory.installers.gemini_workspace`.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ __all__ = [
     "claude_code_settings",
     "claude_code_takes",
     "codex_lines",
+    "codex_trusted_entry",
     "installed_memory_on",
     "managed_memory_on",
 ]
@@ -66,7 +68,7 @@ def claude_code_lines(workspace: Path, home: Path) -> list[str]:
     if switch := _hooks_switch(taken):
         path, sure = switch
         why = '"disableAllHooks": true' + ("" if sure else f"; {_MAY_BE_IGNORED}")
-        lines.append(_off("claude-code", path, why, "its", sure=sure))
+        lines.append(_off("claude-code", path, why, "", sure=sure))
     if on := claude_code_memory_on([(path, document) for path, document, _ in taken]):
         paths, why = on
         lines.append(_own_memory("claude-code", paths, why))
@@ -266,7 +268,9 @@ def installed_memory_on(document: dict[str, Any]) -> str | None:
     return f"sets neither {_VARIABLE} nor autoMemoryEnabled, so it is on by default"
 
 
-def managed_memory_on(user: dict[str, Any], settings: ManagedSettings) -> str | None:
+def managed_memory_on(
+    user: dict[str, Any], settings: ManagedSettings, *, over: Path | None = None
+) -> str | None:
     """What in this machine's Claude Code managed settings ``settings`` (merged with their
     drop-ins, :func:`~harness_memory.installers.claude_drop_ins.read_managed`) keeps Claude
     Code's own auto memory on over the user's settings ``user``, which keep it off (H-6), as a
@@ -275,7 +279,9 @@ def managed_memory_on(user: dict[str, Any], settings: ManagedSettings) -> str | 
     user's, ``env`` key by key: a false ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` there turns it on
     whatever ``autoMemoryEnabled`` says; a value neither true nor false there leaves it to
     ``autoMemoryEnabled``, whose managed ``true`` turns it on. Values are named only when they
-    are the few true or false words (those files may hold a token, H-7)."""
+    are the few true or false words (those files may hold a token, H-7). ``over``: the
+    managed install's own ``managed-settings.json`` (``user`` is then what it writes there),
+    over which Claude Code lays the drop-ins that keep it on."""
     if installed_memory_on(user) is not None:
         return None
     merged = lay_over(user, settings.document)
@@ -298,11 +304,17 @@ def managed_memory_on(user: dict[str, Any], settings: ManagedSettings) -> str | 
             or "autoMemoryEnabled set, but not to false"
         )
     named, verb = " and ".join(map(str, paths)), "keeps" if len(paths) == 1 else "together keep"
+    who = (
+        f"Claude Code lays its drop-ins over {over}, so the install cannot turn it off; change "
+        "that there"
+        if over is not None
+        else "managed settings win over yours, so the install cannot turn it off; an "
+        "administrator must change that there"
+    )
     return (
         f"{named}, this machine's Claude Code managed settings, {verb} Claude Code's own auto "
-        f"memory on beside Agent Memory ({why}): managed settings win over yours, so the "
-        f"install cannot turn it off; an administrator must change that there (set env."
-        f'{_VARIABLE} to "1", or take the key out)'
+        f'memory on beside Agent Memory ({why}): {who} (set env.{_VARIABLE} to "1", or take '
+        "the key out)"
     )
 
 
@@ -340,17 +352,82 @@ def codex_lines(workspace: Path, home: Path, user_config: Path | None = None) ->
     by_project = {key: held for key, held in merged.items() if held[0] in projects}
     lines: list[str] = []
     key = "hooks" if "hooks" in merged else "codex_hooks"
+    trusts = _codex_trusts(workspace, user_config)
     if key in by_project and (off := codex_off({"features": {key: by_project[key][1]}})):
-        lines.append(_off("codex", by_project[key][0], ", ".join(off), "trusts this"))
+        why, when = trusts(by_project[key][0], ", ".join(off))
+        lines.append(_off("codex", by_project[key][0], why, when))
     if (tty := by_project.get("unified_exec_tty")) is not None and tty[1] is True:
+        why, when = trusts(tty[0], "[features] unified_exec_tty = true")
         lines.append(
-            f"codex: WARNING: {tty[0]} turns terminals back on ([features] unified_exec_tty "
-            "= true) when you trust this project: what the model types into one is never "
-            f"shown to the write guard. {MANAGED_FIX.format(harness='codex')}"
+            f"codex: WARNING: {tty[0]} turns terminals back on ({why}){when}: what the model "
+            f"types into one is never shown to the write guard. "
+            f"{MANAGED_FIX.format(harness='codex')}"
         )
     if (memories := by_project.get("memories")) is not None and memories[1] is True:
-        lines.append(_own_memory("codex", [memories[0]], "[features] memories = true"))
+        why, when = trusts(memories[0], "[features] memories = true")
+        lines.append(_own_memory("codex", [memories[0]], why, when))
     return lines  # hooks of ours in a project's .codex/: codex_projects.status_lines
+
+
+def _codex_trusts(
+    workspace: Path, user_config: Path | None
+) -> Callable[[Path, str], tuple[str, str]]:
+    """``(why, when)`` for a setting ``why`` (``[features] hooks = false``) of the project file
+    ``path``, as a function of both: when the user's ``user_config`` trusts that project
+    (:func:`codex_trusted_entry`), ``why`` names the entry and ``when`` is empty (it is so in
+    every Session there); else ``when`` is " when you trust this project"."""
+    document = {} if user_config is None else _codex_document(user_config)
+
+    def trusts(path: Path, why: str) -> tuple[str, str]:
+        entry = codex_trusted_entry(path.parent.parent, workspace, document)
+        if entry is None:
+            return why, " when you trust this project"
+        return f"{why}; you trust this project: [projects.{json.dumps(entry)}] in {user_config}", ""
+
+    return trusts
+
+
+def codex_trusted_entry(layer: Path, workspace: Path, config: dict[str, Any]) -> str | None:
+    """The key of the ``[projects."<folder>"]`` entry of Codex CLI's ``config`` (the user's
+    ``config.toml``, parsed) that trusts the project layer in the folder ``layer`` (it holds a
+    ``.codex/``) for a Session in ``workspace``; None when no entry trusts it. Codex looks the
+    trust up as ``ProjectTrustContext::decision_for_dir`` does (codex-rs ``config_loader``):
+    the folder ``layer`` itself, else the project's root (the nearest folder at or above
+    ``workspace`` holding a ``.git``; ``workspace`` outside any), else the repository's main
+    checkout (``resolve_root_git_project_for_trust``: a linked worktree's ``.git`` file names
+    ``<main>/.git/worktrees/<name>``); the first of them with an entry decides, and only
+    ``trust_level = "trusted"`` trusts. Keys are compared as paths with links resolved."""
+    projects = config.get("projects")
+    if not isinstance(projects, dict):
+        return None
+    levels = {os.path.realpath(key): (key, entry) for key, entry in projects.items()}
+    root = next((p for p in [workspace, *workspace.parents] if (p / ".git").exists()), None)
+    for place in (layer, root or workspace, _main_checkout(root)):
+        found = None if place is None else levels.get(os.path.realpath(place))
+        if found is not None:
+            level = found[1].get("trust_level") if isinstance(found[1], dict) else None
+            return found[0] if level == "trusted" else None
+    return None
+
+
+def _main_checkout(root: Path | None) -> Path | None:
+    """The main checkout of the repository whose work tree is ``root`` (it holds ``.git``):
+    ``root`` itself for a ``.git`` folder; for a linked worktree's ``.git`` file
+    (``gitdir: <main>/.git/worktrees/<name>``) the folder holding that ``.git``; None when
+    there is none or the file says no such thing."""
+    if root is None or (root / ".git").is_dir():
+        return root
+    try:
+        text = (root / ".git").read_text(encoding="utf-8", errors="replace")[:4096]
+    except OSError:
+        return None
+    first = text.strip().partition("\n")[0].strip()
+    if not first.startswith("gitdir:") or not first[7:].strip():
+        return None
+    git_dir = Path(os.path.realpath(root / first[7:].strip()))
+    if git_dir.parent.name != "worktrees":
+        return None
+    return git_dir.parent.parent.parent
 
 
 def _codex_features(path: Path) -> dict[str, Any]:
@@ -382,8 +459,7 @@ def _codex_project_files(workspace: Path, home: Path) -> list[Path]:
     return found[:1]
 
 
-def _off(harness: str, path: Path, why: str, trust: str, *, sure: bool = True) -> str:
-    when = "" if trust == "its" else " when you trust this project"
+def _off(harness: str, path: Path, why: str, when: str, *, sure: bool = True) -> str:
     verb = "switches these hooks off" if sure else "may turn these hooks off"
     return (
         f"{harness}: WARNING: {path} {verb} in Sessions in this Workspace"
@@ -392,9 +468,9 @@ def _off(harness: str, path: Path, why: str, trust: str, *, sure: bool = True) -
     )
 
 
-def _own_memory(harness: str, paths: list[Path], why: str) -> str:
+def _own_memory(harness: str, paths: list[Path], why: str, when: str = "") -> str:
     named, verb = " and ".join(map(str, paths)), "turns" if len(paths) == 1 else "together turn"
     return (
         f"{harness}: WARNING: {named} {verb} the harness's own memory back on in Sessions in this "
-        f"Workspace ({why}), beside Agent Memory. {MANAGED_FIX.format(harness=harness)}"
+        f"Workspace{when} ({why}), beside Agent Memory. {MANAGED_FIX.format(harness=harness)}"
     )

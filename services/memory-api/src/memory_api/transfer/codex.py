@@ -61,8 +61,8 @@ from memory_api.transfer.ownership import place_by_directories
 from memory_api.transfer.sources import (
     ELSEWHERE,
     Merged,
+    NothingHere,
     Skipped,
-    SourceError,
     SourceFile,
     SourceScope,
     entry_kind,
@@ -421,7 +421,7 @@ def codex_scopes(workspace: Path | None, env: Mapping[str, str] | None = None) -
     folders = [f for f in codex_memories_dirs(environment) if entry_kind(f) == "folder"]
     if not folders:
         looked = " or ".join(map(str, codex_memories_dirs(environment)))
-        raise SourceError(f"Codex CLI keeps no memories here: {looked}. {_CODEX_ELSEWHERE}")
+        raise NothingHere(f"Codex CLI keeps no memories here: {looked}. {_CODEX_ELSEWHERE}")
     home = Path(environment.get("HOME") or Path.home())
     label = " and ".join(map(str, folders))
     user = SourceScope(label=f"{label} (user)", role="user")

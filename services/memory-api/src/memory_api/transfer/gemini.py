@@ -44,8 +44,8 @@ from memory_api.transfer.ownership import WrongProject, project_base
 from memory_api.transfer.sources import (
     ELSEWHERE,
     Merged,
+    NothingHere,
     Skipped,
-    SourceError,
     SourceScope,
     json_value,
     read_folder,
@@ -286,5 +286,5 @@ def gemini_scopes(
         scopes.append(ours)
     if not any(scope.files or scope.index or scope.skipped for scope in scopes):
         whose = "for the user" if workspace is None else "for the user or that Workspace"
-        raise SourceError(f"Gemini CLI keeps no memory {whose} here: {gemini}. {_GEMINI_ELSEWHERE}")
+        raise NothingHere(f"Gemini CLI keeps no memory {whose} here: {gemini}. {_GEMINI_ELSEWHERE}")
     return scopes

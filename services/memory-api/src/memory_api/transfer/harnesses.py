@@ -40,6 +40,7 @@ from memory_api.transfer.memory_tool import memory_tool_scope, vscode_scopes
 from memory_api.transfer.ownership import check_claude_code_folder, import_command
 from memory_api.transfer.sources import (
     ELSEWHERE,
+    NothingHere,
     SourceError,
     SourceScope,
     read_budget,
@@ -98,7 +99,7 @@ def _check_usage(request: HarnessRequest) -> None:
 def _claude_code(request: HarnessRequest, workspace: Path, env: Mapping[str, str]) -> SourceScope:
     folder = claude_code_memory_dir(str(workspace), env)
     if not folder.is_dir():
-        raise SourceError(
+        raise NothingHere(
             f"Claude Code keeps no memory for that Workspace here: {folder}. {_CLAUDE_ELSEWHERE}"
         )
     if folder.parent.parent == config_dir(env) / "projects":

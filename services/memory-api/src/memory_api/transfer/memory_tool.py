@@ -38,8 +38,8 @@ from urllib.parse import unquote, urlsplit
 
 from memory_api.transfer.harness_files import file_date, listing, walk_files
 from memory_api.transfer.sources import (
+    NothingHere,
     Skipped,
-    SourceError,
     SourceFile,
     SourceScope,
     entry_kind,
@@ -217,10 +217,11 @@ def vscode_scopes(
     scopes = [user] if workspace is None else [user, ours]
     if not any(scope.files or scope.skipped for scope in scopes):
         where = "; ".join(looked) or "no VS Code user data folder on this machine"
-        raise SourceError(
-            f"VS Code's memory tool keeps no memories here: {where}. A memories folder "
-            "elsewhere (VS Code's data kept in another place, a copy from another machine): "
-            "`memory-api memory import FOLDER --from memory-tool --user` (or --workspace PATH)"
+        raise NothingHere(
+            f"VS Code's memory tool keeps no memories here: {where}",
+            own=". A memories folder elsewhere (VS Code's data kept in another place, a copy "
+            "from another machine): ",
+            tool=True,
         )
     for scope in scopes:
         scope.files.sort(key=lambda item: item.name)

@@ -66,8 +66,10 @@ __all__ = [
     "IMPORT_FILE_CAP",
     "IMPORT_READ_CAP",
     "OVER_TOPIC_CAP",
+    "OWN_FOLDER",
     "SETTINGS_READ_CAP",
     "Merged",
+    "NothingHere",
     "Role",
     "Skipped",
     "SourceError",
@@ -122,6 +124,33 @@ class SourceError(ValueError):
     holding more than an import reads: :func:`read_budget`)."""
 
 
+OWN_FOLDER = "; a memory folder of your own: "
+"""What :class:`NothingHere` says before the import of a folder the user names."""
+
+
+class NothingHere(SourceError):
+    """``memory import --from HARNESS`` found nothing where HARNESS keeps it (P-5): the message
+    says where it looked and how to move it; :meth:`with_next` ends it with the import of a
+    folder the user names, built from their own command line (``own``: the words before that
+    command; ``tool``: the folder is in VS Code's memory-tool layout, ``--from memory-tool``)."""
+
+    def __init__(self, said: str, *, own: str = OWN_FOLDER, tool: bool = False) -> None:
+        super().__init__(said)
+        self.own = own
+        self.tool = tool
+
+    def with_next(self, flags: list[str], *, user: bool) -> str:
+        """The whole message, the command naming ``flags`` (the scope, ``--project``,
+        ``--agent`` and ``--data-dir`` as given: ``user`` says the scope was ``--user``) after
+        ``memory-api memory import FOLDER``, quoted for the shell, and the other scope's flag."""
+        import shlex  # the command line's, never the service's
+
+        tool = " --from memory-tool" if self.tool else ""
+        other = "--workspace PATH" if user else "--user"
+        command = f"memory-api memory import FOLDER{tool} {shlex.join(flags)}"
+        return f"{self}{self.own}`{command}` (or {other})"
+
+
 @dataclass(slots=True)
 class _Budget:
     """The bytes an import may still read: of files, and of history bundles."""
@@ -170,13 +199,12 @@ def _spend(size: int, origin: str, *, history: bool = False) -> None:
 
 
 ELSEWHERE = (
-    "If {harness} keeps its files elsewhere, set {variable} to {folder} and run the import "
-    "again; a memory folder of your own: `memory-api memory import FOLDER --user` "
-    "(or --workspace PATH)"
+    "If {harness} keeps its files elsewhere, set {variable} to {folder} and run the import again"
 )
-"""The next step a ``--from HARNESS`` import that found nothing ends with (``harness``, the
+"""The next step a ``--from HARNESS`` import that found nothing says first (``harness``, the
 ``variable`` that moves its files, and ``folder``: which folder that variable names, as the
-harness reads it — not the memory folder the message named before it, which lies deeper)."""
+harness reads it — not the memory folder the message named before it, which lies deeper);
+:class:`NothingHere` ends it with the import of a folder of the user's own."""
 
 
 @dataclass(frozen=True, slots=True)
