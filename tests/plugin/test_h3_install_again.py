@@ -149,8 +149,8 @@ def test_h3_the_hook_names_the_one_command_when_the_env_token_is_all_it_had(
 
     token_file = tmp_path / "token"
     token_file.write_text(TOKEN, "utf-8")
-    flags = {"state_dir": str(tmp_path / "state"), "token_file": str(token_file)}
-    said = ignored_env_message(load_settings(flags, env, flags_only=True), "codex") or ""
+    given = {"state_dir": str(tmp_path / "state"), "token_file": str(token_file)}
+    said = ignored_env_message(load_settings(given, env, flags_only=True), "codex") or ""
     assert "ignored HARNESS_MEMORY_TOKEN" in said and "harness-memory install" not in said
 
 

@@ -12,13 +12,15 @@ here a possessive quantifier repeats only what cannot backtrack (``-++``, ``[*_]
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import warnings
 from pathlib import Path
-from re import _constants as sre  # type: ignore[attr-defined]
-from re import _parser  # type: ignore[attr-defined]
 from typing import Any
 
+sre: Any = importlib.import_module("re._constants")
+_parser: Any = importlib.import_module("re._parser")
+"""CPython's own pattern parser (private, typed by no stub: read through ``Any``)."""
 REPO = Path(__file__).parents[2]
 TREES = ("shared/src", "services/memory-api/src", "plugins/harness-memory/src", "bench", "tools")
 POSSESSIVE_AFTER_GROUP = re.compile(r"(?<![\\(])\)(?:[*+?]|\{\d*(?:,\d*)?\})\+")
