@@ -555,11 +555,12 @@ def shell_paths(
     here, command, environ = _command_text(
         command, cwd, environ, nested=bool(_depth or _lost), names=names
     )
+    options = _glob_options(own, environ) | (_budget.options if _budget else frozenset())
+    if "extglob" in options:  # the lexer splits ``+(x)`` at its ``(``: read as ``*``
+        command = _extglob_spelt(command)
     spellings = _name_spellings(command)
     found, tails = _found_for(spellings[0], _budget, _links)
-    found.budget.options |= _glob_options(own, environ)
-    if _extended_glob(own, found.budget.options):  # the lexer splits ``+(x)`` at its ``(``
-        found.undecided.append("/")  # an ``extglob`` pattern may match any name: unread
+    found.budget.options |= options
     if _outer is None:
         found.split.extend(_split_words(own, command, environ, (startup, names)))
     read = (_cat_read(definitions, environ, _outer), names)
@@ -6685,6 +6686,33 @@ def _glob_options(command: str, environ: Mapping[str, str]) -> frozenset[str]:
     through a link ``lNk`` the guard's case-exact glob never matched (P-3)."""
     inherited = environ.get("BASHOPTS", "").split(":")
     return frozenset(name for name in _GLOB_OPTIONS if name in inherited or name in command)
+
+
+def _extglob_spelt(text: str) -> str:
+    """``text`` with each ``extglob`` group (``@(a|b)``, ``+(x)``, ``!(x)``, ``?(x)``,
+    ``*(x)``, the groups inside it too) spelt ``*``, which matches every name any of them
+    matches: the lexer reads ``(`` as punctuation, so ``tee +(l)nk/MEMORY.md`` was the words
+    ``+``, ``(``, ``l``, ``)``, ``nk/MEMORY.md``. A group left open stays as written. Linear
+    in the length of ``text`` (H-5): each character is looked at once."""
+    if "(" not in text:
+        return text
+    kept: list[str] = []
+    at = done = 0
+    while (at := text.find("(", at)) != -1:
+        if at == 0 or text[at - 1] not in "?*+@!":
+            at += 1
+            continue
+        depth, end = 0, at
+        while end < len(text):
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+            end += 1
+        if depth:
+            break  # open to the end: as written
+        kept += [text[done : at - 1], "*"]
+        at = done = end + 1
+    return "".join(kept) + text[done:]
 
 
 def _extended_glob(word: str, options: frozenset[str]) -> bool:
