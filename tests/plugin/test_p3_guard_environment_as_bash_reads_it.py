@@ -277,3 +277,12 @@ def test_p3_everyday_globs_pass_with_every_glob_option_on(
     monkeypatch.setenv("BASHOPTS", "dotglob:globstar:nocaseglob:nullglob")
 
     assert refused_by_some_harness(where, EVERYDAY_GLOBS) == {}
+
+
+def test_p3_dollar_zero_is_the_harness_shells_name(where: Layout) -> None:
+    """``$0`` in the harness's ``bash -c`` is ``bash``, a value of no environment: read as
+    unset, ``tac run.txt | "$0" -s`` was a reader judged as nothing, and bash ran the code."""
+    other = where.root / where.other
+    (where.workspace / "run.txt").write_text(f"echo x >> {other}/d.md\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, 'tac run.txt | "$0" -s')
