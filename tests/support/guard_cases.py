@@ -49,6 +49,13 @@ prints (``$(date +%F)``) is the system program's also where the tests run as roo
 running as root may write into any folder before the one ``date`` is found in: P-3)."""
 
 
+AGENT_SHELL = "/bin/bash"
+"""The agent's ``SHELL`` in the guard's cases, whatever the runner's: programs run their
+``-c``/``--filter`` command with it (``flock f -c …``, ``split --filter=…``: exit 69 where the
+runner's ``SHELL`` named a shell not installed), and the guard reads ``"$SHELL"`` and a zsh
+user's startup files by it; a test of another ``SHELL`` sets its own."""
+
+
 class Layout:
     """A data dir with agent ``coder``: its user scope, the Session's own scope, another
     Workspace's scope (``other``), and a Workspace holding a symlink into ``other``."""
@@ -74,10 +81,11 @@ def guarded_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
 
 def guarded_environment(found: Layout, monkeypatch: pytest.MonkeyPatch) -> Layout:
     """``found`` with ``HOME`` its data dir (so ``~/agents/…`` names the memory root), ``PATH``
-    the system's folders (:data:`SYSTEM_PATH`) and ``UNSET_VARIABLE`` unset, for the test's
-    duration."""
+    the system's folders (:data:`SYSTEM_PATH`), ``SHELL`` bash (:data:`AGENT_SHELL`) and
+    ``UNSET_VARIABLE`` unset, for the test's duration."""
     monkeypatch.setenv("HOME", str(found.data))
     monkeypatch.setenv("PATH", SYSTEM_PATH)
+    monkeypatch.setenv("SHELL", AGENT_SHELL)
     monkeypatch.delenv("UNSET_VARIABLE", raising=False)
     return found
 

@@ -28,7 +28,7 @@ from pathlib import PurePath
 
 from harness_memory.hooks.git_toplevel import toplevel
 from harness_memory.hooks.shell_comments import without_comments
-from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand
+from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, shell_home
 
 __all__ = [
     "FOLDERS_CAP",
@@ -1065,8 +1065,8 @@ class _NestedScan:
             words = [each.replace(found.group(0), value) for each in words for value in values]
         if any("$" in each or "`" in each for each in words):
             return None
-        home = self.environ.get("HOME", "")
-        words = [home + each[1:] if _tilde(each) and home else each for each in words]
+        home = shell_home(self.environ)  # ``~``: the password database's home without HOME
+        words = [home + each[1:] if _tilde(each) else each for each in words]
         if not matched:
             return words
         paths = [value for each in words for value in self._matched(each)]

@@ -373,6 +373,10 @@ _LITERAL_RE = r"^[\w./+,:@%=-]*$"
 """A value with nothing bash expands in it (no ``$``, backquote, pattern, brace)."""
 _BASH_SET = {"BASH": "bash"}
 """Variables bash sets itself when it starts, whatever its environment said."""
+_SHELL_NAME = {"0": "bash"}
+"""``$0`` where no ``-c`` code was given one: the name of the harness's shell (``bash -c``,
+``bash -lc``: ``bash``), never the environment's (``tac run.txt | "$0" -s`` ran the code;
+review guardenv65)."""
 
 
 @functools.lru_cache(maxsize=16)
@@ -426,7 +430,8 @@ def _variable_values(
     """Every value ``variable`` may take in ``command``: each literal one it assigns
     (``S=bash``, ``export S='bash -s'``), each word of a ``for`` over literal words, each
     literal default of a use (``${S:-less}``), and its value when the command starts (bash's
-    own for :data:`_BASH_SET`, else ``environ``'s; "" when unset but assigned). None when
+    own for :data:`_BASH_SET`, else ``environ``'s, ``$0`` the shell's name without one:
+    :data:`_SHELL_NAME`; "" when unset but assigned). None when
     one is unknown: any other mention (``read S``, ``unset S``, ``S=$(…)``, ``${S:=x}``) or
     unset, never assigned and given no default (``git diff | $PAGER``). Linear in the text."""
     assigned: list[str] = []
@@ -446,7 +451,7 @@ def _variable_values(
             assigned += value
         elif not re.match(r"^[./-]", after):  # ``-f``, ``f.txt``: a word, not the variable
             return None
-    start = _BASH_SET.get(variable, environ.get(variable))
+    start = _BASH_SET.get(variable, environ.get(variable, _SHELL_NAME.get(variable)))
     if start is None and not assigned:
         return tuple(defaults) if defaults else None
     return (*assigned, *defaults, start or "")

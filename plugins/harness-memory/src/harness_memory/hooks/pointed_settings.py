@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping
 
 from harness_memory.hooks.option_words import option_values, table_for
-from harness_memory.hooks.shell_startup import STARTUP_SHELLS, startup_files
+from harness_memory.hooks.shell_startup import STARTUP_SHELLS, shell_home, startup_files
 from harness_memory.hooks.shell_words import split_words
 
 __all__ = ["npm_option_files", "pointed_files"]
@@ -49,7 +49,8 @@ def pointed_files(
         named += _git_includes(words, environ)
     elif program in STARTUP_SHELLS:
         standard = {"/etc/profile", "/etc/bash.bashrc"}
-        standard |= {f"{home}/{name}" for name in _STANDARD_STARTUP if home}
+        shell = shell_home(environ).rstrip("/")  # where bash reads them, as startup_files
+        standard |= {f"{shell}/{name}" for name in _STANDARD_STARTUP}
         named = [file for file in startup_files(program, words, environ) if file not in standard]
     else:
         return []

@@ -11,9 +11,11 @@ its options would read, for the guard to judge each as commands of the call.
 
 from __future__ import annotations
 
+import os
+import pwd
 from collections.abc import Mapping
 
-__all__ = ["STARTUP_SHELLS", "is_interactive", "script_operand", "startup_files"]
+__all__ = ["STARTUP_SHELLS", "is_interactive", "script_operand", "shell_home", "startup_files"]
 
 STARTUP_SHELLS = frozenset({"bash", "rbash", "sh", "dash", "ash"})
 """Shells whose startup files the guard reads (bash's and the POSIX shell's rules)."""
@@ -22,22 +24,39 @@ STARTUP_SHELLS = frozenset({"bash", "rbash", "sh", "dash", "ash"})
 def startup_files(shell: str, words: list[str], environ: Mapping[str, str]) -> list[str]:
     """The files ``shell`` (a name of :data:`STARTUP_SHELLS`) run with ``words`` (its options
     and operands) and ``environ`` runs before its command, each whether or not it exists
-    (``~`` read as ``HOME``; a relative ``BASH_ENV`` stays relative)."""
-    home = environ.get("HOME", "")
+    (``~`` read as bash reads it: :func:`shell_home`; a relative ``BASH_ENV`` stays
+    relative)."""
+    home = shell_home(environ).rstrip("/")
     interactive, login, norc, noprofile, rcfile = _startup_options(words)
     files: list[str] = []
     bash = shell in ("bash", "rbash")
     if login and not noprofile:
         files.append("/etc/profile")
         names = (".bash_profile", ".bash_login", ".profile") if bash else (".profile",)
-        files += [f"{home}/{name}" for name in names if home]
+        files += [f"{home}/{name}" for name in names]
     if interactive and bash and not norc:
-        files += ["/etc/bash.bashrc", rcfile or (f"{home}/.bashrc" if home else "")]
+        files += ["/etc/bash.bashrc", rcfile or f"{home}/.bashrc"]
     elif interactive and (variable := environ.get("ENV")):
         files.append(_tilde(variable, home))
     if not interactive and bash and (variable := environ.get("BASH_ENV")):
         files.append(_tilde(variable, home))
     return [file for file in files if file]
+
+
+def shell_home(environ: Mapping[str, str]) -> str:
+    """The folder bash's ``~`` names with ``environ``, and the one it reads ``~/.bashrc`` and
+    ``~/.profile`` from: ``environ``'s ``HOME``, even empty (``~/x`` is then ``/x``, the
+    startup file ``/.bashrc``); where it has none, the account's home from the password
+    database (``/`` for an account it has no entry for: bash's ``get_current_user_info``).
+    Bash then sets no ``$HOME``, under ``bash -lc`` neither (measured, bash 5.2), but its ``~``
+    and its startup files take that home: a harness (or CI) passing no ``HOME`` still has
+    ``~/…`` reach the account's home (P-3)."""
+    if "HOME" in environ:
+        return environ["HOME"]
+    try:
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:
+        return "/"
 
 
 def is_interactive(words: list[str]) -> bool:

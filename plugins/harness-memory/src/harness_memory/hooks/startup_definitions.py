@@ -47,7 +47,7 @@ from harness_memory.hooks.named_scripts import (
 )
 from harness_memory.hooks.run_names import is_data_program, names_run
 from harness_memory.hooks.shell_comments import without_comments
-from harness_memory.hooks.shell_startup import is_interactive, startup_files
+from harness_memory.hooks.shell_startup import is_interactive, shell_home, startup_files
 
 __all__ = [
     "StartupTexts",
@@ -100,11 +100,11 @@ def startup_texts(
     plain = plain_text(bash_quoting(command))  # ``$'\\x63p'`` read as ``cp`` (round 58, F2)
     run = startup_files_run(command, environ, harness_shell, base)
     if run is None:
-        return StartupTexts([None], plain, environ.get("HOME", ""), base)
+        return StartupTexts([None], plain, shell_home(environ), base)
     files, starts = run
     reading = _Reading(base, environ, plain, written_first=starts)
     texts = [text for file in files for text in reading.texts(file, 0)]
-    home = environ.get("HOME", "")
+    home = shell_home(environ)
     return StartupTexts(texts, plain, home, base, names_run(command), environ)
 
 
@@ -233,7 +233,7 @@ class _Reading:
     def _sourced(self, path: str) -> str:
         """The file a literal ``source`` operand of a long file (:data:`_LITERAL_SOURCE_RE`)
         names: ``~`` and ``$HOME`` as the home, from the shell's folder."""
-        home = self.environ.get("HOME", "")
+        home = shell_home(self.environ)
         path = re.sub(_HOME_RE, home, path) if home else path
         return script_file("source", self.base, path, self.environ)
 
@@ -307,7 +307,7 @@ def startup_files_run(
     if starts and re.search(_STARTUP_NAME_RE, plain):
         return None
     files: list[str] = []
-    home = environ.get("HOME", "")
+    home = shell_home(environ)
     if harness_shell:
         words = list(harness_shell[1:])
         files += startup_files(harness_shell[0], words, environ)
@@ -325,7 +325,7 @@ def _zsh_files(environ: Mapping[str, str]) -> list[str]:
     """The files a login and interactive zsh runs (in ``$ZDOTDIR``, else the home):
     ``.zshenv`` (every zsh), ``.zprofile``, ``.zshrc``, ``.zlogin`` (and ``/etc/zsh``'s,
     system files trusted unread)."""
-    folder = environ.get("ZDOTDIR") or environ.get("HOME", "")
+    folder = environ.get("ZDOTDIR") or shell_home(environ)
     names = (".zshenv", ".zprofile", ".zshrc", ".zlogin")
     return [f"{folder}/{name}" for name in names] if folder else []
 
@@ -338,7 +338,7 @@ def _links_to_a_shell(plain: str, base: str, environ: Mapping[str, str]) -> bool
     """Whether a word of ``plain`` naming a file by its path (from ``base``) is a link that
     leads to a startup shell (``ln -s /bin/bash ~/b2``, then ``~/b2 -ic …``), resolved as the
     kernel does; a word naming a folder or no link is none."""
-    home = environ.get("HOME", "")
+    home = shell_home(environ)
     for word in re.findall(_PATH_WORD_RE, plain):
         path = home + word[1:] if word.startswith("~/") and home else word
         full = os.path.join(base or "/", path)  # noqa: PTH118

@@ -175,7 +175,12 @@ from harness_memory.hooks.shell_arrays import WORDS_RUN_RE, arrays_spelt
 from harness_memory.hooks.shell_comments import WORD_ENDS as _WORD_ENDS
 from harness_memory.hooks.shell_comments import comment_at
 from harness_memory.hooks.shell_operands import STDIN_SCRIPTS, shell_run
-from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, startup_files
+from harness_memory.hooks.shell_startup import (
+    STARTUP_SHELLS,
+    script_operand,
+    shell_home,
+    startup_files,
+)
 from harness_memory.hooks.shell_statements import CHOICES_CAP, Scopes, read_names
 from harness_memory.hooks.shell_words import PUNCTUATION, split_words
 from harness_memory.hooks.split_substitutions import split_words_run, without_printers
@@ -550,8 +555,12 @@ def shell_paths(
     here, command, environ = _command_text(
         command, cwd, environ, nested=bool(_depth or _lost), names=names
     )
+    options = _glob_options(own, environ) | (_budget.options if _budget else frozenset())
+    if "extglob" in options:  # the lexer splits ``+(x)`` at its ``(``: read as ``*``
+        command = _extglob_spelt(command)
     spellings = _name_spellings(command)
     found, tails = _found_for(spellings[0], _budget, _links)
+    found.budget.options |= options
     if _outer is None:
         found.split.extend(_split_words(own, command, environ, (startup, names)))
     read = (_cat_read(definitions, environ, _outer), names)
@@ -1108,8 +1117,11 @@ def _started_in(environ: Mapping[str, str], cwd: str) -> Mapping[str, str]:
     """``environ`` as the shell started in ``cwd`` has it: bash keeps an inherited ``PWD``
     only when it names ``cwd`` (a path through a link, perhaps), else sets it to ``cwd``; the
     hook's own ``PWD`` may name another folder than the one the command runs in. A ``SHELL``
-    the environment lacks is the login shell bash sets (:func:`login_shell`). The variables
-    bash sets as it runs (:data:`_RUN_TIME_VALUES`) hold themselves: undecided (P-3)."""
+    the environment lacks is the login shell bash sets (:func:`login_shell`). An ``OLDPWD``
+    naming no folder (empty, gone, a file) bash unsets as it starts: ``~-`` then stays a
+    word of its own and ``cd -`` fails where it stands (``mkdir '~-'; echo x > ~-/../a.md``
+    writes beside it). The variables bash sets as it runs (:data:`_RUN_TIME_VALUES`) hold
+    themselves: undecided (P-3)."""
     inherited = environ.get("PWD")
     try:
         kept = inherited is not None and Path(inherited).samefile(cwd)
@@ -1118,7 +1130,17 @@ def _started_in(environ: Mapping[str, str], cwd: str) -> Mapping[str, str]:
     run_time = {name: f"${{{name}}}" for name in _RUN_TIME_VALUES}
     shell = {} if "SHELL" in environ else {"SHELL": login_shell()}
     started = {**environ, **shell, **run_time}
+    if not _is_folder_name(environ.get("OLDPWD"), cwd):
+        started.pop("OLDPWD", None)
     return started if kept else {**started, "PWD": cwd}
+
+
+def _is_folder_name(value: str | None, cwd: str) -> bool:
+    """Whether ``value`` names a folder from ``cwd`` (bash's ``file_isdir``); never raises."""
+    try:
+        return bool(value) and os.path.isdir(os.path.join(cwd, value or ""))  # noqa: PTH112, PTH118
+    except (ValueError, UnicodeError):
+        return False
 
 
 def login_shell() -> str:
@@ -3480,6 +3502,8 @@ class _Writes:
         (:meth:`_read_loop`): then each place it takes is judged as a path and it is not."""
         if self._unsure and "$" in word:
             return True  # a variable a sourced file, ``eval`` or ``read`` may have set
+        if self._may_vanish(word, known, environ):
+            return True  # ``nullglob``: ``cp x "$(cat f)" dst*`` writes where ``$(cat f)`` says
         if _made_link(self._found, word, self._base, known, environ) is not None:
             return True  # through a link made to a place built at run time: ``ln -s "$(…)" l``
         if not _built_at_run_time(word, known, environ, lost=lost):
@@ -3495,6 +3519,26 @@ class _Writes:
             absolute = PurePath(path).is_absolute()
             self._found.paths.append(path if absolute else f"{self._base}/{path}")
         return False
+
+    def _may_vanish(
+        self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
+    ) -> bool:
+        """Whether bash may remove the written ``word``: ``nullglob`` may be on
+        (:func:`_glob_options`) and its pattern matches nothing here (or more than the scan
+        budget reads). The word before it then takes its place (``cp`` writes into its last
+        operand), so where the command writes is known only at run time (P-3)."""
+        if "nullglob" not in self._found.budget.options:
+            return False
+        expanded = _expand(word, known, environ)
+        if expanded is None:
+            return False  # built at run time already
+        path, options = _tilde(expanded, environ), self._found.budget.options
+        if not re.search(_GLOB_CHARS, path) and not _extended_glob(path, options):
+            return False
+        try:
+            return not _scan(os.path.join(self._base, path), self._found.budget)  # noqa: PTH118
+        except _OverScan:
+            return True
 
     def _note_reads(self, command: str | None) -> list[str]:
         """Keep what the command ended reads besides its words: a program's own settings or
@@ -6225,7 +6269,9 @@ def _read_substitutions(command: str, environ: Mapping[str, str], names: _NamesR
     again as a command: ``echo "$(command -v python3)"`` prints the path, and read as
     ``/usr/bin/python3`` run alone it was an interpreter reading code on standard input), and
     ``$(mktemp)``/``$(mktemp -d)`` as a path in the temporary folder (``$TMPDIR``, unless the
-    command sets it). So ``> logs/build-$(date +%F).log`` and ``out=$(mktemp); … > "$out"``
+    command sets it; not when it names no folder: ``mktemp`` then fails printing nothing, so
+    ``"$(mktemp)"notes/a.md`` is ``notes/a.md``). So ``> logs/build-$(date +%F).log`` and
+    ``out=$(mktemp); … > "$out"``
     name a known place; every other substitution stays for the shell. ``names``: which
     name-only substitutions the command, and the one holding it, cannot redefine
     (:func:`_names_read`, read once for the whole command: a definition after a substitution
@@ -6252,7 +6298,7 @@ def _read_substitutions(command: str, environ: Mapping[str, str], names: _NamesR
             return _name_at(match, whole, system=system)
         tmp = environ.get("TMPDIR") or "/tmp"  # noqa: S108
         if re.match(_MKTEMP_RE, inner) and "TMPDIR" not in command:
-            if whole is not _NamesRead.NONE:
+            if whole is not _NamesRead.NONE and _is_folder_name(tmp, environ.get("PWD", "/")):
                 return f"{tmp.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)
             return match.group(0)
         quoted = command[match.start() - 1 : match.start()] == '"'
@@ -6462,7 +6508,8 @@ def _add(
             found.unanchored.append(path)
         for base in [""] if PurePath(path).is_absolute() else bases:
             anchored = f"{base}/{path}" if base else path
-            if re.search(_GLOB_CHARS, path):  # expanded against the filesystem, as the shell does
+            globbed = re.search(_GLOB_CHARS, path) or _extended_glob(path, found.budget.options)
+            if globbed:  # expanded against the filesystem, as the shell does
                 found.paths.extend(_glob(anchored, found))
             else:
                 found.paths.append(anchored)
@@ -6614,12 +6661,64 @@ command gets the same answer on every machine."""
 
 class _ScanBudget:
     """How many folder entries the globs of one command may still read
-    (:data:`GLOB_SCAN_CAP`)."""
+    (:data:`GLOB_SCAN_CAP`), and the glob options bash may have on as it reads them
+    (:func:`_glob_options`)."""
 
-    __slots__ = ("left",)
+    __slots__ = ("left", "options")
 
     def __init__(self) -> None:
         self.left = GLOB_SCAN_CAP
+        self.options: frozenset[str] = frozenset()
+
+
+_GLOB_OPTIONS = ("dotglob", "extglob", "globstar", "nocaseglob", "nullglob")
+"""The shell options that change what a glob matches: names starting with ``.`` (``dotglob``),
+``@(…)``/``+(…)``/``!(…)`` patterns, ``**`` through every folder below (``globstar``), either
+letter case, and a word matching nothing removed (``nullglob``)."""
+
+
+def _glob_options(command: str, environ: Mapping[str, str]) -> frozenset[str]:
+    """The glob options (:data:`_GLOB_OPTIONS`) bash may have on running ``command`` with
+    ``environ``: each one an inherited ``BASHOPTS`` lists (bash turns them on as it starts,
+    before any startup file: measured, bash 5.2 as root too) and each one the command's text
+    names (``shopt -s nullglob``, ``bash -O dotglob -c …``: maybe on where the word is read,
+    so read as on). An exported ``BASHOPTS=nocaseglob`` made ``tee L[N]K/MEMORY.md`` write
+    through a link ``lNk`` the guard's case-exact glob never matched (P-3)."""
+    inherited = environ.get("BASHOPTS", "").split(":")
+    return frozenset(name for name in _GLOB_OPTIONS if name in inherited or name in command)
+
+
+def _extglob_spelt(text: str) -> str:
+    """``text`` with each ``extglob`` group (``@(a|b)``, ``+(x)``, ``!(x)``, ``?(x)``,
+    ``*(x)``, the groups inside it too) spelt ``*``, which matches every name any of them
+    matches: the lexer reads ``(`` as punctuation, so ``tee +(l)nk/MEMORY.md`` was the words
+    ``+``, ``(``, ``l``, ``)``, ``nk/MEMORY.md``. A group left open stays as written. Linear
+    in the length of ``text`` (H-5): each character is looked at once."""
+    if "(" not in text:
+        return text
+    kept: list[str] = []
+    at = done = 0
+    while (at := text.find("(", at)) != -1:
+        if at == 0 or text[at - 1] not in "?*+@!":
+            at += 1
+            continue
+        depth, end = 0, at
+        while end < len(text):
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+            end += 1
+        if depth:
+            break  # open to the end: as written
+        kept += [text[done : at - 1], "*"]
+        at = done = end + 1
+    return "".join(kept) + text[done:]
+
+
+def _extended_glob(word: str, options: frozenset[str]) -> bool:
+    """Whether ``word`` holds an ``extglob`` pattern (``@(a|b)``, ``+(x)``, ``!(x)``, ``?(x)``,
+    ``*(x)``) and that option may be on (``options``: :func:`_glob_options`)."""
+    return "extglob" in options and any(f"{char}(" in word for char in "?*+@!")
 
 
 class _OverScan(Exception):
@@ -6637,7 +6736,7 @@ def _glob(pattern: str, found: ShellPaths) -> list[str]:
     head, _, tail = pattern.rpartition("/")
     try:
         matches = _scan(pattern, found.budget)
-        if re.search(_GLOB_CHARS, head):
+        if re.search(_GLOB_CHARS, head) or _extended_glob(head, found.budget.options):
             matches += [f"{folder}/{tail}" for folder in _scan(head, found.budget)]
     except _OverScan:
         found.over_scan = True
@@ -6656,25 +6755,22 @@ def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
     for index, part in enumerate(parts):
         inner = index < len(parts) - 1
         folders_only = inner or pattern.endswith("/")
-        if not re.search(_GLOB_CHARS, part):
+        if part == "**" and "globstar" in budget.options:
+            folders = [below for f in folders for below in _globstar(f, budget, inner=inner)]
+            continue
+        if not re.search(_GLOB_CHARS, part) and not _extended_glob(part, budget.options):
             folders = [folder + part + ("/" if inner else "") for folder in folders]
             continue
         matched: list[str] = []
         for folder in folders:
             try:
-                with os.scandir(folder or ".") as entries:
-                    for entry in entries:
-                        budget.left -= 1
-                        if budget.left < 0:
-                            raise _OverScan
-                        name = entry.name
-                        if name.startswith(".") and not part.startswith("."):
-                            continue
-                        if not fnmatch_case(name, part):
-                            continue
-                        if folders_only and not _is_folder(entry):
-                            continue
-                        matched.append(folder + name + ("/" if inner else ""))
+                for entry in _counted_entries(folder, budget):
+                    name = entry.name
+                    if not _glob_matches(name, part, budget.options):
+                        continue
+                    if folders_only and not _is_folder(entry):
+                        continue
+                    matched.append(folder + name + ("/" if inner else ""))
             except OSError as error:  # unreadable: matches nothing, as for the shell
                 if error.errno == errno.ENAMETOOLONG:
                     # past PATH_MAX from "/", which bash lists from its cwd: the part as
@@ -6685,6 +6781,59 @@ def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
         folders = matched
     found = [path for path in folders if _exists(path)]
     return [path + "/" for path in found] if pattern.endswith("/") else found
+
+
+def _glob_matches(name: str, part: str, options: frozenset[str]) -> bool:
+    """Whether bash with the glob ``options`` (:func:`_glob_options`) may match the folder
+    entry ``name`` by the pattern ``part``: a name starting with ``.`` only for a part
+    starting with ``.`` unless ``dotglob``; either letter case under ``nocaseglob``; any name
+    for an ``extglob`` pattern, which ``fnmatch`` does not read (a superset: each is judged)."""
+    if name.startswith(".") and not part.startswith(".") and "dotglob" not in options:
+        return False
+    if _extended_glob(part, options) or fnmatch_case(name, part):
+        return True
+    return "nocaseglob" in options and fnmatch_case(name.casefold(), part.casefold())
+
+
+def _globstar(folder: str, budget: _ScanBudget, *, inner: bool) -> list[str]:
+    """What ``**`` matches in ``folder`` under ``globstar``: ``folder`` itself and every
+    folder below it (``inner``, each with its ``/``), or every entry below it, as bash walks
+    them: into no link, but a link to a folder is itself matched (``cp x **/`` copies
+    through ``sub/deep/lnk/``: measured, bash 5.2), and a name starting with ``.`` only
+    under ``dotglob``. Each entry read counts against ``budget`` (:class:`_OverScan`)."""
+    found = [folder] if inner else []
+    pending = [folder]
+    while pending:
+        current = pending.pop()
+        try:
+            listed = _counted_entries(current, budget)
+        except (OSError, UnicodeEncodeError, ValueError):  # unreadable: nothing below it
+            continue
+        for entry in listed:
+            if entry.name.startswith(".") and "dotglob" not in budget.options:
+                continue
+            path = current + entry.name
+            if _is_folder(entry):
+                found.append(path + "/" if inner else path)
+                if not entry.is_symlink():
+                    pending.append(path + "/")
+            elif not inner:
+                found.append(path)
+    return found
+
+
+def _counted_entries(folder: str, budget: _ScanBudget) -> list[os.DirEntry[str]]:
+    """The entries of ``folder`` (``""``: the shell's own), each counted against ``budget``:
+    :class:`_OverScan` past it; ``OSError`` (and ``ValueError`` for a NUL) as
+    :func:`os.scandir` raises it."""
+    listed: list[os.DirEntry[str]] = []
+    with os.scandir(folder or ".") as entries:
+        for entry in entries:
+            budget.left -= 1
+            if budget.left < 0:
+                raise _OverScan
+            listed.append(entry)
+    return listed
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:
@@ -6752,11 +6901,11 @@ def _first_expansion(word: str) -> int:
 
 def _tilde(word: str, environ: Mapping[str, str]) -> str:
     """Tilde expansion at the start of a word as bash makes it: ``~`` and ``~/…`` from
-    ``HOME``, ``~+`` (the working directory, left relative), ``~-`` (``OLDPWD``), ``~user``.
+    ``HOME`` (:func:`~harness_memory.hooks.shell_startup.shell_home`), ``~+`` (the working
+    directory, left relative), ``~-`` (``OLDPWD``), ``~user``.
     Never raises (an unknown user's word stays as written)."""
-    if word == "~" or word.startswith("~/"):
-        home = environ.get("HOME")
-        return word if home is None else home + word[1:]
+    if word == "~" or word.startswith("~/"):  # the password database's home without HOME
+        return shell_home(environ) + word[1:]
     if word == "~+" or word.startswith("~+/"):  # the shell's working directory: where it stands
         return "." + word[2:]
     if word == "~-" or word.startswith("~-/"):  # the one before it

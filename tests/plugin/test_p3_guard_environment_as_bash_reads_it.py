@@ -1,0 +1,288 @@
+"""P-3: the write guard reads the harness's environment as bash will, not as the hook has it.
+
+A harness (or CI) may start the hook and its shell without a variable, or with one bash
+resets as it starts. The guard read each from its own environment as given, so where bash
+makes something else of it a write into another Workspace's scope was let through by the
+Claude Code, Codex CLI and Gemini CLI hooks (bash wrote there):
+
+- no ``HOME``: bash's ``~`` is the account's home from the password database (bash 5.2 sets
+  no ``$HOME``, under ``bash -lc`` neither), and its ``~/.profile`` and ``~/.bashrc`` are
+  read from there; the guard kept ``~/…`` as a relative word and read no startup file;
+- an ``OLDPWD`` naming no folder: bash unsets it, so ``~-`` stays a word of its own
+  (``mkdir '~-'; echo x > ~-/../notes/a.md`` writes beside the shell); the guard read it as
+  that path;
+- a ``TMPDIR`` naming no folder: ``mktemp`` fails and prints nothing, so
+  ``"$(mktemp)"notes/a.md`` is ``notes/a.md``; the guard read a path in that folder.
+
+Bash's own rules for the rest (``SHELL``, ``IFS``, ``PWD``, ``CDPATH``, ``PATH``, ``BASH_ENV``,
+``GLOBIGNORE``) are listed in ``docs/security.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import subprocess
+from pathlib import Path
+
+import pytest
+from harness_memory.hooks.shell_startup import startup_files
+
+from tests.support.guard_cases import (
+    Layout,
+    assert_refused_by_every_harness_and_bash_writes,
+    fill,
+    let_through,
+    refusals_by_every_harness,
+    refused_by_some_harness,
+)
+
+
+def _account_home(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    """The password database gives this account ``home`` (and bash as its shell), and the
+    harness passes no ``HOME``: the guard's view of a harness started so."""
+    entry = pwd.getpwuid(os.getuid())
+    moved = pwd.struct_passwd((*entry[:5], str(home), "/bin/bash"))
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: moved)
+    monkeypatch.delenv("HOME", raising=False)
+
+
+def _bash_without_home(home: Path, command: str, cwd: Path) -> None:
+    """Run ``bash -c command`` in ``cwd`` with no ``HOME``, in a user and mount namespace whose
+    ``/etc/passwd`` gives its root account ``home``: bash as a harness without ``HOME`` runs
+    it for an account whose home that is."""
+    passwd = cwd.parent / "passwd"
+    lines = Path("/etc/passwd").read_text(encoding="utf-8").splitlines()
+    fields = [line.split(":") for line in lines if not line.startswith("root:")]
+    passwd.write_text(
+        f"root:x:0:0:root:{home}:/bin/bash\n" + "".join(":".join(f) + "\n" for f in fields),
+        encoding="utf-8",
+    )
+    wrapper = 'mount --bind "$0" /etc/passwd && exec env -u HOME bash -c "$1"'
+    subprocess.run(
+        ["unshare", "-U", "-m", "-r", "sh", "-c", wrapper, str(passwd), command],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+
+
+TILDE_WRITES = [
+    "echo x > ~/{tail}/{other}/a.md",
+    "cp note.md ~/{tail}/{other}/b.md",
+    "cd ~/{tail}/{other} && echo x > c.md",
+    "echo x | tee ~/{tail}/{other}/d.md",
+]
+"""Writes naming another scope through ``~`` (``{tail}``: the memory root below the home)."""
+
+
+def test_p3_tilde_is_the_accounts_home_where_the_harness_passes_no_home(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _account_home(monkeypatch, where.data)
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    tail = where.root.relative_to(where.data)
+    commands = [fill(c.replace("{tail}", str(tail)), where) for c in TILDE_WRITES]
+
+    assert let_through(where, commands) == {}
+
+    _bash_without_home(where.data, commands[0], where.workspace)
+    assert (where.root / where.other / "a.md").exists(), "bash wrote no a.md: no bypass"
+
+
+@pytest.mark.parametrize(
+    ("file", "command"),
+    [
+        (".bash_profile", "bash -lc ls"),
+        (".profile", "bash --login -c ls"),
+        (".bashrc", "bash -ic ls"),
+    ],
+)
+def test_p3_a_shell_reads_the_accounts_startup_files_where_the_harness_passes_no_home(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, file: str, command: str
+) -> None:
+    """Codex CLI's own shell is ``bash -lc``: without ``HOME`` it still runs the account's
+    profile, and so does any ``bash -lc``/``bash -ic`` a command starts."""
+    home = where.data.parent / "home"
+    home.mkdir()
+    _account_home(monkeypatch, home)
+    other = where.root / where.other
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    (home / file).write_text(f'cd {where.workspace}\ncp note.md "$(cat target)"/a.md\n')
+
+    for harness, reason in refusals_by_every_harness(where, command).items():
+        assert reason is not None and "first runs" in reason, (harness, reason)
+    _bash_without_home(home, command, where.workspace)
+    assert (other / "a.md").exists(), f"nothing landed: no bypass ({command})"
+
+
+def test_p3_an_empty_home_is_where_bash_reads_its_startup_files() -> None:
+    """``HOME=`` (set, empty): bash's ``~/.bashrc`` is ``/.bashrc`` (strace: bash 5.2 opens
+    it); the guard named no file. Without ``HOME``, the password database's home."""
+    assert startup_files("bash", ["-ic"], {"HOME": ""}) == ["/etc/bash.bashrc", "/.bashrc"]
+    assert startup_files("bash", ["-lc"], {"HOME": ""})[1:] == [
+        "/.bash_profile",
+        "/.bash_login",
+        "/.profile",
+    ]
+    home = pwd.getpwuid(os.getuid()).pw_dir.rstrip("/")
+    assert startup_files("bash", ["-ic"], {}) == ["/etc/bash.bashrc", f"{home}/.bashrc"]
+
+
+@pytest.mark.parametrize("gone", ["missing", "file", ""])
+def test_p3_an_oldpwd_naming_no_folder_is_unset_as_bash_starts(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, gone: str
+) -> None:
+    (where.data.parent / "file").write_text("", encoding="utf-8")
+    monkeypatch.setenv("OLDPWD", str(where.data.parent / gone) if gone else "")
+
+    assert_refused_by_every_harness_and_bash_writes(
+        where, "mkdir -p '~-' && echo x > ~-/../notes/a.md"
+    )
+
+
+def test_p3_oldpwd_naming_a_folder_is_kept(where: Layout, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ``OLDPWD`` bash keeps still names where ``~-`` and ``cd -`` go."""
+    monkeypatch.setenv("OLDPWD", str(where.root / where.other))
+
+    assert let_through(where, ["echo x > ~-/a.md", "cd - && echo x > a.md"]) == {}
+
+
+def test_p3_a_tmpdir_naming_no_folder_makes_mktemp_print_nothing(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TMPDIR", str(where.data.parent / "gone"))
+
+    assert_refused_by_every_harness_and_bash_writes(where, 'echo x > "$(mktemp)"notes/a.md')
+
+
+EVERYDAY = [
+    "git status",
+    "cd src && pytest -q || true",
+    "npm test || true",
+    "ls ~/x || true",
+    'out=$(mktemp); git status > "$out"',
+    "cd - >/dev/null; ls",
+    "bash -lc 'ls'",
+]
+"""Everyday commands: they pass however the harness's environment holds these variables."""
+
+
+@pytest.mark.parametrize(
+    "environment",
+    [{"HOME": None, "OLDPWD": "/nowhere"}, {"HOME": ""}],
+    ids=["no-home-stale-oldpwd", "empty-home"],
+)
+def test_p3_everyday_commands_pass_whatever_the_environment_holds(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, environment: dict[str, str | None]
+) -> None:
+    home = where.data.parent / "home"
+    home.mkdir()
+    _account_home(monkeypatch, home)
+    monkeypatch.setenv("HOME", str(home))
+    (where.workspace / "src").mkdir()
+    for name, value in environment.items():
+        if value is None:
+            monkeypatch.delenv(name)
+        else:
+            monkeypatch.setenv(name, value)
+
+    assert refused_by_some_harness(where, EVERYDAY) == {}
+
+
+GLOB_OPTION_WRITES = [
+    ("dotglob", "echo x | tee */MEMORY.md"),
+    ("nocaseglob", "echo x | tee L[N]K/MEMORY.md"),
+    ("nocaseglob", "cp note.md L[N]K/"),
+    ("globstar", "cp note.md **/"),
+    ("nullglob", 'cp note.md "$(cat target)" dst*'),
+    ("extglob", "echo x | tee +(l)Nk/MEMORY.md"),
+]
+"""An option bash turns on from an inherited ``BASHOPTS``, and a write that reaches another
+scope only through what the option makes a glob match (``.lnk``, ``lNk``, ``sub/deep/lnk``:
+links into it) or drop (``dst*``: ``cp`` then writes where ``$(cat target)`` says)."""
+
+
+def _glob_layout(where: Layout, option: str) -> None:
+    """The Workspace without its ``notes`` link, with the one link into the other scope that
+    only ``option`` makes a glob reach: ``.lnk`` (``dotglob``), ``lNk`` (``nocaseglob``,
+    ``extglob``) or ``sub/deep/lnk`` (``globstar``); ``target`` names a file there."""
+    other = where.root / where.other
+    (where.workspace / "notes").unlink()
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "target").write_text(f"{other}/a.md\n", encoding="utf-8")
+    link = {"dotglob": ".lnk", "globstar": "sub/deep/lnk", "nullglob": None}.get(option, "lNk")
+    if link is not None:
+        (where.workspace / link).parent.mkdir(parents=True, exist_ok=True)
+        (where.workspace / link).symlink_to(other)
+
+
+def _assert_bash_changes_the_other_scope(where: Layout, command: str) -> None:
+    """Bash (this process's environment) run on ``command`` in the Workspace adds or changes a
+    file of the other scope (``tee`` overwrites its ``MEMORY.md``; ``cp … **/`` also fails on
+    the folders it is given, so its exit status is not asked)."""
+    other = where.root / where.other
+    before = {path.name: path.read_bytes() for path in other.iterdir()}
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True, timeout=60)
+    after = {path.name: path.read_bytes() for path in other.iterdir()}
+    assert after != before, f"bash wrote nothing into the other scope: {command}"
+
+
+@pytest.mark.parametrize(("option", "command"), GLOB_OPTION_WRITES)
+def test_p3_a_glob_is_read_with_the_options_an_inherited_bashopts_turns_on(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, option: str, command: str
+) -> None:
+    _glob_layout(where, option)
+    monkeypatch.setenv("BASHOPTS", option)
+
+    assert let_through(where, [command]) == {}
+    _assert_bash_changes_the_other_scope(where, command)
+
+
+@pytest.mark.parametrize(
+    ("option", "command"), [each for each in GLOB_OPTION_WRITES if each[0] != "extglob"]
+)
+def test_p3_a_glob_is_read_with_the_options_the_command_turns_on(
+    where: Layout, option: str, command: str
+) -> None:
+    """The same options turned on by the command itself (``extglob`` takes effect only on a
+    line read after it)."""
+    _glob_layout(where, option)
+    command = f"shopt -s {option}; {command}"
+
+    assert let_through(where, [command]) == {}
+    _assert_bash_changes_the_other_scope(where, command)
+
+
+EVERYDAY_GLOBS = [
+    "ls *.md",
+    "cat src/*.py || true",
+    "rm -f *.pyc",
+    "grep -l x -- *.md",
+    'for f in *.md; do wc -l "$f"; done',
+    "cp note.md sub/",
+]
+"""Everyday globs: they pass with every glob option on (``rm -f *.pyc`` matches ``a.pyc``)."""
+
+
+def test_p3_everyday_globs_pass_with_every_glob_option_on(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "a.pyc").write_bytes(b"")
+    (where.workspace / "sub").mkdir()
+    monkeypatch.setenv("BASHOPTS", "dotglob:globstar:nocaseglob:nullglob")
+
+    assert refused_by_some_harness(where, EVERYDAY_GLOBS) == {}
+
+
+def test_p3_dollar_zero_is_the_harness_shells_name(where: Layout) -> None:
+    """``$0`` in the harness's ``bash -c`` is ``bash``, a value of no environment: read as
+    unset, ``tac run.txt | "$0" -s`` was a reader judged as nothing, and bash ran the code."""
+    other = where.root / where.other
+    (where.workspace / "run.txt").write_text(f"echo x >> {other}/d.md\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, 'tac run.txt | "$0" -s')
