@@ -521,19 +521,28 @@ def _replaced_agent(
         f"replaces agent {before[0]}/{before[1]}'s hooks in {found.path} with "
         f"{now[0]}/{now[1]}'s: a harness's settings hold one agent's hooks, so every "
         f"{harness} Session starts with {now[0]}/{now[1]}'s memory, not {before[1]}'s (to go "
-        f"back: {_install_before(harness, found.flags, managed)})",
+        f"back: {_install_before(harness, found.flags, managed, found.path)})",
     ]
 
 
-def _install_before(harness: str, flags: Mapping[str, str], managed: Path | None) -> str:
+def _install_before(
+    harness: str, flags: Mapping[str, str], managed: Path | None, settings: Path
+) -> str:
     """The install that writes back the hooks whose settings were ``flags`` (those of
-    :func:`~harness_memory.installers.reinstall.installed_settings`), every flag it needs named
-    (:meth:`~harness_memory.advice.Hooks.install_with`; given ``--project``, an install takes
-    nothing from the hooks there, H-3), into the ``managed`` folder when there is one. Its URL
-    as it may be shown (A-10: never a password or an id)."""
+    :func:`~harness_memory.installers.reinstall.installed_settings`, in ``settings``), every
+    flag it needs named (:meth:`~harness_memory.advice.Hooks.install_with`; given
+    ``--project``, an install takes nothing from the hooks there, H-3: ``--timeout`` when they
+    carry one, ``--url-id-not-secret`` when their install was told so), into the ``managed``
+    folder when there is one. Its URL as it may be shown (A-10: never a password or an id)."""
+    import shlex
+
     from memory_core.addresses import shown_url
 
     url = shown_url(flags["url"]) if flags.get("url") else None
+    extra: tuple[str, ...] = ()
+    extra += (f"--timeout {shlex.quote(flags['timeout'])}",) if flags.get("timeout") else ()
+    if flags.get("url") and _id_said_not_secret(settings, flags["url"]):
+        extra += ("--url-id-not-secret",)
     hooks = Hooks(harness, managed is not None)
     folder = None if managed is None else str(managed)
     return hooks.install_with(
@@ -543,6 +552,7 @@ def _install_before(harness: str, flags: Mapping[str, str], managed: Path | None
         flags.get("memory-root"),
         remote=flags.get("remote") == "on",
         managed_dir=folder,
+        extra=extra,
     )
 
 
