@@ -192,3 +192,48 @@ def test_a10_a_token_never_lands_in_a_record_nor_is_echoed_from_one(tmp_path: Pa
     out = io.StringIO()
     main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
     assert TOKEN not in out.getvalue()
+
+
+def test_a10_a_secret_of_the_services_shape_is_never_a_service(tmp_path: Path) -> None:
+    """``--url`` holding a token (pasted in the wrong place) is refused without saying it back,
+    and a record holding one is an unreadable record, never shown."""
+    secret = "mem_" + "Zq8vK2pL9xW4rT7nB3mC6hJ1dF5gS0aE" + "yU4iO8kP2lQ"
+    token_file = tmp_path / "mine" / "token"
+    for url in (secret, f"http://127.0.0.1:9/{secret}"):
+        status, said = token_set(tmp_path, "--file", str(token_file), "--url", url)
+        assert status == 2 and "secret of the service's shape" in said, said
+        assert secret not in said and not token_file.exists()
+    token_file.parent.mkdir()
+    token_file.write_text(f"{TOKEN}\n", "utf-8")
+    token_file.chmod(0o600)
+    (token_file.parent / "token.url").write_text(f"http://127.0.0.1:9/{secret}\n", "utf-8")
+    with pytest.raises(TokenFileError) as refused:
+        hook_token(token_file, A)
+    assert secret not in str(refused.value) and "unreadable record" in str(refused.value)
+
+
+def test_a10_token_set_writes_no_token_whose_record_it_cannot_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record is written first: when it cannot be, the old token stays, no temp file is
+    left; in a folder made for the token, the new token is removed again."""
+    from memory_core import atomic
+
+    written = atomic.write_temp_beside
+
+    def full_for_records(path: Path, data: bytes, **kwargs: Any) -> Path:
+        if path.name.endswith(".url"):
+            raise OSError(28, "No space left on device")
+        return written(path, data, **kwargs)
+
+    home, token_file = installed(tmp_path, "codex", A)
+    monkeypatch.setattr(atomic, "write_temp_beside", full_for_records)
+    status, said = token_set(home, "--file", str(token_file), "--url", B, token=TOKEN + "-b")
+    assert status == 2 and "No space left on device" in said, said
+    assert hook_token(token_file, A) == TOKEN and record(token_file) == f"{A}\n"
+    assert sorted(p.name for p in token_file.parent.iterdir() if p.name.startswith(".")) == [
+        p.name for p in token_file.parent.iterdir() if p.name == ".gitignore"
+    ]
+    fresh = tmp_path / "fresh" / "token"
+    status, said = token_set(home, "--file", str(fresh), "--url", B)
+    assert status == 2 and not fresh.exists(), said

@@ -236,7 +236,14 @@ def run_token(
     if args.url is not None:  # refused before the token is read: nothing written
         from harness_memory.client import service_url_parts
         from harness_memory.errors import ServiceUnreachableError
+        from harness_memory.settings import holds_service_secret
 
+        if holds_service_secret(args.url):  # a token given as --url: never said back (A-10)
+            refuse(
+                parser,
+                "token set: --url holds a secret of the service's shape (mem_ and 43 more): "
+                "give the service's address there, the token on stdin; nothing written",
+            )
         try:
             service_url_parts(args.url)
         except ServiceUnreachableError as error:
@@ -263,7 +270,7 @@ def run_token(
     first = path.parent.is_dir()  # the record first: no token there without it (A-10)
     recorded = _record_service(parser, path, url) if first else ""
     out.write(_set_or_keep(parser, token, path, link_at(path, frozenset({token}))))
-    recorded = recorded if first else _record_service(parser, path, url)
+    recorded = recorded if first else _record_service(parser, path, url, undo=True)
     out.write(recorded + said)
     if elsewhere is not None and args.file is None:
         out.write(f"{elsewhere}\n")
@@ -343,11 +350,14 @@ def _own_record(record: Path) -> bool:
     return service_url_line(text)
 
 
-def _record_service(parser: argparse.ArgumentParser, path: Path, url: str | None) -> str:
+def _record_service(
+    parser: argparse.ArgumentParser, path: Path, url: str | None, *, undo: bool = False
+) -> str:
     """Record beside the token file ``path`` the service ``url`` its token is given for
     (A-10, :func:`~harness_memory.settings.token_service_file`, mode 0600), before the token
     is written; with none, an earlier record is taken away, since it was another token's.
-    Exit 2 when it cannot be (the token file untouched, no temp file left). The line to
+    Exit 2 when it cannot be (the token file untouched, no temp file left; ``undo``: the
+    token was written first, in a folder made for it, and is removed again). The line to
     print once the token is written."""
     from memory_core.addresses import shown_url
     from memory_core.atomic import write_temp_beside
@@ -368,6 +378,8 @@ def _record_service(parser: argparse.ArgumentParser, path: Path, url: str | None
             raise
     except OSError as error:
         reason = error.strerror or error
+        if undo:  # no token without its record (A-10)
+            path.unlink(missing_ok=True)
         refuse(parser, f"token set: cannot write {record}: {reason}; nothing written")
     return f"recorded it as the token of the service at {shown_url(url)} ({record})\n"
 

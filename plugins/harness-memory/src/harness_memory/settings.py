@@ -78,6 +78,7 @@ __all__ = [
     "account_state_dir",
     "check_token_value",
     "default_state_dir",
+    "holds_service_secret",
     "load_settings",
     "remote_memory_root",
     "same_service",
@@ -181,11 +182,23 @@ def service_url_line(text: str) -> bool:
 
     if not text or not text.isprintable() or any(char.isspace() for char in text):
         return False
+    if holds_service_secret(text):  # a token pasted into a URL: never shown as one
+        return False
     try:
         parts = urlsplit(text)
         return parts.scheme.lower() in {"http", "https"} and bool(parts.hostname)
     except ValueError:
         return False
+
+
+def holds_service_secret(text: str) -> bool:
+    """Whether ``text`` holds a secret of the service's own shape (``mem_`` and 43 URL-safe
+    characters, :mod:`memory_core.bearer_form`; what the service's log masks): such a text is
+    never printed, nor kept as a service's URL (A-10). The pattern is compiled on the call,
+    never at a hook's import (H-5)."""
+    if SECRET_PREFIX not in text:
+        return False
+    return re.search(re.escape(SECRET_PREFIX) + r"[A-Za-z0-9_-]{43}", text) is not None
 
 
 def same_service(url: str, other: str) -> bool:
