@@ -53,6 +53,7 @@ class Hooks(NamedTuple):
         *,
         remote: bool = False,
         managed_dir: str | None = None,
+        extra: tuple[str, ...] = (),
     ) -> str:
         """The install that writes these hooks with these settings, in backticks, every flag it
         needs named (an install given any of them takes none from installed hooks, and with
@@ -60,7 +61,9 @@ class Hooks(NamedTuple):
         --url U --project P --agent A --memory-root ROOT` ``; ``remote``: ``--remote U`` and no
         root; managed hooks: ``--managed`` and their ``managed_dir`` when given. A value not
         known is its placeholder (``URL``, ``P``, ``A``, ``ROOT``); a known one is quoted for
-        the shell. ``url`` as the caller may show it (``shown_url``)."""
+        the shell. ``url`` as the caller may show it (``shown_url``). ``extra``: the further
+        flags the hooks were installed with, each word as it is to be shown (``--timeout 7``,
+        ``--url-id-not-secret``)."""
         import shlex  # only where this is said: a hook process never loads it otherwise (H-5)
 
         def said(value: str | None, placeholder: str) -> str:
@@ -72,6 +75,7 @@ class Hooks(NamedTuple):
         words += [shlex.quote(managed_dir)] if self.managed and managed_dir else []
         words += [where, f"--project {said(project, 'P')}", f"--agent {said(agent, 'A')}"]
         words += [] if remote else [f"--memory-root {said(memory_root, 'ROOT')}"]
+        words += extra
         return f"`{' '.join(words)}`"
 
     def give_token(self) -> str:

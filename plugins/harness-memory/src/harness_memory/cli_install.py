@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import logging
 
     from harness_memory.installers import Executable, InstallOptions, InstallResult
+    from harness_memory.installers.reinstall import Installed
 
 __all__ = ["INSTALL_HELP", "add_install_flags", "run_install"]
 
@@ -192,7 +193,7 @@ def run_install(
     root, values, reused, remote_state = _settings_given(parser, args, environ, home, managed, out)
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     try:
-        token, token_source = _token(args, environ, managed, reused[0])
+        token, token_source = _token(args, environ, managed, reused[0], values["url"])
         checking = _checking_token(environ, managed, (token, token_source))
     except (TokenFileError, TokenValueError) as error:
         _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
@@ -384,7 +385,7 @@ def _settings_given(
     dropped: Dropped | None = None
     given = not install or any(values.values()) or args.remote_url is not None
     if not given:
-        root, reused_token = _as_installed(args, environ, home, managed, values, out, root)
+        root, reused_token, dropped = _as_installed(args, environ, home, managed, values, out, root)
     remote_state = _remote_state(parser, args, values, home)
     if install and given and managed is None:  # the hooks' token kept for the URL written
         reused_token, dropped = _token_for(args, environ, home, values["url"])
@@ -444,9 +445,28 @@ def _token_for(
     if not (url and found.token):
         return None, None
     if before is not None and same_service(before, url):
-        return found.token, None
+        return _unless_recorded_elsewhere(args.harness, found, url)
     shown = None if before is None else shown_url(before)
     return None, Dropped(Hooks(args.harness), shown, shown_url(url), bool(found.env_token))
+
+
+def _unless_recorded_elsewhere(
+    harness: str, found: Installed, url: str
+) -> tuple[str | None, Dropped | None]:
+    """``(token, None)``: the installed hooks' token (``found``) for an install naming the
+    service ``url``, unless the record beside its token file names another service, or is
+    unreadable (:func:`~harness_memory.settings.token_service`): then ``(None, what was
+    dropped)``. The hooks' own ``--url`` does not say whose token the file holds: ``token
+    set --url`` may have given it for another service since (A-10)."""
+    from memory_core.addresses import shown_url  # A-10: its password and ids never said
+
+    from harness_memory.settings import same_service, token_service
+
+    recorded = token_service(Path(found.token_file)) if found.token_file else None
+    if recorded is None or (recorded and same_service(recorded, url)):
+        return found.token, None
+    shown = shown_url(recorded) if recorded else None
+    return None, Dropped(Hooks(harness), shown, shown_url(url))
 
 
 def _managed_url_changed(before: str | None, url: str | None, managed: Path | None) -> list[str]:
@@ -501,19 +521,28 @@ def _replaced_agent(
         f"replaces agent {before[0]}/{before[1]}'s hooks in {found.path} with "
         f"{now[0]}/{now[1]}'s: a harness's settings hold one agent's hooks, so every "
         f"{harness} Session starts with {now[0]}/{now[1]}'s memory, not {before[1]}'s (to go "
-        f"back: {_install_before(harness, found.flags, managed)})",
+        f"back: {_install_before(harness, found.flags, managed, found.path)})",
     ]
 
 
-def _install_before(harness: str, flags: Mapping[str, str], managed: Path | None) -> str:
+def _install_before(
+    harness: str, flags: Mapping[str, str], managed: Path | None, settings: Path
+) -> str:
     """The install that writes back the hooks whose settings were ``flags`` (those of
-    :func:`~harness_memory.installers.reinstall.installed_settings`), every flag it needs named
-    (:meth:`~harness_memory.advice.Hooks.install_with`; given ``--project``, an install takes
-    nothing from the hooks there, H-3), into the ``managed`` folder when there is one. Its URL
-    as it may be shown (A-10: never a password or an id)."""
+    :func:`~harness_memory.installers.reinstall.installed_settings`, in ``settings``), every
+    flag it needs named (:meth:`~harness_memory.advice.Hooks.install_with`; given
+    ``--project``, an install takes nothing from the hooks there, H-3: ``--timeout`` when they
+    carry one, ``--url-id-not-secret`` when their install was told so), into the ``managed``
+    folder when there is one. Its URL as it may be shown (A-10: never a password or an id)."""
+    import shlex
+
     from memory_core.addresses import shown_url
 
     url = shown_url(flags["url"]) if flags.get("url") else None
+    extra: tuple[str, ...] = ()
+    extra += (f"--timeout {shlex.quote(flags['timeout'])}",) if flags.get("timeout") else ()
+    if flags.get("url") and _id_said_not_secret(settings, flags["url"]):
+        extra += ("--url-id-not-secret",)
     hooks = Hooks(harness, managed is not None)
     folder = None if managed is None else str(managed)
     return hooks.install_with(
@@ -523,6 +552,7 @@ def _install_before(harness: str, flags: Mapping[str, str], managed: Path | None
         flags.get("memory-root"),
         remote=flags.get("remote") == "on",
         managed_dir=folder,
+        extra=extra,
     )
 
 
@@ -581,6 +611,7 @@ def _token(
     environ: Mapping[str, str],
     managed: Path | None,
     reused: str | None,
+    url: str | None = None,
 ) -> tuple[str | None, str | None]:
     """``(token, where it came from)`` for the hooks, as a refusal names the place: ``--token``,
     then ``--token-file PATH``, ``HARNESS_MEMORY_TOKEN``, ``HARNESS_MEMORY_TOKEN_FILE PATH``,
@@ -588,16 +619,21 @@ def _token(
     for a managed install (managed settings are every user's: never a token). Raises
     :class:`~harness_memory.settings.TokenFileError` for a token file that cannot be read, may
     be read by others, or holds no token, :class:`~harness_memory.settings.TokenValueError` for
-    a token given as a value that no bearer token can be."""
+    a token given as a value that no bearer token can be; a token file whose service record
+    names another service than ``url`` (the install's) is refused as a hook of ``url``
+    refuses it (A-10): never sent in the check, never recorded as ``url``'s."""
     from harness_memory.settings import check_token_value
 
+    hooks = Hooks(args.harness, managed is not None)
+    url = url or getattr(args, "remote_url", None)
     if getattr(args, "token", None):
         return check_token_value(args.token, "--token"), "--token"
     if getattr(args, "token_file", None):
-        return _read_token_file(Path(args.token_file)), f"--token-file {args.token_file}"
+        token = _read_token_file(Path(args.token_file), url, hooks)
+        return token, f"--token-file {args.token_file}"
     if managed is not None:
         return None, None
-    token, source = _environment_token(environ)
+    token, source = _environment_token(environ, url, hooks)
     if token is not None:
         return token, source
     if reused is not None:
@@ -614,7 +650,9 @@ def _checking_token(
     return hooks if managed is None else _environment_token(environ)
 
 
-def _environment_token(environ: Mapping[str, str]) -> tuple[str | None, str | None]:
+def _environment_token(
+    environ: Mapping[str, str], url: str | None = None, hooks: Hooks | None = None
+) -> tuple[str | None, str | None]:
     """``(token, where it came from)`` of ``HARNESS_MEMORY_TOKEN``, else of the file
     ``HARNESS_MEMORY_TOKEN_FILE`` names; ``(None, None)`` for neither. Raises as :func:`_token`."""
     from harness_memory.settings import check_token_value
@@ -623,7 +661,7 @@ def _environment_token(environ: Mapping[str, str]) -> tuple[str | None, str | No
         source = "HARNESS_MEMORY_TOKEN"
         return check_token_value(environ[source], source), source
     if file := environ.get("HARNESS_MEMORY_TOKEN_FILE"):
-        return _read_token_file(Path(file)), f"HARNESS_MEMORY_TOKEN_FILE {file}"
+        return _read_token_file(Path(file), url, hooks), f"HARNESS_MEMORY_TOKEN_FILE {file}"
     return None, None
 
 
@@ -699,19 +737,20 @@ def _as_installed(
     values: dict[str, Any],
     out: IO[str],
     root: str | None = None,
-) -> tuple[str | None, str | None]:
+) -> tuple[str | None, str | None, Dropped | None]:
     """``install HARNESS`` given no URL, project or agent: take them (and the timeout,
     remote mode, the token file's token, and ``--url-id-not-secret`` when its install record
     keeps it of that URL) from the hooks already installed, so installing again is the whole
     upgrade (:mod:`harness_memory.installers.reinstall`); the memory root too unless ``root``
     is given (``--memory-root``: the data dir moved with a moved checkout). Fills ``values``
-    and ``args``; returns ``(memory root or None, token or None)``."""
+    and ``args``; returns ``(memory root or None, token or None, what was dropped)``: not the
+    token recorded for another service (:func:`_unless_recorded_elsewhere`, A-10)."""
     from harness_memory.installers.reinstall import installed_settings
 
     found = installed_settings(args.harness, home, environ, managed)
     flags = dict(found.flags)
     if not {"url", "project", "agent"} <= flags.keys():
-        return root, None
+        return root, None, None
     values.update(url=flags["url"], project=flags["project"], agent=flags["agent"])
     if flags.get("remote") == "on":  # a --memory-root given is refused (_remote_state)
         args.remote_url, values["url"] = flags["url"], None
@@ -739,7 +778,9 @@ def _as_installed(
         for name, value in flags.items()
     )
     out.write(f"{args.harness}: installing again with the settings of {found.path}: {shown}\n")
-    return root, found.token
+    if managed is not None:
+        return root, found.token, None
+    return root, *_unless_recorded_elsewhere(args.harness, found, flags["url"])
 
 
 def _moved(
@@ -757,13 +798,21 @@ def _moved(
     return moved_root(script, root, program)
 
 
-def _read_token_file(path: Path) -> str | None:
-    """The token in ``path``, read as a hook reads its ``--token-file``
-    (:meth:`~harness_memory.settings.HarnessSettings.bearer_token`: owner-only, one token)."""
+def _read_token_file(path: Path, url: str | None = None, hooks: Hooks | None = None) -> str | None:
+    """The token in ``path``, read as a hook of ``hooks`` for the service ``url`` reads its
+    ``--token-file`` (:meth:`~harness_memory.settings.HarnessSettings.bearer_token`:
+    owner-only, one token, and refused when its service record names another service)."""
     from harness_memory.settings import HarnessSettings
 
-    unset: dict[str, Any] = dict.fromkeys(("url", "token", "project", "agent", "state_dir"))
-    return HarnessSettings(**unset, token_file=path).bearer_token()
+    unset: dict[str, Any] = dict.fromkeys(("token", "project", "agent", "state_dir"))
+    where = hooks or Hooks()
+    return HarnessSettings(
+        **unset,
+        url=url,
+        token_file=path,
+        harness=where.harness,
+        managed_hooks=where.managed,
+    ).bearer_token()
 
 
 def _checked(

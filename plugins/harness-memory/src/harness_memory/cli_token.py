@@ -35,7 +35,11 @@ token goes to ``~/.config/harness-memory/tokens/managed`` all the same, beside a
 stdin, never from the command line, which every local user can read (``ps``); it is never printed.
 Beside the file it records the service the token is given for (``--url``, else the one service
 the installed hooks reading that file name; :func:`~harness_memory.settings.token_service_file`),
-as an install records its own: a hook of another service refuses the token (A-10).
+as an install records its own: a hook of another service refuses the token (A-10). It is written
+before the token; where hooks of several services read the file, ``--url`` is asked for (exit 2);
+hooks of another service than the one recorded are warned of; a ``PATH.url`` that is not one
+http(s) URL line (the user's own file) is kept and the command refused, as is a ``--file`` that
+is a token file's record (``token.url``).
 Exit status 0 when written, 2 for a text that is not one token of the service's form (empty, more
 than one line, a space or control character inside, ``NAME=``, ``export`` or ``Bearer`` before it,
 quotes around it, outside visible ASCII, under 16 characters:
@@ -109,7 +113,8 @@ def add_token_flags(token: argparse.ArgumentParser) -> None:
         "--url",
         metavar="URL",
         help="the service the token is given for, recorded beside it: no hook sends it to "
-        "another (default: the one service the installed hooks reading that file name)",
+        "another (default: the one service the installed hooks reading that file name; "
+        "asked for when they name several)",
     )
 
 
@@ -231,7 +236,14 @@ def run_token(
     if args.url is not None:  # refused before the token is read: nothing written
         from harness_memory.client import service_url_parts
         from harness_memory.errors import ServiceUnreachableError
+        from harness_memory.settings import holds_service_secret
 
+        if holds_service_secret(args.url):  # a token given as --url: never said back (A-10)
+            refuse(
+                parser,
+                "token set: --url holds a secret of the service's shape (mem_ and 43 more): "
+                "give the service's address there, the token on stdin; nothing written",
+            )
         try:
             service_url_parts(args.url)
         except ServiceUnreachableError as error:
@@ -254,8 +266,12 @@ def run_token(
 
     if (shared := shared_token(path, token)) is not None:  # H-7: its other names keep it
         refuse(parser, f"token set: {shared}; nothing written")
+    url, said = _service_for(parser, path, args.url, environ)
+    first = path.parent.is_dir()  # the record first: no token there without it (A-10)
+    recorded = _record_service(parser, path, url) if first else ""
     out.write(_set_or_keep(parser, token, path, link_at(path, frozenset({token}))))
-    out.write(_record_service(parser, path, args.url, environ))
+    recorded = recorded if first else _record_service(parser, path, url, undo=True)
+    out.write(recorded + said)
     if elsewhere is not None and args.file is None:
         out.write(f"{elsewhere}\n")
     if warning is not None:
@@ -265,23 +281,89 @@ def run_token(
     return 0
 
 
-def _record_service(
+def _service_for(
     parser: argparse.ArgumentParser, path: Path, given: str | None, environ: Mapping[str, str]
+) -> tuple[str | None, str]:
+    """``(URL, warnings)``: the service the token for ``path`` is given for (A-10): ``given``
+    (``--url``), else the one service the installed hooks reading ``path`` name
+    (:func:`~harness_memory.installers.token_place.token_url_readers`), None when none do;
+    the warnings name the hooks of another service that will refuse it. Refused (exit 2,
+    nothing written) for a ``path`` that is a token file's service record, a record beside
+    ``path`` the plugin did not write (:func:`_own_record`), and, without ``--url``, hooks
+    reading ``path`` for several services: which one the token is for is the user's word."""
+    from memory_core.addresses import shown_url
+
+    from harness_memory.installers.token_place import token_url_readers
+    from harness_memory.settings import same_service, token_service_file
+
+    if path.name.endswith(".url") and os.path.lexists(path.with_name(path.name[:-4])):
+        beside = path.with_name(path.name[:-4])
+        refuse(
+            parser,
+            f"token set: {path} is the service record of the token file {beside}, never a "
+            f"token file (A-10): give --file {beside}; nothing written",
+        )
+    if not _own_record(record := token_service_file(path)):
+        refuse(
+            parser,
+            f"token set: {record} is not a service record harness-memory wrote (one http(s) "
+            "URL on one line): it is kept; move it away or give another --file; nothing written",
+        )
+    home = Path(environ["HOME"]) if environ.get("HOME") else Path.home()
+    readers = token_url_readers(path, home, environ)
+    services = list(dict.fromkeys(shown_url(url) for _, url in readers))
+    if given is None and readers and not all(same_service(readers[0][1], u) for _, u in readers):
+        refuse(
+            parser,
+            f"token set: the hooks reading {path} name several services ({', '.join(services)}): "
+            "give --url with the one this token is for (the others' hooks will refuse it); "
+            "nothing written",
+        )
+    url = given or (readers[0][1] if readers else None)
+    said = "".join(
+        f"WARNING: the hooks in {where} name the service at {shown_url(other)}: they refuse "
+        f"this token, recorded for {shown_url(url)} (A-10)\n"
+        for where, other in readers
+        if url is not None and not same_service(other, url)
+    )
+    return url, said
+
+
+def _own_record(record: Path) -> bool:
+    """Whether ``record`` may be replaced by ``token set``: absent, or a regular file holding
+    what the plugin writes there (one http(s) URL on one line, :func:`~harness_memory.
+    settings.service_url_line`). Another file is the user's own, kept (A-10)."""
+    from harness_memory.settings import SERVICE_RECORD_MAX_BYTES, service_url_line
+
+    try:
+        info = record.lstat()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    if not stat.S_ISREG(info.st_mode) or info.st_size > SERVICE_RECORD_MAX_BYTES:
+        return False
+    try:
+        text = record.read_bytes().decode("utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return service_url_line(text)
+
+
+def _record_service(
+    parser: argparse.ArgumentParser, path: Path, url: str | None, *, undo: bool = False
 ) -> str:
-    """Record beside the token file ``path`` the service its token is given for (A-10,
-    :func:`~harness_memory.settings.token_service_file`, mode 0600): ``given`` (``--url``),
-    else the one service the installed hooks reading ``path`` name
-    (:func:`~harness_memory.installers.token_place.token_urls`); with none (or several), an
-    earlier record is taken away, since it was another token's. The line to print."""
+    """Record beside the token file ``path`` the service ``url`` its token is given for
+    (A-10, :func:`~harness_memory.settings.token_service_file`, mode 0600), before the token
+    is written; with none, an earlier record is taken away, since it was another token's.
+    Exit 2 when it cannot be (the token file untouched, no temp file left; ``undo``: the
+    token was written first, in a folder made for it, and is removed again). The line to
+    print once the token is written."""
     from memory_core.addresses import shown_url
     from memory_core.atomic import write_temp_beside
 
-    from harness_memory.installers.token_place import token_urls
-    from harness_memory.settings import same_service, token_service_file
+    from harness_memory.settings import token_service_file
 
-    home = Path(environ["HOME"]) if environ.get("HOME") else Path.home()
-    urls = [given] if given else sorted(token_urls(path, home, environ))
-    url = urls[0] if urls and all(same_service(urls[0], other) for other in urls) else None
     record = token_service_file(path)
     try:
         if url is None:
@@ -289,9 +371,16 @@ def _record_service(
                 record.unlink()
             return ""
         temp = write_temp_beside(record, (url + "\n").encode("utf-8"), mode=0o600)
-        temp.replace(record)
+        try:
+            temp.replace(record)
+        except OSError:
+            temp.unlink(missing_ok=True)
+            raise
     except OSError as error:
-        refuse(parser, f"token set: cannot write {record}: {error.strerror or error}")
+        reason = error.strerror or error
+        if undo:  # no token without its record (A-10)
+            path.unlink(missing_ok=True)
+        refuse(parser, f"token set: cannot write {record}: {reason}; nothing written")
     return f"recorded it as the token of the service at {shown_url(url)} ({record})\n"
 
 

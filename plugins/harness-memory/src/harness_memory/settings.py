@@ -78,9 +78,11 @@ __all__ = [
     "account_state_dir",
     "check_token_value",
     "default_state_dir",
+    "holds_service_secret",
     "load_settings",
     "remote_memory_root",
     "same_service",
+    "service_url_line",
     "token_kept_outside",
     "token_service",
     "token_service_file",
@@ -150,21 +152,53 @@ def token_service_file(token_file: Path) -> Path:
 
 def token_service(token_file: Path) -> str | None:
     """The service URL recorded for the token in ``token_file`` (:func:`token_service_file`);
-    None when none is recorded (a token file from before, or one ``token set`` could name no
-    service for) or the record is no regular file, not one line, or longer than
-    :data:`SERVICE_RECORD_MAX_BYTES`. Never raises ``OSError``; a link is not followed."""
+    None when none is recorded (no such file: a token file from before, or one ``token set``
+    could name no service for), ``""`` for a record that is not one (no regular file, not one
+    line, longer than :data:`SERVICE_RECORD_MAX_BYTES`, not an http(s) URL: a token written
+    there by mistake), which a hook refuses without saying what it holds (A-10). Never raises
+    ``OSError``; a link is not followed."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
     try:
         with os.fdopen(os.open(token_service_file(token_file), flags), "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                return None
+                return ""
             raw = handle.read(SERVICE_RECORD_MAX_BYTES + 1)
+    except FileNotFoundError:
+        return None
     except OSError:
-        return None
+        return ""
     text = raw.decode("utf-8", "replace").strip()
-    if len(raw) > SERVICE_RECORD_MAX_BYTES or not text or "\n" in text:
-        return None
+    if len(raw) > SERVICE_RECORD_MAX_BYTES or not service_url_line(text):
+        return ""
     return text
+
+
+def service_url_line(text: str) -> bool:
+    """Whether ``text`` (stripped) is what a service record holds (:func:`token_service_file`):
+    one ``http://`` or ``https://`` URL naming a host, on one line, no white space or control
+    character inside. A record of any other text is not the plugin's (the user's own file,
+    or a token put there by mistake): never shown, never replaced (A-10)."""
+    from urllib.parse import urlsplit  # only where a record is judged (H-5)
+
+    if not text or not text.isprintable() or any(char.isspace() for char in text):
+        return False
+    if holds_service_secret(text):  # a token pasted into a URL: never shown as one
+        return False
+    try:
+        parts = urlsplit(text)
+        return parts.scheme.lower() in {"http", "https"} and bool(parts.hostname)
+    except ValueError:
+        return False
+
+
+def holds_service_secret(text: str) -> bool:
+    """Whether ``text`` holds a secret of the service's own shape (``mem_`` and 43 URL-safe
+    characters, :mod:`memory_core.bearer_form`; what the service's log masks): such a text is
+    never printed, nor kept as a service's URL (A-10). The pattern is compiled on the call,
+    never at a hook's import (H-5)."""
+    if SECRET_PREFIX not in text:
+        return False
+    return re.search(re.escape(SECRET_PREFIX) + r"[A-Za-z0-9_-]{43}", text) is not None
 
 
 def same_service(url: str, other: str) -> bool:
@@ -201,6 +235,24 @@ def _given_for_another(given_for: str, url: str, hooks: Hooks) -> str:
     return (
         f"it holds the token given for the service at {before}, not {now}: a token is never "
         f"sent to another service (A-10); {fix}"
+    )
+
+
+def _unreadable_record(token_file: Path, url: str, hooks: Hooks) -> str:
+    """Why a hook refuses a token whose service record is not one URL (:func:`token_service`
+    ``""``), never saying what the record holds (a token put there by mistake), and the fix:
+    remove the record, give ``url``'s token (A-10)."""
+    import shlex  # only on this refusal (H-5)
+
+    from memory_core.addresses import shown_url
+
+    record = shlex.quote(str(token_service_file(token_file)))
+    now = shown_url(url)
+    fix = f"{MANAGED_TOKEN_SET}" if hooks.managed else hooks.new_token(now)
+    return (
+        f"its service record {token_service_file(token_file)} is an unreadable record (not one "
+        f"http(s) URL), so the token's service is not known (A-10): check it, remove it "
+        f"(`rm {record}`) and give {now}'s token: {fix}"
     )
 
 
@@ -420,6 +472,10 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
                 f"it holds {odd.group()!r}, which no bearer token holds (one token on one line)",
             )
         given_for = token_service(self.token_file) if self.url else None
+        if self.url and given_for == "":
+            raise TokenFileError(
+                self.token_file, _unreadable_record(self.token_file, self.url, self.hooks)
+            )
         if self.url and given_for is not None and not same_service(given_for, self.url):
             raise TokenFileError(
                 self.token_file, _given_for_another(given_for, self.url, self.hooks)

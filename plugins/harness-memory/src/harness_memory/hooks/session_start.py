@@ -25,6 +25,7 @@ from harness_memory.hooks.claude_code import HookInput
 from harness_memory.records import SessionMeta, write_record
 from harness_memory.session import SessionStart, start_from_settings
 from harness_memory.settings import (
+    DEFAULT_TIMEOUT_S,
     ENV_PREFIX,
     MANAGED_TOKEN_SET,
     TOKEN_FILE_NAME,
@@ -177,7 +178,8 @@ def ignored_env_message(settings: HarnessSettings, harness: str) -> str | None:
 
 def _install_with(settings: HarnessSettings, harness: str) -> str:
     """The install of ``harness`` that writes hooks with the ``settings`` of this hook, every
-    flag it needs named (:meth:`~harness_memory.advice.Hooks.install_with`): run by hand before
+    flag it needs named (:meth:`~harness_memory.advice.Hooks.install_with`, ``--timeout`` when
+    not the default): run by hand before
     any install there are no hooks to take them from (H-3). The URL as it may be shown (A-10:
     never a password or an id)."""
     from memory_core.addresses import shown_url
@@ -185,7 +187,11 @@ def _install_with(settings: HarnessSettings, harness: str) -> str:
     url = shown_url(settings.url) if settings.url else None
     root = str(settings.memory_root) if settings.memory_root is not None else None
     hooks = Hooks(harness, settings.managed_hooks)
-    return hooks.install_with(url, settings.project, settings.agent, root, remote=settings.remote)
+    timeout = f"{settings.timeout:g}"
+    extra = () if settings.timeout == DEFAULT_TIMEOUT_S else (f"--timeout {timeout}",)
+    return hooks.install_with(
+        url, settings.project, settings.agent, root, remote=settings.remote, extra=extra
+    )
 
 
 def _installed_token_file() -> Path | None:

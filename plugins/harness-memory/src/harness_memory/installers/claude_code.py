@@ -68,7 +68,12 @@ from harness_memory.installers.spec import (
     same_service,
     without_our_roots,
 )
-from harness_memory.installers.token_place import still_read, token_place, token_plan
+from harness_memory.installers.token_place import (
+    refused_by_other_readers,
+    still_read,
+    token_place,
+    token_plan,
+)
 from harness_memory.installers.workspace_switches import managed_memory_on
 from harness_memory.settings import MANAGED_TOKEN_SET
 
@@ -325,6 +330,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += left
         removals, kept = still_read(removals, options.home, environ, besides=path)
         notes += kept
+        written = token_file if token is not None else None
+        notes += refused_by_other_readers(written, options, environ, path)
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         mode = 0o644 if managed else 0o600  # every user's Claude Code reads managed settings

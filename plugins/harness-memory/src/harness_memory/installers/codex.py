@@ -79,7 +79,12 @@ from harness_memory.installers.spec import (
     root_changes,
     without_our_roots,
 )
-from harness_memory.installers.token_place import still_read, token_place, token_plan
+from harness_memory.installers.token_place import (
+    refused_by_other_readers,
+    still_read,
+    token_place,
+    token_plan,
+)
 
 __all__ = [
     "CONTEXT_LIMIT_TOKENS",
@@ -240,7 +245,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     planned = token_plan(record, options.token, token_file, options.url) if install else None
     changes, removals, left = planned or ([], [], [])
     removals, kept = still_read(removals, options.home, environ, besides=hooks_path)
-    notes += left + kept
+    notes += left + kept + refused_by_other_readers(token_file, options, environ, hooks_path)
     changes += profiles + _trust_gone(options, config_path, document, key_sources, install)
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))

@@ -52,7 +52,12 @@ from harness_memory.installers.spec import (
     root_changes,
     without_our_roots,
 )
-from harness_memory.installers.token_place import still_read, token_place, token_plan
+from harness_memory.installers.token_place import (
+    refused_by_other_readers,
+    still_read,
+    token_place,
+    token_plan,
+)
 
 __all__ = [
     "AUTO_MEMORY",
@@ -199,6 +204,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes, removals, left = planned or ([], [], [])
     removals, kept = still_read(removals, options.home, environ, besides=path)
     notes += left + kept
+    notes += refused_by_other_readers(token_file, options, environ, path)
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old, path=path)

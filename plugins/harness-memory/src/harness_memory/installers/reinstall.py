@@ -55,6 +55,9 @@ class Installed:
     env_token: bool = False
     """Whether ``token`` is Claude Code's ``env.HARNESS_MEMORY_TOKEN``, which its planner
     keeps or drops (and says so) as the service it is known to belong to allows (A-10)."""
+    token_file: str | None = None
+    """The token file ``token`` was read from (None: a token on the command lines or in
+    ``env``): its service record says which service it was given for (A-10)."""
 
 
 def installed_settings(
@@ -81,9 +84,11 @@ def installed_settings(
     token = typed.pop() if on_lines else _env_token(harness, document, managed)
     scripts = {hook_program(command)[1] for command in commands}
     script = scripts.pop() if len(scripts) == 1 else None
-    kept = _token(files.pop()) if len(files) == 1 else None
+    named = files.pop() if len(files) == 1 else None
+    kept = _token(named) if named is not None else None
     from_env = kept is None and not on_lines and token is not None
-    return Installed(path, flags, kept or token, script, env_token=from_env)
+    where = named if kept is not None else None
+    return Installed(path, flags, kept or token, script, env_token=from_env, token_file=where)
 
 
 def moved_root(script: str, root: str, program: str) -> str | None:

@@ -55,6 +55,7 @@ from harness_memory.settings import (
 )
 
 if TYPE_CHECKING:
+    from harness_memory.installers import InstallOptions
     from harness_memory.installers.status import InstalledHooks
 
 __all__ = [
@@ -65,11 +66,13 @@ __all__ = [
     "home_tree_warning",
     "lone_tokens_ignore",
     "plugin_token_file",
+    "refused_by_other_readers",
     "still_read",
     "token_file_place",
     "token_place",
     "token_plan",
     "token_readers",
+    "token_url_readers",
     "token_urls",
 ]
 
@@ -341,7 +344,46 @@ def token_urls(path: Path, home: Path, environ: Mapping[str, str]) -> set[str]:
     """The service URLs (``--url``) of the installed hook commands that would send the token
     in ``path`` (:func:`token_readers`' hooks, the commands among them that read it): what
     ``token set`` records as the service the token is given for (A-10)."""
-    return {url for _, _, urls in _readers(path, home, environ, besides=None) for url in urls}
+    return {url for _, url in token_url_readers(path, home, environ)}
+
+
+def token_url_readers(
+    path: Path, home: Path, environ: Mapping[str, str], *, besides: Path | None = None
+) -> list[tuple[Path, str]]:
+    """``(settings file, --url)`` of each installed hook command that would send the token in
+    ``path`` (:func:`token_urls`), leaving out the hooks in ``besides`` (an install's own)."""
+    found = _readers(path, home, environ, besides=besides)
+    return list(dict.fromkeys((hooks.path, url) for hooks, _, urls in found for url in urls))
+
+
+def refused_by_other_readers(
+    path: Path | None, options: InstallOptions, environ: Mapping[str, str], besides: Path
+) -> list[str]:
+    """The WARNING of an install (``options``: its ``url``, ``home``) that writes a token for
+    the service ``url`` into ``path`` (its record saying ``url``) while other installed hooks
+    (not those in ``besides``) read
+    that file for another service (A-10): those hooks now refuse it, and the command that
+    gives them a token of their own. Empty when no other hooks read it for another service,
+    or no token is written (``path`` None). URLs as ``shown_url`` shows them."""
+    from memory_core.addresses import shown_url
+
+    from harness_memory.settings import same_service
+
+    url, home = options.url, options.home
+    if path is None or not url:
+        return []
+    others = [
+        (where, other)
+        for where, other in token_url_readers(path, home, environ, besides=besides)
+        if not same_service(other, url)
+    ]
+    return [
+        f"WARNING: {path} is also read by the hooks in {where} for the service at "
+        f"{shown_url(other)}: it now holds {shown_url(url)}'s token, recorded so, and those "
+        f"hooks refuse it (A-10); give them their own token file, or run `harness-memory token "
+        f"set --file {shlex.quote(str(path))} --url URL` with one service's token"
+        for where, other in dict.fromkeys(others)
+    ]
 
 
 def _readers(
