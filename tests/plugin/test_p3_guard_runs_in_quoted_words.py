@@ -59,9 +59,9 @@ QUOTED_RUNS = [
     ("npm exec -c 'python3 mk.py' && echo x > lnk/a.md", _there("npm")),
     ("make --eval='x: ; python3 mk.py' x && echo x > lnk/a.md", _there("make")),
     ("make -E 'x: ; python3 mk.py' x && echo x > lnk/a.md", _there("make")),
-    (
-        "tmux -S tm new-session -d 'python3 mk.py; tmux -S tm wait-for -S made'; "
-        "tmux -S tm wait-for made; echo x > lnk/a.md",
+    (  # the pane's own sign, a file: tmux's wait-for can lose it when the session ends first
+        "tmux -S tm new-session -d 'python3 mk.py; touch made'; "
+        "until [ -e made ]; do sleep 0.1; done; echo x > lnk/a.md",
         _there("tmux"),
     ),
     ("trap 'python3 mk.py 2>/dev/null' DEBUG; echo x > lnk/a.md", True),

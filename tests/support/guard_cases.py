@@ -120,6 +120,26 @@ def refusal(result: Any) -> str | None:
     return str(specific["permissionDecisionReason"])
 
 
+BASH_LIMIT_S = 300
+"""How long one real-bash proof may run before it counts as hung (a proof takes well under a
+second at rest): a hang fails its test, named, instead of holding the whole suite."""
+
+
+def _bash(
+    script: str, where: Layout, *, env: dict[str, str] | None = None, check: bool = True
+) -> None:
+    """Run ``script`` with ``bash -c`` in the Workspace (output captured), at most
+    :data:`BASH_LIMIT_S` seconds; ``check``: its exit status must be 0."""
+    subprocess.run(
+        ["bash", "-c", script],
+        cwd=where.workspace,
+        env=env,
+        check=check,
+        capture_output=True,
+        timeout=BASH_LIMIT_S,
+    )
+
+
 def fill(command: str, where: Layout) -> str:
     """``command`` with the layout's paths put in: ``{root}``, ``{data}``, ``{root_tail}`` (the
     root without its first ``/``), ``{other}``, ``{other_hex}`` (its first letter in hex),
@@ -148,7 +168,7 @@ def assert_refused_and_bash_writes(where: Layout, harness: str, command: str) ->
     assert reason is not None, shell
     assert reason.startswith("Agent Memory write guard: ")
     before = set(other.iterdir())
-    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
+    _bash(shell, where)
     assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {shell}"
 
 
@@ -194,7 +214,7 @@ def assert_refused_by_every_harness_and_bash_writes(where: Layout, command: str)
         assert reason.startswith("Agent Memory write guard: "), (harness, reason)
     other = where.root / where.other
     before = set(other.iterdir())
-    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
+    _bash(shell, where)
     assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {shell}"
 
 
@@ -220,7 +240,7 @@ def assert_allowed_and_bash_writes_there(
 
     assert answer(where, harness, SHELL[harness][1], {"command": shell}) is None, shell
     before = _tree(other)
-    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
+    _bash(shell, where)
     assert made.exists(), f"bash did not write {made}: {shell}"
     assert _tree(other) == before, f"bash changed the other scope: {shell}"
 
@@ -240,7 +260,7 @@ def assert_allowed_by_every_harness_and_bash_writes_there(
 
     assert answers == dict.fromkeys(SHELL), (shell, answers)
     before = _tree(other)
-    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
+    _bash(shell, where)
     assert made.exists(), f"bash did not write {made}: {shell}"
     assert _tree(other) == before, f"bash changed the other scope: {shell}"
 
@@ -283,9 +303,7 @@ def bash_writes_through_lnk(
         f"( {command.replace('lnk/a.md', f'lnk/{at}.md')} ) </dev/null; rm -f lnk"
         for at, command in enumerate(commands)
     )
-    subprocess.run(
-        ["bash", "-c", script], cwd=where.workspace, env=env, check=check, capture_output=True
-    )
+    _bash(script, where, env=env, check=check)
     return {path.name for path in (where.root / where.other).iterdir()}
 
 
