@@ -286,3 +286,95 @@ def test_p3_dollar_zero_is_the_harness_shells_name(where: Layout) -> None:
     (where.workspace / "run.txt").write_text(f"echo x >> {other}/d.md\n", encoding="utf-8")
 
     assert_refused_by_every_harness_and_bash_writes(where, 'tac run.txt | "$0" -s')
+
+
+def _dot_layout(where: Layout, link: str) -> None:
+    """The Workspace's ``notes`` link renamed ``link`` (``.lnk``, ``lNk``)."""
+    (where.workspace / "notes").rename(where.workspace / link)
+
+
+EXTGLOB_WRITES = [
+    ("notes", ": extglob 'x@('; echo x > notes/a.md; : ')'"),
+    ("notes", 'echo "extglob x@(" > /dev/null; echo x > notes/a.md # )'),
+    ("notes", '!(cp note.md "$(cat target)") # extglob'),
+    ("notes", 'shopt -s extglob\necho z@("$(echo x > notes/a.md)")'),
+    ("notes", "shopt -s extglob\necho z@(<(echo x > notes/a.md))"),
+    (".lnk", "shopt -s extglob\necho x | tee @(.lnk)/MEMORY.md"),
+    ("lNk", "shopt -s extglob\necho '@('\necho x | tee +(l)Nk/MEMORY.md"),
+    ("lNk", "shopt -s ext''glob\necho x | tee +(l)Nk/MEMORY.md"),
+    ("lNk", "bash -O extglob -c 'echo x | tee +(l)Nk/MEMORY.md'"),
+]
+"""Writes into another scope through a command holding an ``extglob`` group where the option
+may be on (its link named ``notes``, ``.lnk`` or ``lNk``): the group was read as ``*`` before
+the lexer, quotes, comments and the commands inside it ignored (review of guardenv65)."""
+
+
+@pytest.mark.parametrize(("link", "command"), EXTGLOB_WRITES)
+def test_p3_a_command_holding_an_extglob_group_is_refused_where_extglob_may_be_on(
+    where: Layout, link: str, command: str
+) -> None:
+    other = where.root / where.other
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "target").write_text(f"{other}/b.md\n", encoding="utf-8")
+    if link != "notes":
+        _dot_layout(where, link)
+
+    for harness, reason in refusals_by_every_harness(where, command).items():
+        assert reason is not None and "extglob" in reason, (harness, reason)
+    _assert_bash_changes_the_other_scope(where, command)
+
+
+def test_p3_without_extglob_a_bang_group_is_a_subshell_read_as_before(where: Layout) -> None:
+    """With no ``extglob`` named, ``!(…)`` is bash's ``! ( … )``: its commands are read."""
+    other = where.root / where.other
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "target").write_text(f"{other}/b.md\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, '!(cp note.md "$(cat target)") || true')
+
+
+EVERYDAY_WITHOUT_EXTGLOB = [
+    "git status",
+    "[ ! -f x ] && echo none",
+    "echo $((1+2)) > sum.txt",
+    "shopt -s extglob; ls *.md",
+    'for f in *.md; do echo "$f"; done',
+    "git log --format='%h (%s)' -3 || true",
+]
+"""Everyday commands: no ``extglob`` group, or no ``extglob`` named; they pass."""
+
+
+def test_p3_everyday_commands_pass_without_an_extglob_group(where: Layout) -> None:
+    """Refused now, and acceptable (fail closed): an everyday ``extglob`` command itself,
+    ``shopt -s extglob; rm -rf !(keep)``."""
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+
+    assert refused_by_some_harness(where, EVERYDAY_WITHOUT_EXTGLOB) == {}
+    assert refused_by_some_harness(where, ["shopt -s extglob; rm -rf !(keep)"]) != {}
+
+
+OPTIONS_AS_BASH_READS_THEM = [
+    ("dotglob", "shopt -s dot''glob; echo x | tee */MEMORY.md"),
+    ("dotglob", "env BASHOPTS=dot''glob bash -c 'echo x | tee */MEMORY.md'"),
+    ("dotglob", "GLOBIGNORE=x; echo x | tee */MEMORY.md"),
+    ("nocaseglob", 'shopt -s "nocase"glob; echo x | tee L[N]K/MEMORY.md'),
+    ("nocaseglob", "shopt -s $'\\x6eocaseglob'; cp note.md L[N]K/"),
+    ("globstar", "shopt -s glob\\star; cp note.md **/"),
+    ("nullglob", "shopt -s null''glob; cp note.md \"$(cat target)\" dst*"),
+    ("nullglob", 'shopt -s nullglob; GLOBIGNORE=dst; cp note.md "$(cat target)" dst*'),
+]
+"""A glob option the command turns on as bash reads it (quotes and escapes removed, ``$'…'``
+decoded; ``GLOBIGNORE`` turning ``dotglob`` on and removing names), and a write reaching
+another scope only through it (:func:`_glob_layout`)."""
+
+
+@pytest.mark.parametrize(("option", "command"), OPTIONS_AS_BASH_READS_THEM)
+def test_p3_an_option_is_named_as_bash_reads_its_name(
+    where: Layout, option: str, command: str
+) -> None:
+    _glob_layout(where, option)
+    if "GLOBIGNORE=dst" in command:  # matched here, then ignored by bash
+        (where.workspace / "dst").write_text("", encoding="utf-8")
+
+    assert let_through(where, [command]) == {}
+    _assert_bash_changes_the_other_scope(where, command)

@@ -216,6 +216,7 @@ __all__ = [
     "READ_AS",
     "WRITERS",
     "ShellPaths",
+    "extglob_groups",
     "new_text_words",
     "shell_paths",
 ]
@@ -367,6 +368,7 @@ class ShellPaths:
         "compiled",
         "configured",
         "derived",
+        "extglob_groups",
         "fed",
         "fed_patches",
         "given_refused",
@@ -441,6 +443,7 @@ class ShellPaths:
         self.over_scan = False
         self.split: list[str] = []
         self.unread_code: list[str] = []
+        self.extglob_groups: list[str] = []
         self.budget = _ScanBudget()
 
     def take(self, inner: ShellPaths) -> None:
@@ -482,6 +485,7 @@ class ShellPaths:
         self.replaced_unknown = self.replaced_unknown or inner.replaced_unknown
         self.over_scan = self.over_scan or inner.over_scan
         self.split.extend(inner.split)
+        self.extglob_groups.extend(inner.extglob_groups)
 
 
 def new_text_words(
@@ -556,11 +560,11 @@ def shell_paths(
         command, cwd, environ, nested=bool(_depth or _lost), names=names
     )
     options = _glob_options(own, environ) | (_budget.options if _budget else frozenset())
-    if "extglob" in options:  # the lexer splits ``+(x)`` at its ``(``: read as ``*``
-        command = _extglob_spelt(command)
     spellings = _name_spellings(command)
     found, tails = _found_for(spellings[0], _budget, _links)
     found.budget.options |= options
+    if "extglob" in options:  # a group the lexer splits at its ``(``: refused, unread
+        found.extglob_groups += extglob_groups(own) or extglob_groups(bash_quoting(own))
     if _outer is None:
         found.split.extend(_split_words(own, command, environ, (startup, names)))
     read = (_cat_read(definitions, environ, _outer), names)
@@ -3532,9 +3536,11 @@ class _Writes:
         expanded = _expand(word, known, environ)
         if expanded is None:
             return False  # built at run time already
-        path, options = _tilde(expanded, environ), self._found.budget.options
-        if not re.search(_GLOB_CHARS, path) and not _extended_glob(path, options):
+        path = _tilde(expanded, environ)
+        if not re.search(_GLOB_CHARS, path):
             return False
+        if _GLOBIGNORE in self._found.budget.options:
+            return True  # its patterns unread: may remove every name the glob matches
         try:
             return not _scan(os.path.join(self._base, path), self._found.budget)  # noqa: PTH118
         except _OverScan:
@@ -6508,8 +6514,7 @@ def _add(
             found.unanchored.append(path)
         for base in [""] if PurePath(path).is_absolute() else bases:
             anchored = f"{base}/{path}" if base else path
-            globbed = re.search(_GLOB_CHARS, path) or _extended_glob(path, found.budget.options)
-            if globbed:  # expanded against the filesystem, as the shell does
+            if re.search(_GLOB_CHARS, path):  # expanded against the filesystem, as the shell does
                 found.paths.extend(_glob(anchored, found))
             else:
                 found.paths.append(anchored)
@@ -6681,44 +6686,41 @@ def _glob_options(command: str, environ: Mapping[str, str]) -> frozenset[str]:
     """The glob options (:data:`_GLOB_OPTIONS`) bash may have on running ``command`` with
     ``environ``: each one an inherited ``BASHOPTS`` lists (bash turns them on as it starts,
     before any startup file: measured, bash 5.2 as root too) and each one the command's text
-    names (``shopt -s nullglob``, ``bash -O dotglob -c …``: maybe on where the word is read,
-    so read as on). An exported ``BASHOPTS=nocaseglob`` made ``tee L[N]K/MEMORY.md`` write
-    through a link ``lNk`` the guard's case-exact glob never matched (P-3)."""
+    names as bash reads it, its quotes and escapes removed and ``$'…'`` decoded (``shopt -s
+    dot''glob``, ``"nocase"glob``, ``glob\\star``, ``bash -O dotglob -c …``: maybe on where
+    the word is read, so read as on). A ``shopt`` or ``BASHOPTS`` beside a word built at run
+    time (``shopt -s $o``) may turn on any of them: all read as on. A ``GLOBIGNORE`` the
+    command assigns turns ``dotglob`` on and removes names its patterns match, unknown here
+    (``_GLOBIGNORE``: any glob may then match nothing). An exported ``BASHOPTS=nocaseglob``
+    made ``tee L[N]K/MEMORY.md`` write through a link ``lNk`` the guard's case-exact glob never
+    matched, and ``shopt -s dot''glob`` a ``*`` reach ``.lnk`` (P-3)."""
     inherited = environ.get("BASHOPTS", "").split(":")
-    return frozenset(name for name in _GLOB_OPTIONS if name in inherited or name in command)
+    plain = plain_text(bash_quoting(command))
+    named = frozenset(name for name in _GLOB_OPTIONS if name in inherited or name in plain)
+    if ("shopt" in plain or "BASHOPTS" in plain) and ("$" in plain or "`" in plain):
+        named = frozenset(_GLOB_OPTIONS)  # ``shopt -s $o``: any of them
+    if "GLOBIGNORE" in plain:
+        named |= {"dotglob", _GLOBIGNORE}
+    return named
 
 
-def _extglob_spelt(text: str) -> str:
-    """``text`` with each ``extglob`` group (``@(a|b)``, ``+(x)``, ``!(x)``, ``?(x)``,
-    ``*(x)``, the groups inside it too) spelt ``*``, which matches every name any of them
-    matches: the lexer reads ``(`` as punctuation, so ``tee +(l)nk/MEMORY.md`` was the words
-    ``+``, ``(``, ``l``, ``)``, ``nk/MEMORY.md``. A group left open stays as written. Linear
-    in the length of ``text`` (H-5): each character is looked at once."""
+_GLOBIGNORE = "GLOBIGNORE"
+"""The mark in a command's glob options (:func:`_glob_options`) of a ``GLOBIGNORE`` it sets:
+its patterns are not read, so any glob may lose every name it matches here."""
+
+_EXTGLOB_OPENER_RE = r"[?*+@!]\("
+"""The opening of an ``extglob`` group: ``?(``, ``*(``, ``+(``, ``@(``, ``!(``."""
+
+
+def extglob_groups(text: str) -> list[str]:
+    """Each ``extglob`` group opening in ``text`` (``@(``, ``+(`` …: :data:`_EXTGLOB_OPENER_RE`)
+    with up to 20 characters after it, wherever it stands (quoted, commented, escaped too: a
+    superset, failing closed). The guard does not read what such a group matches, nor where
+    it ends: the lexer splits ``+(x)`` at its ``(``, and the words and commands inside it
+    (``z@("$(…)")``, ``@(<(…))``) are bash's to read. Linear in ``text`` (H-5)."""
     if "(" not in text:
-        return text
-    kept: list[str] = []
-    at = done = 0
-    while (at := text.find("(", at)) != -1:
-        if at == 0 or text[at - 1] not in "?*+@!":
-            at += 1
-            continue
-        depth, end = 0, at
-        while end < len(text):
-            depth += {"(": 1, ")": -1}.get(text[end], 0)
-            if depth == 0:
-                break
-            end += 1
-        if depth:
-            break  # open to the end: as written
-        kept += [text[done : at - 1], "*"]
-        at = done = end + 1
-    return "".join(kept) + text[done:]
-
-
-def _extended_glob(word: str, options: frozenset[str]) -> bool:
-    """Whether ``word`` holds an ``extglob`` pattern (``@(a|b)``, ``+(x)``, ``!(x)``, ``?(x)``,
-    ``*(x)``) and that option may be on (``options``: :func:`_glob_options`)."""
-    return "extglob" in options and any(f"{char}(" in word for char in "?*+@!")
+        return []
+    return [text[m.start() : m.end() + 20] for m in re.finditer(_EXTGLOB_OPENER_RE, text)]
 
 
 class _OverScan(Exception):
@@ -6736,7 +6738,7 @@ def _glob(pattern: str, found: ShellPaths) -> list[str]:
     head, _, tail = pattern.rpartition("/")
     try:
         matches = _scan(pattern, found.budget)
-        if re.search(_GLOB_CHARS, head) or _extended_glob(head, found.budget.options):
+        if re.search(_GLOB_CHARS, head):
             matches += [f"{folder}/{tail}" for folder in _scan(head, found.budget)]
     except _OverScan:
         found.over_scan = True
@@ -6758,7 +6760,7 @@ def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
         if part == "**" and "globstar" in budget.options:
             folders = [below for f in folders for below in _globstar(f, budget, inner=inner)]
             continue
-        if not re.search(_GLOB_CHARS, part) and not _extended_glob(part, budget.options):
+        if not re.search(_GLOB_CHARS, part):
             folders = [folder + part + ("/" if inner else "") for folder in folders]
             continue
         matched: list[str] = []
@@ -6786,11 +6788,12 @@ def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
 def _glob_matches(name: str, part: str, options: frozenset[str]) -> bool:
     """Whether bash with the glob ``options`` (:func:`_glob_options`) may match the folder
     entry ``name`` by the pattern ``part``: a name starting with ``.`` only for a part
-    starting with ``.`` unless ``dotglob``; either letter case under ``nocaseglob``; any name
-    for an ``extglob`` pattern, which ``fnmatch`` does not read (a superset: each is judged)."""
+    starting with ``.`` unless ``dotglob``; either letter case under ``nocaseglob`` (an
+    ``extglob`` group is never matched: the command holding one is refused,
+    :func:`extglob_groups`)."""
     if name.startswith(".") and not part.startswith(".") and "dotglob" not in options:
         return False
-    if _extended_glob(part, options) or fnmatch_case(name, part):
+    if fnmatch_case(name, part):
         return True
     return "nocaseglob" in options and fnmatch_case(name.casefold(), part.casefold())
 
