@@ -378,3 +378,19 @@ def test_p3_an_option_is_named_as_bash_reads_its_name(
 
     assert let_through(where, [command]) == {}
     _assert_bash_changes_the_other_scope(where, command)
+
+
+def test_p3_a_reader_named_by_a_variable_bash_sets_as_it_runs_is_refused_without_a_crash(
+    where: Layout,
+) -> None:
+    """``"${BASH_ARGV0}"`` (``bash``) is held as its own ``${BASH_ARGV0}``: read again and
+    again, it raised RecursionError in every harness; now a program named at run time."""
+    other = where.root / where.other
+    (where.workspace / "run.txt").write_text(f"echo x >> {other}/d.md\n", encoding="utf-8")
+
+    for harness, reason in refusals_by_every_harness(
+        where, 'tac run.txt | "${BASH_ARGV0}"'
+    ).items():
+        assert reason is not None and "Traceback" not in reason, (harness, reason)
+        assert "RecursionError" not in reason, (harness, reason)
+    _assert_bash_changes_the_other_scope(where, 'tac run.txt | "${BASH_ARGV0}"')
