@@ -394,3 +394,22 @@ def test_p3_a_reader_named_by_a_variable_bash_sets_as_it_runs_is_refused_without
         assert reason is not None and "Traceback" not in reason, (harness, reason)
         assert "RecursionError" not in reason, (harness, reason)
     _assert_bash_changes_the_other_scope(where, 'tac run.txt | "${BASH_ARGV0}"')
+
+
+DOLLAR_ZERO_RUNS = [
+    '"$0" run.txt',
+    '"$0" -s < run.txt',
+    'exec "$0" run.txt',
+    '"$0" <<< "$(tac run.txt)"',
+    "${{0}} run.txt",
+]
+"""``$0`` (``bash``) as a command's name running ``run.txt``, which appends into the other
+scope: each let through by every harness (``bash run.txt`` was refused)."""
+
+
+@pytest.mark.parametrize("command", DOLLAR_ZERO_RUNS)
+def test_p3_dollar_zero_is_bash_as_any_commands_name(where: Layout, command: str) -> None:
+    other = where.root / where.other
+    (where.workspace / "run.txt").write_text(f"echo x >> {other}/d.md\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, command)

@@ -2663,6 +2663,8 @@ def _code_variable(text: str, depth: int) -> bool:
     return bool(depth) and re.match(_LONE_VARIABLE_RE, text.strip()) is not None
 
 
+_SHELL_ZERO = frozenset({"$0", "${0}"})
+"""``$0`` as a command's name: ``bash`` in the harness's ``bash -c``/``bash -lc`` (P-3)."""
 _RUN_TIME_NAME_RE = r"\$[{(A-Za-z_@*0-9!#?$-]|`"
 """An expansion in a command's name (``$cmd``, ``"$@"``, ``${a[@]}``, ``$(…)``, a backquote):
 the program it runs is known only then, unless a known value gives it."""
@@ -3346,7 +3348,11 @@ class _Writes:
         (``for x in bash; do "$x" ~/w``, each loop over several read as one per word:
         :mod:`~harness_memory.hooks.loop_words`); one of a loop's names holding another value
         (after its loop, set again, after ``source``) is kept and put in ``found.split``: a
-        program known only at run time, refused."""
+        program known only at run time, refused. ``$0`` of the harness's own ``bash -c`` (the
+        top level, no ``BASH_ARGV0`` assigned) is ``bash`` (:data:`_SHELL_ZERO`: ``"$0"
+        run.txt`` runs the script)."""
+        if word in _SHELL_ZERO and self.top_level and "BASH_ARGV0" not in self.text:
+            return "bash"
         if not re.search(_RUN_TIME_NAME_RE, word) or re.match(_ASSIGNMENT_RE, word):
             return word
         names = {m.group("braced") or m.group("plain") for m in _variables(word)}
