@@ -26,6 +26,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from harness_memory.hooks.glob_match import bash_match
 from harness_memory.hooks.shell_startup import startup_files
 
 from tests.support.guard_cases import (
@@ -413,3 +414,53 @@ def test_p3_dollar_zero_is_bash_as_any_commands_name(where: Layout, command: str
     (where.workspace / "run.txt").write_text(f"echo x >> {other}/d.md\n", encoding="utf-8")
 
     assert_refused_by_every_harness_and_bash_writes(where, command)
+
+
+BRACKET_WRITES = [
+    "echo x | tee [[:alpha:]]otes/MEMORY.md",
+    "cp note.md [[:alnum:]]otes/",
+    "echo x | tee [^x]otes/MEMORY.md",
+    "echo x | tee [!x]otes/MEMORY.md",
+    "echo x | tee [[=n=]]otes/MEMORY.md",
+]
+"""Writes through ``notes`` by a bracket expression bash reads and ``fnmatch`` does not (a
+POSIX class, ``[^…]`` negating, an equivalence class: unread, so maybe matching)."""
+
+
+@pytest.mark.parametrize("command", BRACKET_WRITES)
+def test_p3_a_bracket_expression_is_matched_as_bash_matches_it(where: Layout, command: str) -> None:
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+
+    assert let_through(where, [command]) == {}
+    _assert_bash_changes_the_other_scope(where, command)
+
+
+def test_p3_a_bracket_expression_matching_no_link_passes(where: Layout) -> None:
+    """``[^n]otes``, ``[[:digit:]]*`` match no link here: everyday globs still pass."""
+    (where.workspace / "xotes").mkdir()
+
+    assert refused_by_some_harness(where, ["echo x > [^n]otes/a.md", "ls [[:digit:]]*"]) == {}
+
+
+@pytest.mark.parametrize(
+    ("name", "pattern", "matched"),
+    [
+        ("notes", "[^x]otes", True),
+        ("xotes", "[^x]otes", False),
+        ("^otes", "[!x]otes", True),
+        ("notes", "[[:alpha:]]otes", True),
+        ("1otes", "[[:alpha:]]otes", False),
+        ("a]", "[]a]]", True),
+        ("[x", "[x", True),
+        ("lNk", "l[n]k", False),
+        ("notes", "[[=n=]]otes", None),
+        ("notes", "[[:word:]]otes", None),
+    ],
+)
+def test_p3_a_glob_part_is_read_as_bash_reads_it(
+    name: str, pattern: str, matched: bool | None
+) -> None:
+    """bash 5.2's answers (``[[ name == pattern ]]``), None where the guard does not read the
+    pattern (an equivalence class, a class bash does not name): it then may match."""
+    assert bash_match(name, pattern) is matched
+    assert bash_match("lNk", "l[n]k", nocase=True)

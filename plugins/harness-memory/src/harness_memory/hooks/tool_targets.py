@@ -100,7 +100,7 @@ from harness_memory.hooks.code_sources import CODE_PRINTERS as _CODE_PRINTERS
 from harness_memory.hooks.code_sources import DOWNLOADERS, stage_unread, unread_substitution
 from harness_memory.hooks.definitions import Definitions, plain_text, read_definitions
 from harness_memory.hooks.git_toplevel import with_toplevel
-from harness_memory.hooks.glob_match import fnmatch_case
+from harness_memory.hooks.glob_match import bash_match, fnmatch_case
 from harness_memory.hooks.here_data import (
     OPERATOR_CAP,
     SHELLS,
@@ -2499,8 +2499,11 @@ def _add_pieces(
     lost: bool,
 ) -> None:
     """Add the paths of ``word``'s pieces (split at ``=``, quotes and shell punctuation:
-    :data:`_WORD_SPLIT_RE`), and the path a short option glued to a piece names (``-t/dir``)."""
-    for piece in re.split(_WORD_SPLIT_RE, word):
+    :data:`_WORD_SPLIT_RE`), and the path a short option glued to a piece names (``-t/dir``).
+    A word holding an equivalence class or a collating symbol (``[[=n=]]otes/a.md``) is a
+    piece whole too: its ``=`` and ``.`` are the pattern's."""
+    pieces = re.split(_WORD_SPLIT_RE, word)
+    for piece in [*pieces, word] if "[[=" in word or "[[." in word else pieces:
         if piece:
             _add(found, piece, bases, known, environ, lost=lost)
             if (glued := re.match(_GLUED_OPTION_RE, piece)) is not None:
@@ -6796,12 +6799,12 @@ def _glob_matches(name: str, part: str, options: frozenset[str]) -> bool:
     entry ``name`` by the pattern ``part``: a name starting with ``.`` only for a part
     starting with ``.`` unless ``dotglob``; either letter case under ``nocaseglob`` (an
     ``extglob`` group is never matched: the command holding one is refused,
-    :func:`extglob_groups`)."""
+    :func:`extglob_groups`), a bracket expression as bash reads it (``[^x]``, ``[[:alpha:]]``:
+    :func:`~harness_memory.hooks.glob_match.bash_match`; one it does not read matches)."""
     if name.startswith(".") and not part.startswith(".") and "dotglob" not in options:
         return False
-    if fnmatch_case(name, part):
-        return True
-    return "nocaseglob" in options and fnmatch_case(name.casefold(), part.casefold())
+    matched = bash_match(name, part, nocase="nocaseglob" in options)
+    return matched is None or matched  # unread (``[[=n=]]``): may match, each name judged
 
 
 def _globstar(folder: str, budget: _ScanBudget, *, inner: bool) -> list[str]:
