@@ -160,6 +160,23 @@ def test_p3_a_tmpdir_naming_no_folder_makes_mktemp_print_nothing(
     assert_refused_by_every_harness_and_bash_writes(where, 'echo x > "$(mktemp)"notes/a.md')
 
 
+@pytest.mark.parametrize("folder", ["/proc", "read-only"])
+def test_p3_a_tmpdir_where_mktemp_makes_no_file_makes_it_print_nothing(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, folder: str
+) -> None:
+    """A ``TMPDIR`` that is a folder where no file can be made (``/proc``, even as root; one
+    the user may not write) is as one naming no folder: ``mktemp`` fails."""
+    if folder == "read-only":
+        if os.geteuid() == 0:
+            folder = "/proc/self"  # root writes every folder's mode: a pseudo file system
+        else:
+            (where.data.parent / "ro").mkdir(mode=0o555)
+            folder = str(where.data.parent / "ro")
+    monkeypatch.setenv("TMPDIR", folder)
+
+    assert_refused_by_every_harness_and_bash_writes(where, 'echo x > "$(mktemp)"notes/a.md')
+
+
 EVERYDAY = [
     "git status",
     "cd src && pytest -q || true",

@@ -1139,6 +1139,22 @@ def _started_in(environ: Mapping[str, str], cwd: str) -> Mapping[str, str]:
     return started if kept else {**started, "PWD": cwd}
 
 
+def _makes_files_in(folder: str, cwd: str) -> bool:
+    """Whether ``mktemp`` can make a file in ``folder`` (from ``cwd``): a folder the user may
+    write and enter (``os.access``), on no read-only file system, not in ``/proc`` or ``/sys``
+    (where even root makes none: ``TMPDIR=/proc mktemp`` fails printing nothing, so
+    ``"$(mktemp)"notes/a.md`` was ``notes/a.md``). Never raises (P-3)."""
+    if not _is_folder_name(folder, cwd):
+        return False
+    path = os.path.realpath(os.path.join(cwd, folder))  # noqa: PTH118
+    if path.split("/")[1] in ("proc", "sys") or not os.access(path, os.W_OK | os.X_OK):
+        return False
+    try:
+        return not os.statvfs(path).f_flag & os.ST_RDONLY
+    except OSError:
+        return False
+
+
 def _is_folder_name(value: str | None, cwd: str) -> bool:
     """Whether ``value`` names a folder from ``cwd`` (bash's ``file_isdir``); never raises."""
     try:
@@ -6313,7 +6329,7 @@ def _read_substitutions(command: str, environ: Mapping[str, str], names: _NamesR
             return _name_at(match, whole, system=system)
         tmp = environ.get("TMPDIR") or "/tmp"  # noqa: S108
         if re.match(_MKTEMP_RE, inner) and "TMPDIR" not in command:
-            if whole is not _NamesRead.NONE and _is_folder_name(tmp, environ.get("PWD", "/")):
+            if whole is not _NamesRead.NONE and _makes_files_in(tmp, environ.get("PWD", "/")):
                 return f"{tmp.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)
             return match.group(0)
         quoted = command[match.start() - 1 : match.start()] == '"'
