@@ -481,3 +481,24 @@ def test_p3_a_glob_part_is_read_as_bash_reads_it(
     pattern (an equivalence class, a class bash does not name): it then may match."""
     assert bash_match(name, pattern) is matched
     assert bash_match("lNk", "l[n]k", nocase=True)
+
+
+STARTUP_OPTION_WRITES = [
+    ("dotglob", ".bashrc", "bash -ic 'echo x | tee */MEMORY.md'"),
+    ("globstar", ".bashrc", "bash -ic 'cp note.md **/'"),
+    ("nocaseglob", ".profile", "bash -lc 'echo x | tee L[N]K/MEMORY.md'"),
+    ("extglob", ".bashrc", "bash -ic 'echo x | tee +(l)Nk/MEMORY.md'"),
+]
+"""A glob option a startup file the guard reads turns on (``~/.bashrc`` under ``bash -ic``,
+``~/.profile`` under ``bash -lc``), and a write reaching another scope only through it."""
+
+
+@pytest.mark.parametrize(("option", "file", "command"), STARTUP_OPTION_WRITES)
+def test_p3_a_glob_is_read_with_the_options_a_startup_file_turns_on(
+    where: Layout, option: str, file: str, command: str
+) -> None:
+    _glob_layout(where, option)
+    (where.data / file).write_text(f"shopt -s {option}\n", encoding="utf-8")
+
+    assert let_through(where, [command]) == {}
+    _assert_bash_changes_the_other_scope(where, command)

@@ -560,6 +560,7 @@ def shell_paths(
         command, cwd, environ, nested=bool(_depth or _lost), names=names
     )
     options = _glob_options(own, environ) | (_budget.options if _budget else frozenset())
+    options |= _startup_glob_options(startup)
     spellings = _name_spellings(command)
     found, tails = _found_for(spellings[0], _budget, _links)
     found.budget.options |= options
@@ -6727,6 +6728,17 @@ def _glob_options(command: str, environ: Mapping[str, str]) -> frozenset[str]:
     if "GLOBIGNORE" in plain:
         named |= {"dotglob", _GLOBIGNORE}
     return named
+
+
+def _startup_glob_options(startup: StartupTexts | None) -> frozenset[str]:
+    """The glob options the startup files run around a command may turn on
+    (:func:`_glob_options` of their texts: ``shopt -s globstar`` in ``~/.bashrc`` under
+    ``bash -ic``, ``~/.profile`` under Codex CLI's ``bash -lc``, a ``BASH_ENV`` file: each
+    file the guard reads; not one it could not read, a None text). They run before the
+    command's first line, so an ``extglob`` they turn on reads its groups too (P-3)."""
+    if startup is None:
+        return frozenset()
+    return _glob_options("\n".join(text for text in startup.texts if text), {})
 
 
 _GLOBIGNORE = "GLOBIGNORE"
