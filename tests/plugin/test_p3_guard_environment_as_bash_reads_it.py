@@ -502,3 +502,14 @@ def test_p3_a_glob_is_read_with_the_options_a_startup_file_turns_on(
 
     assert let_through(where, [command]) == {}
     _assert_bash_changes_the_other_scope(where, command)
+
+
+def test_p3_a_dot_pattern_may_match_the_parent_without_globskipdots(where: Layout) -> None:
+    """``shopt -u globskipdots`` (bash 5.1's default): ``.?`` matches ``..``, so
+    ``.?/my-app/notes/`` reaches the other scope from a folder of the Workspace."""
+    (where.workspace / "sub").mkdir()
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    command = "cd sub && shopt -u globskipdots && cp ../note.md .?/notes/"
+
+    assert let_through(where, [command]) == {}
+    _assert_bash_changes_the_other_scope(where, command)

@@ -6727,6 +6727,8 @@ def _glob_options(command: str, environ: Mapping[str, str]) -> frozenset[str]:
         named = frozenset(_GLOB_OPTIONS)  # ``shopt -s $o``: any of them
     if "GLOBIGNORE" in plain:
         named |= {"dotglob", _GLOBIGNORE}
+    if "globskipdots" in plain:  # ``shopt -u globskipdots``: ``.?`` may match ``..``
+        named |= {_KEEP_DOTS}
     return named
 
 
@@ -6740,6 +6742,10 @@ def _startup_glob_options(startup: StartupTexts | None) -> frozenset[str]:
         return frozenset()
     return _glob_options("\n".join(text for text in startup.texts if text), {})
 
+
+_KEEP_DOTS = "no globskipdots"
+"""The mark in a command's glob options (:func:`_glob_options`) of a ``globskipdots`` it may
+turn off: a pattern starting with ``.`` may then match ``.`` and ``..``."""
 
 _GLOBIGNORE = "GLOBIGNORE"
 """The mark in a command's glob options (:func:`_glob_options`) of a ``GLOBIGNORE`` it sets:
@@ -6817,9 +6823,20 @@ def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
                     matched.append(folder + part + ("/" if inner else ""))
             except (UnicodeEncodeError, ValueError):  # NUL, a surrogate
                 continue
+            matched += _dot_names(folder, part, budget.options, inner=inner)
         folders = matched
     found = [path for path in folders if _exists(path)]
     return [path + "/" for path in found] if pattern.endswith("/") else found
+
+
+def _dot_names(folder: str, part: str, options: frozenset[str], *, inner: bool) -> list[str]:
+    """``.`` and ``..`` in ``folder`` where the glob ``part`` may match them: bash skips them
+    (``globskipdots``, on by default since bash 5.2) unless the command turns it off
+    (:data:`_KEEP_DOTS`): then ``.?/notes/`` is ``../notes/`` (P-3)."""
+    if _KEEP_DOTS not in options or not part.startswith("."):
+        return []
+    dots = [name for name in (".", "..") if bash_match(name, part) is not False]
+    return [folder + name + ("/" if inner else "") for name in dots]
 
 
 def _glob_matches(name: str, part: str, options: frozenset[str]) -> bool:
