@@ -98,7 +98,12 @@ from harness_memory.hooks.archive_members import archive_operand, unlisted_unpac
 from harness_memory.hooks.bash_quoting import bash_quoting
 from harness_memory.hooks.code_sources import CODE_PRINTERS as _CODE_PRINTERS
 from harness_memory.hooks.code_sources import DOWNLOADERS, stage_unread, unread_substitution
-from harness_memory.hooks.definitions import Definitions, plain_text, read_definitions
+from harness_memory.hooks.definitions import (
+    Definitions,
+    plain_text,
+    read_definitions,
+    with_ansi_c_decoded,
+)
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.glob_match import bash_match, fnmatch_case
 from harness_memory.hooks.here_data import (
@@ -6708,7 +6713,9 @@ _GLOB_OPTIONS = ("dotglob", "extglob", "globstar", "nocaseglob", "nullglob")
 letter case, and a word matching nothing removed (``nullglob``)."""
 
 
-def _glob_options(command: str, environ: Mapping[str, str]) -> frozenset[str]:
+def _glob_options(
+    command: str, environ: Mapping[str, str], *, decode: bool = True
+) -> frozenset[str]:
     """The glob options (:data:`_GLOB_OPTIONS`) bash may have on running ``command`` with
     ``environ``: each one an inherited ``BASHOPTS`` lists (bash turns them on as it starts,
     before any startup file: measured, bash 5.2 as root too) and each one the command's text
@@ -6719,9 +6726,14 @@ def _glob_options(command: str, environ: Mapping[str, str]) -> frozenset[str]:
     command assigns turns ``dotglob`` on and removes names its patterns match, unknown here
     (``_GLOBIGNORE``: any glob may then match nothing). An exported ``BASHOPTS=nocaseglob``
     made ``tee L[N]K/MEMORY.md`` write through a link ``lNk`` the guard's case-exact glob never
-    matched, and ``shopt -s dot''glob`` a ``*`` reach ``.lnk`` (P-3)."""
+    matched, and ``shopt -s dot''glob`` a ``*`` reach ``.lnk`` (P-3). ``decode`` False (a
+    startup file's text, perhaps a long library): its ANSI-C quoting is decoded only where
+    it names ``shopt`` or ``BASHOPTS`` (a prompt library's ``)$'`` decoded whole cost 12
+    Python lines a byte)."""
     inherited = environ.get("BASHOPTS", "").split(":")
-    plain = plain_text(bash_quoting(command))
+    plain = plain_text(command)
+    if "$'" in command and (decode or "shopt" in plain or "BASHOPTS" in plain):
+        plain = plain_text(with_ansi_c_decoded(command))  # ``$'\\x6eocaseglob'``
     named = frozenset(name for name in _GLOB_OPTIONS if name in inherited or name in plain)
     if ("shopt" in plain or "BASHOPTS" in plain) and ("$" in plain or "`" in plain):
         named = frozenset(_GLOB_OPTIONS)  # ``shopt -s $o``: any of them
@@ -6740,7 +6752,7 @@ def _startup_glob_options(startup: StartupTexts | None) -> frozenset[str]:
     command's first line, so an ``extglob`` they turn on reads its groups too (P-3)."""
     if startup is None:
         return frozenset()
-    return _glob_options("\n".join(text for text in startup.texts if text), {})
+    return _glob_options("\n".join(text for text in startup.texts if text), {}, decode=False)
 
 
 _KEEP_DOTS = "no globskipdots"
