@@ -513,3 +513,14 @@ def test_p3_a_dot_pattern_may_match_the_parent_without_globskipdots(where: Layou
 
     assert let_through(where, [command]) == {}
     _assert_bash_changes_the_other_scope(where, command)
+
+
+def test_p3_a_find_name_bracket_expression_is_read_as_find_reads_it(where: Layout) -> None:
+    """``find -name '[^x]otes'`` matches ``notes`` (fnmatch(3) negates with ``^`` too): a
+    ``-delete`` through it reaches the other scope's files by the link ``notes`` followed."""
+    command = "find -L . -path './[^x]otes/*' -name '[^x]EMORY.md' -delete"
+
+    assert let_through(where, [command]) == {}
+    other = where.root / where.other
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True, timeout=60)
+    assert not (other / "MEMORY.md").exists(), "find deleted nothing: no bypass"

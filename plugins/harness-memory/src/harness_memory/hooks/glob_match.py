@@ -19,7 +19,12 @@ __all__ = ["bash_match", "fnmatch_case"]
 def fnmatch_case(name: str, pattern: str) -> bool:
     """Whether ``name`` matches the shell ``pattern`` as :func:`fnmatch.fnmatchcase` decides
     it (``*``, ``?``, ``[…]``; a ``[`` no ``]`` closes is itself), in time linear in the
-    pattern's length (:func:`_closed`)."""
+    pattern's length (:func:`_closed`). A bracket expression is read as bash and
+    ``fnmatch(3)`` read it (:func:`bash_match`: ``[^x]`` negates, ``[[:alpha:]]`` a class;
+    one not read, ``[[=n=]]``, matches): fnmatch read ``[^x]`` as "``^`` or ``x``"."""
+    if "[" in pattern:
+        matched = bash_match(name, pattern)
+        return matched is None or matched
     import fnmatch  # only for a word with a pattern (H-5: the hook's start-up)
 
     return fnmatch.fnmatchcase(name, _closed(pattern))
