@@ -26,6 +26,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from harness_memory.hooks.glob_match import bash_match
 from harness_memory.hooks.shell_startup import startup_files
 
 from tests.support.guard_cases import (
@@ -159,6 +160,23 @@ def test_p3_a_tmpdir_naming_no_folder_makes_mktemp_print_nothing(
     assert_refused_by_every_harness_and_bash_writes(where, 'echo x > "$(mktemp)"notes/a.md')
 
 
+@pytest.mark.parametrize("folder", ["/proc", "read-only"])
+def test_p3_a_tmpdir_where_mktemp_makes_no_file_makes_it_print_nothing(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, folder: str
+) -> None:
+    """A ``TMPDIR`` that is a folder where no file can be made (``/proc``, even as root; one
+    the user may not write) is as one naming no folder: ``mktemp`` fails."""
+    if folder == "read-only":
+        if os.geteuid() == 0:
+            folder = "/proc/self"  # root writes every folder's mode: a pseudo file system
+        else:
+            (where.data.parent / "ro").mkdir(mode=0o555)
+            folder = str(where.data.parent / "ro")
+    monkeypatch.setenv("TMPDIR", folder)
+
+    assert_refused_by_every_harness_and_bash_writes(where, 'echo x > "$(mktemp)"notes/a.md')
+
+
 EVERYDAY = [
     "git status",
     "cd src && pytest -q || true",
@@ -286,3 +304,223 @@ def test_p3_dollar_zero_is_the_harness_shells_name(where: Layout) -> None:
     (where.workspace / "run.txt").write_text(f"echo x >> {other}/d.md\n", encoding="utf-8")
 
     assert_refused_by_every_harness_and_bash_writes(where, 'tac run.txt | "$0" -s')
+
+
+def _dot_layout(where: Layout, link: str) -> None:
+    """The Workspace's ``notes`` link renamed ``link`` (``.lnk``, ``lNk``)."""
+    (where.workspace / "notes").rename(where.workspace / link)
+
+
+EXTGLOB_WRITES = [
+    ("notes", ": extglob 'x@('; echo x > notes/a.md; : ')'"),
+    ("notes", 'echo "extglob x@(" > /dev/null; echo x > notes/a.md # )'),
+    ("notes", '!(cp note.md "$(cat target)") # extglob'),
+    ("notes", 'shopt -s extglob\necho z@("$(echo x > notes/a.md)")'),
+    ("notes", "shopt -s extglob\necho z@(<(echo x > notes/a.md))"),
+    (".lnk", "shopt -s extglob\necho x | tee @(.lnk)/MEMORY.md"),
+    ("lNk", "shopt -s extglob\necho '@('\necho x | tee +(l)Nk/MEMORY.md"),
+    ("lNk", "shopt -s ext''glob\necho x | tee +(l)Nk/MEMORY.md"),
+    ("lNk", "bash -O extglob -c 'echo x | tee +(l)Nk/MEMORY.md'"),
+]
+"""Writes into another scope through a command holding an ``extglob`` group where the option
+may be on (its link named ``notes``, ``.lnk`` or ``lNk``): the group was read as ``*`` before
+the lexer, quotes, comments and the commands inside it ignored (review of guardenv65)."""
+
+
+@pytest.mark.parametrize(("link", "command"), EXTGLOB_WRITES)
+def test_p3_a_command_holding_an_extglob_group_is_refused_where_extglob_may_be_on(
+    where: Layout, link: str, command: str
+) -> None:
+    other = where.root / where.other
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "target").write_text(f"{other}/b.md\n", encoding="utf-8")
+    if link != "notes":
+        _dot_layout(where, link)
+
+    for harness, reason in refusals_by_every_harness(where, command).items():
+        assert reason is not None and "extglob" in reason, (harness, reason)
+    _assert_bash_changes_the_other_scope(where, command)
+
+
+def test_p3_without_extglob_a_bang_group_is_a_subshell_read_as_before(where: Layout) -> None:
+    """With no ``extglob`` named, ``!(…)`` is bash's ``! ( … )``: its commands are read."""
+    other = where.root / where.other
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "target").write_text(f"{other}/b.md\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, '!(cp note.md "$(cat target)") || true')
+
+
+EVERYDAY_WITHOUT_EXTGLOB = [
+    "git status",
+    "[ ! -f x ] && echo none",
+    "echo $((1+2)) > sum.txt",
+    "shopt -s extglob; ls *.md",
+    'for f in *.md; do echo "$f"; done',
+    "git log --format='%h (%s)' -3 || true",
+]
+"""Everyday commands: no ``extglob`` group, or no ``extglob`` named; they pass."""
+
+
+def test_p3_everyday_commands_pass_without_an_extglob_group(where: Layout) -> None:
+    """Refused now, and acceptable (fail closed): an everyday ``extglob`` command itself,
+    ``shopt -s extglob; rm -rf !(keep)``."""
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+
+    assert refused_by_some_harness(where, EVERYDAY_WITHOUT_EXTGLOB) == {}
+    assert refused_by_some_harness(where, ["shopt -s extglob; rm -rf !(keep)"]) != {}
+
+
+OPTIONS_AS_BASH_READS_THEM = [
+    ("dotglob", "shopt -s dot''glob; echo x | tee */MEMORY.md"),
+    ("dotglob", "env BASHOPTS=dot''glob bash -c 'echo x | tee */MEMORY.md'"),
+    ("dotglob", "GLOBIGNORE=x; echo x | tee */MEMORY.md"),
+    ("nocaseglob", 'shopt -s "nocase"glob; echo x | tee L[N]K/MEMORY.md'),
+    ("nocaseglob", "shopt -s $'\\x6eocaseglob'; cp note.md L[N]K/"),
+    ("globstar", "shopt -s glob\\star; cp note.md **/"),
+    ("nullglob", "shopt -s null''glob; cp note.md \"$(cat target)\" dst*"),
+    ("nullglob", 'shopt -s nullglob; GLOBIGNORE=dst; cp note.md "$(cat target)" dst*'),
+]
+"""A glob option the command turns on as bash reads it (quotes and escapes removed, ``$'…'``
+decoded; ``GLOBIGNORE`` turning ``dotglob`` on and removing names), and a write reaching
+another scope only through it (:func:`_glob_layout`)."""
+
+
+@pytest.mark.parametrize(("option", "command"), OPTIONS_AS_BASH_READS_THEM)
+def test_p3_an_option_is_named_as_bash_reads_its_name(
+    where: Layout, option: str, command: str
+) -> None:
+    _glob_layout(where, option)
+    if "GLOBIGNORE=dst" in command:  # matched here, then ignored by bash
+        (where.workspace / "dst").write_text("", encoding="utf-8")
+
+    assert let_through(where, [command]) == {}
+    _assert_bash_changes_the_other_scope(where, command)
+
+
+def test_p3_a_reader_named_by_a_variable_bash_sets_as_it_runs_is_refused_without_a_crash(
+    where: Layout,
+) -> None:
+    """``"${BASH_ARGV0}"`` (``bash``) is held as its own ``${BASH_ARGV0}``: read again and
+    again, it raised RecursionError in every harness; now a program named at run time."""
+    other = where.root / where.other
+    (where.workspace / "run.txt").write_text(f"echo x >> {other}/d.md\n", encoding="utf-8")
+
+    for harness, reason in refusals_by_every_harness(
+        where, 'tac run.txt | "${BASH_ARGV0}"'
+    ).items():
+        assert reason is not None and "Traceback" not in reason, (harness, reason)
+        assert "RecursionError" not in reason, (harness, reason)
+    _assert_bash_changes_the_other_scope(where, 'tac run.txt | "${BASH_ARGV0}"')
+
+
+DOLLAR_ZERO_RUNS = [
+    '"$0" run.txt',
+    '"$0" -s < run.txt',
+    'exec "$0" run.txt',
+    '"$0" <<< "$(tac run.txt)"',
+    "${{0}} run.txt",
+]
+"""``$0`` (``bash``) as a command's name running ``run.txt``, which appends into the other
+scope: each let through by every harness (``bash run.txt`` was refused)."""
+
+
+@pytest.mark.parametrize("command", DOLLAR_ZERO_RUNS)
+def test_p3_dollar_zero_is_bash_as_any_commands_name(where: Layout, command: str) -> None:
+    other = where.root / where.other
+    (where.workspace / "run.txt").write_text(f"echo x >> {other}/d.md\n", encoding="utf-8")
+
+    assert_refused_by_every_harness_and_bash_writes(where, command)
+
+
+BRACKET_WRITES = [
+    "echo x | tee [[:alpha:]]otes/MEMORY.md",
+    "cp note.md [[:alnum:]]otes/",
+    "echo x | tee [^x]otes/MEMORY.md",
+    "echo x | tee [!x]otes/MEMORY.md",
+    "echo x | tee [[=n=]]otes/MEMORY.md",
+]
+"""Writes through ``notes`` by a bracket expression bash reads and ``fnmatch`` does not (a
+POSIX class, ``[^…]`` negating, an equivalence class: unread, so maybe matching)."""
+
+
+@pytest.mark.parametrize("command", BRACKET_WRITES)
+def test_p3_a_bracket_expression_is_matched_as_bash_matches_it(where: Layout, command: str) -> None:
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+
+    assert let_through(where, [command]) == {}
+    _assert_bash_changes_the_other_scope(where, command)
+
+
+def test_p3_a_bracket_expression_matching_no_link_passes(where: Layout) -> None:
+    """``[^n]otes``, ``[[:digit:]]*`` match no link here: everyday globs still pass."""
+    (where.workspace / "xotes").mkdir()
+
+    assert refused_by_some_harness(where, ["echo x > [^n]otes/a.md", "ls [[:digit:]]*"]) == {}
+
+
+@pytest.mark.parametrize(
+    ("name", "pattern", "matched"),
+    [
+        ("notes", "[^x]otes", True),
+        ("xotes", "[^x]otes", False),
+        ("^otes", "[!x]otes", True),
+        ("notes", "[[:alpha:]]otes", True),
+        ("1otes", "[[:alpha:]]otes", False),
+        ("a]", "[]a]]", True),
+        ("[x", "[x", True),
+        ("lNk", "l[n]k", False),
+        ("notes", "[[=n=]]otes", None),
+        ("notes", "[[:word:]]otes", None),
+    ],
+)
+def test_p3_a_glob_part_is_read_as_bash_reads_it(
+    name: str, pattern: str, matched: bool | None
+) -> None:
+    """bash 5.2's answers (``[[ name == pattern ]]``), None where the guard does not read the
+    pattern (an equivalence class, a class bash does not name): it then may match."""
+    assert bash_match(name, pattern) is matched
+    assert bash_match("lNk", "l[n]k", nocase=True)
+
+
+STARTUP_OPTION_WRITES = [
+    ("dotglob", ".bashrc", "bash -ic 'echo x | tee */MEMORY.md'"),
+    ("globstar", ".bashrc", "bash -ic 'cp note.md **/'"),
+    ("nocaseglob", ".profile", "bash -lc 'echo x | tee L[N]K/MEMORY.md'"),
+    ("extglob", ".bashrc", "bash -ic 'echo x | tee +(l)Nk/MEMORY.md'"),
+]
+"""A glob option a startup file the guard reads turns on (``~/.bashrc`` under ``bash -ic``,
+``~/.profile`` under ``bash -lc``), and a write reaching another scope only through it."""
+
+
+@pytest.mark.parametrize(("option", "file", "command"), STARTUP_OPTION_WRITES)
+def test_p3_a_glob_is_read_with_the_options_a_startup_file_turns_on(
+    where: Layout, option: str, file: str, command: str
+) -> None:
+    _glob_layout(where, option)
+    (where.data / file).write_text(f"shopt -s {option}\n", encoding="utf-8")
+
+    assert let_through(where, [command]) == {}
+    _assert_bash_changes_the_other_scope(where, command)
+
+
+def test_p3_a_dot_pattern_may_match_the_parent_without_globskipdots(where: Layout) -> None:
+    """``shopt -u globskipdots`` (bash 5.1's default): ``.?`` matches ``..``, so
+    ``.?/my-app/notes/`` reaches the other scope from a folder of the Workspace."""
+    (where.workspace / "sub").mkdir()
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    command = "cd sub && shopt -u globskipdots && cp ../note.md .?/notes/"
+
+    assert let_through(where, [command]) == {}
+    _assert_bash_changes_the_other_scope(where, command)
+
+
+def test_p3_a_find_name_bracket_expression_is_read_as_find_reads_it(where: Layout) -> None:
+    """``find -name '[^x]otes'`` matches ``notes`` (fnmatch(3) negates with ``^`` too): a
+    ``-delete`` through it reaches the other scope's files by the link ``notes`` followed."""
+    command = "find -L . -path './[^x]otes/*' -name '[^x]EMORY.md' -delete"
+
+    assert let_through(where, [command]) == {}
+    other = where.root / where.other
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True, timeout=60)
+    assert not (other / "MEMORY.md").exists(), "find deleted nothing: no bypass"

@@ -229,6 +229,13 @@ def _long_word_before_name(plain: str) -> bool:
     return False
 
 
+def with_ansi_c_decoded(text: str) -> str:
+    """``text`` with each run of its lines holding ANSI-C quoting decoded after it, in time
+    linear in those lines (:func:`_decoded`): ``shopt -s $'\\x64otglob'`` mentions
+    ``dotglob`` once read so."""
+    return _decoded(text)
+
+
 def _decoded(text: str) -> str:
     """``text`` with the lines holding ANSI-C quoting (:data:`_ANSI_C_RE`: ``$'P\\x41TH'``,
     from the line it opens on to the one it closes on) decoded after it

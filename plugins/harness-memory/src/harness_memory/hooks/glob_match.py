@@ -4,19 +4,27 @@
 each ``[``: a ``[`` that never closes (a literal one) makes that quadratic, so a word of
 100,000 ``[`` (``echo [[[…``, ``find -name '[[[…'``) read for minutes. :func:`fnmatch_case`
 spells each such ``[`` as ``[[]``, which fnmatch reads as the same one character at once.
+:func:`bash_match` matches a folder entry as bash's glob does, bracket expressions too
+(``[^x]``, ``[[:alpha:]]``, which fnmatch reads otherwise or not at all).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
-__all__ = ["fnmatch_case"]
+__all__ = ["bash_match", "fnmatch_case"]
 
 
 def fnmatch_case(name: str, pattern: str) -> bool:
     """Whether ``name`` matches the shell ``pattern`` as :func:`fnmatch.fnmatchcase` decides
     it (``*``, ``?``, ``[…]``; a ``[`` no ``]`` closes is itself), in time linear in the
-    pattern's length (:func:`_closed`)."""
+    pattern's length (:func:`_closed`). A bracket expression is read as bash and
+    ``fnmatch(3)`` read it (:func:`bash_match`: ``[^x]`` negates, ``[[:alpha:]]`` a class;
+    one not read, ``[[=n=]]``, matches): fnmatch read ``[^x]`` as "``^`` or ``x``"."""
+    if "[" in pattern:
+        matched = bash_match(name, pattern)
+        return matched is None or matched
     import fnmatch  # only for a word with a pattern (H-5: the hook's start-up)
 
     return fnmatch.fnmatchcase(name, _closed(pattern))
@@ -30,3 +38,158 @@ def _closed(pattern: str) -> str:
     last = pattern.rfind("]")
     tail = pattern[last + 1 :]
     return pattern if "[" not in tail else pattern[: last + 1] + tail.replace("[", "[[]")
+
+
+_ANY = "?"
+"""A token of :func:`_tokens`: any one character."""
+_STAR = "*"
+"""A token of :func:`_tokens`: any text."""
+_PATTERN_CAP = 2048
+"""The longest pattern :func:`bash_match` reads (a folder entry's name is at most 255 bytes);
+a longer one is unknown to it. Keeps each reading linear in the cap at worst."""
+_CLASSES: dict[str, Callable[[str], bool]] = {
+    "alpha": str.isalpha,
+    "alnum": str.isalnum,
+    "digit": lambda c: c in "0123456789",
+    "upper": str.isupper,
+    "lower": str.islower,
+    "space": str.isspace,
+    "blank": lambda c: c in " \t",
+    "punct": lambda c: c.isprintable() and not c.isalnum() and not c.isspace(),
+    "print": str.isprintable,
+    "graph": lambda c: c.isprintable() and not c.isspace(),
+    "cntrl": lambda c: ord(c) < 32 or ord(c) == 127,
+    "xdigit": lambda c: c in "0123456789abcdefABCDEF",
+}
+"""The POSIX character classes bash reads in a bracket expression (``[[:alpha:]]``)."""
+
+
+class _Unknown(Exception):
+    """A pattern :func:`bash_match` does not read: an equivalence class (``[[=n=]]``), a
+    collating symbol (``[[.n.]]``), a class bash does not name, a pattern past the cap."""
+
+
+def bash_match(name: str, pattern: str, *, nocase: bool = False) -> bool | None:
+    """Whether bash's glob ``pattern`` (one path part: ``*``, ``?``, ``\\x``, a bracket
+    expression with ``!``/``^`` negating it, ranges by code point as bash 5.2's
+    ``globasciiranges``, POSIX classes ``[:alpha:]`` …; a ``[`` no ``]`` closes is itself)
+    matches the folder entry ``name``, either letter case under ``nocase`` (``nocaseglob``).
+    None when the pattern holds what this does not read (an equivalence class ``[[=n=]]``, a
+    collating symbol, a pattern longer than :data:`_PATTERN_CAP`): the caller reads it as
+    maybe matching. :func:`fnmatch.fnmatchcase` read ``[^x]`` as "``^`` or ``x``" and knew
+    no class, so ``tee [^x]otes/MEMORY.md`` and ``[[:alpha:]]otes/`` reached through a link
+    ``notes`` the guard never matched (P-3). Time linear in the pattern times the name."""
+    tokens = _read(pattern)
+    if tokens is None:
+        return None
+    at = taken = 0
+    star, star_at = -1, 0
+    while taken < len(name):
+        token = tokens[at] if at < len(tokens) else None
+        if token is not None and token != _STAR and _one(token, name[taken], nocase=nocase):
+            at, taken = at + 1, taken + 1
+        elif token == _STAR:
+            star, star_at, at = at, taken, at + 1
+        elif star >= 0:
+            star_at += 1
+            at, taken = star + 1, star_at
+        else:
+            return False
+    return all(token == _STAR for token in tokens[at:])
+
+
+_Token = str | tuple[bool, list[tuple[str, str]]]
+"""A literal character, :data:`_ANY`, :data:`_STAR`, or a bracket expression: whether it is
+negated and its items (``("=", c)`` a character, ``(a, b)`` a range, ``(":", name)`` a
+class)."""
+
+
+def _one(token: _Token, char: str, *, nocase: bool) -> bool:
+    """Whether ``token`` (not :data:`_STAR`) matches the one character ``char``."""
+    chars = {char, char.lower(), char.upper()} if nocase else {char}
+    if isinstance(token, str):
+        return token == _ANY or token in chars or (nocase and token.lower() == char.lower())
+    negated, items = token
+    hit = any(_item(item, each) for item in items for each in chars)
+    return hit != negated
+
+
+def _item(item: tuple[str, str], char: str) -> bool:
+    """Whether a bracket expression's ``item`` (:data:`_Token`) holds ``char``."""
+    low, high = item
+    if low == "=":
+        return char == high
+    if low == ":":
+        return bool(_CLASSES[high](char))
+    return low <= char <= high
+
+
+@functools.lru_cache(maxsize=64)
+def _read(pattern: str) -> tuple[_Token, ...] | None:
+    """:func:`_tokens` of ``pattern``, None where it is :class:`_Unknown`; memoised: a glob's
+    part is matched against every entry of its folders."""
+    try:
+        return tuple(_tokens(pattern))
+    except _Unknown:
+        return None
+
+
+def _tokens(pattern: str) -> list[_Token]:
+    """``pattern`` read as bash reads a glob (:func:`bash_match`); :class:`_Unknown` for what
+    it does not read. A run of ``*`` is one."""
+    if len(pattern) > _PATTERN_CAP:
+        raise _Unknown
+    last = pattern.rfind("]")
+    tokens: list[_Token] = []
+    at = 0
+    while at < len(pattern):
+        char = pattern[at]
+        if char == "*":
+            tokens += [] if tokens[-1:] == [_STAR] else [_STAR]
+        elif char == "?":
+            tokens.append(_ANY)
+        elif char == "\\" and at + 1 < len(pattern):
+            at += 1
+            tokens.append(pattern[at])
+        elif char == "[" and at < last and (read := _bracket(pattern, at)) is not None:
+            tokens.append(read[0])
+            at = read[1]
+            continue
+        else:
+            tokens.append(char)
+        at += 1
+    return tokens
+
+
+def _bracket(pattern: str, start: int) -> tuple[_Token, int] | None:
+    """The bracket expression opening at ``pattern[start]`` (a ``[``) and the index after it;
+    None when no ``]`` closes it (the ``[`` is then itself). A ``]`` first is a member."""
+    at = start + 1
+    negated = pattern[at : at + 1] in ("!", "^")
+    at += negated
+    items: list[tuple[str, str]] = []
+    first = True
+    while at < len(pattern):
+        char = pattern[at]
+        if char == "]" and not first:
+            return (negated, items), at + 1
+        first = False
+        if char == "[" and pattern[at + 1 : at + 2] in (":", "=", "."):
+            kind = pattern[at + 1]
+            close = pattern.find(kind + "]", at + 2)
+            if close >= 0:
+                if kind != ":" or pattern[at + 2 : close] not in _CLASSES:
+                    raise _Unknown  # ``[[=n=]]``, ``[[.n.]]``, a class bash does not name
+                items.append((":", pattern[at + 2 : close]))
+                at = close + 2
+                continue
+        if char == "\\" and at + 1 < len(pattern):
+            at += 1
+            char = pattern[at]
+        if pattern[at + 1 : at + 2] == "-" and at + 2 < len(pattern) and pattern[at + 2] != "]":
+            items.append((char, pattern[at + 2]))
+            at += 3
+        else:
+            items.append(("=", char))
+            at += 1
+    return None

@@ -258,6 +258,7 @@ def _judged(
     for found in read:
         if users:  # a quoted "$x" named at run time in a startup file or settings: the user's
             found.split = [word for word in found.split if not word.startswith('"')]
+            found.extglob_groups = []  # a startup file's own patterns: the user's setup
         if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
             return reason
         if not users and found.unread_code:  # the call's own (a startup file's is the user's)
@@ -1159,6 +1160,19 @@ def _unread_code_refusal(code: str) -> str:
     )
 
 
+def _extglob_refusal(group: str) -> str:
+    """The refusal of a command holding an ``extglob`` group (``group``: its opening, as
+    written) where that option may be on (``ShellPaths.extglob_groups``): the guard reads
+    neither what it matches nor the commands inside it, and fails closed (P-3)."""
+    return (
+        f"{REFUSAL_PREFIX}the command holds an extglob pattern ({group!r}…) where the "
+        "extglob option may be on (shopt -s extglob, bash -O extglob, BASHOPTS, a startup "
+        "file): the guard does not read what such a pattern matches or runs, so it may "
+        "reach another Workspace's memory scope. Name the files, or use plain globs "
+        "(*, ?, [...]) without extglob"
+    )
+
+
 def _run_time_refusal(
     found: ShellPaths, key: str | None, roots: set[str], records: set[str], table: MountTable
 ) -> str | None:
@@ -1203,6 +1217,8 @@ def _run_time_refusal(
                 f"marker ({shown_path(word)}); name memory files by their literal path inside "
                 "the user scope or this Session's Workspace scope"
             )
+    if found.extglob_groups:
+        return _extglob_refusal(found.extglob_groups[0])
     if found.over_scan:
         return (
             f"{REFUSAL_PREFIX}a glob in the command (or a name printed at run time, "

@@ -316,7 +316,9 @@ def _reads_code(
     ``xargs sh -c``, ``. /dev/stdin``), another interpreter
     (:func:`_interpreter_reading_stdin`), or a program named at run time the guard cannot
     tell (``$(…)``, ``read S; … $S``); a name holding a variable is each of its values
-    (:func:`_run_time_values`: a shell first); else None."""
+    (:func:`_run_time_values`: a shell first), one holding ``$`` or a backquote itself (a
+    variable bash sets as it runs, held as its own ``${NAME}``) a program named at run time,
+    never read again (``"${BASH_ARGV0}"`` recursed without end); else None."""
     simple = split_strings(simple)
     at = 0
     while at < len(simple) and re.match(ASSIGNMENT_RE, simple[at]):
@@ -324,8 +326,8 @@ def _reads_code(
     run = simple[past_wrappers(simple, at) :]
     if run and re.search(r"[$`]", run[0]):
         values = _run_time_values(run[0], environ, command)
-        if values is None:
-            return run[0], _UNKNOWN
+        if values is None or any(re.search(r"[$`]", " ".join(value)) for value in values):
+            return run[0], _UNKNOWN  # a value bash sets as it runs (``${BASH_ARGV0}``)
         found = [_reads_code([*value, *run[1:]], environ, command) for value in values]
         readers = [(run[0], reader[1]) for reader in found if reader is not None]
         return min(readers, key=lambda reader: reader[1] != _SHELL, default=None)

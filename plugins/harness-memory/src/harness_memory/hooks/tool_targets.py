@@ -98,9 +98,14 @@ from harness_memory.hooks.archive_members import archive_operand, unlisted_unpac
 from harness_memory.hooks.bash_quoting import bash_quoting
 from harness_memory.hooks.code_sources import CODE_PRINTERS as _CODE_PRINTERS
 from harness_memory.hooks.code_sources import DOWNLOADERS, stage_unread, unread_substitution
-from harness_memory.hooks.definitions import Definitions, plain_text, read_definitions
+from harness_memory.hooks.definitions import (
+    Definitions,
+    plain_text,
+    read_definitions,
+    with_ansi_c_decoded,
+)
 from harness_memory.hooks.git_toplevel import with_toplevel
-from harness_memory.hooks.glob_match import fnmatch_case
+from harness_memory.hooks.glob_match import bash_match, fnmatch_case
 from harness_memory.hooks.here_data import (
     OPERATOR_CAP,
     SHELLS,
@@ -216,6 +221,7 @@ __all__ = [
     "READ_AS",
     "WRITERS",
     "ShellPaths",
+    "extglob_groups",
     "new_text_words",
     "shell_paths",
 ]
@@ -367,6 +373,7 @@ class ShellPaths:
         "compiled",
         "configured",
         "derived",
+        "extglob_groups",
         "fed",
         "fed_patches",
         "given_refused",
@@ -441,6 +448,7 @@ class ShellPaths:
         self.over_scan = False
         self.split: list[str] = []
         self.unread_code: list[str] = []
+        self.extglob_groups: list[str] = []
         self.budget = _ScanBudget()
 
     def take(self, inner: ShellPaths) -> None:
@@ -482,6 +490,7 @@ class ShellPaths:
         self.replaced_unknown = self.replaced_unknown or inner.replaced_unknown
         self.over_scan = self.over_scan or inner.over_scan
         self.split.extend(inner.split)
+        self.extglob_groups.extend(inner.extglob_groups)
 
 
 def new_text_words(
@@ -556,11 +565,12 @@ def shell_paths(
         command, cwd, environ, nested=bool(_depth or _lost), names=names
     )
     options = _glob_options(own, environ) | (_budget.options if _budget else frozenset())
-    if "extglob" in options:  # the lexer splits ``+(x)`` at its ``(``: read as ``*``
-        command = _extglob_spelt(command)
+    options |= _startup_glob_options(startup)
     spellings = _name_spellings(command)
     found, tails = _found_for(spellings[0], _budget, _links)
     found.budget.options |= options
+    if "extglob" in options:  # a group the lexer splits at its ``(``: refused, unread
+        found.extglob_groups += extglob_groups(own) or extglob_groups(bash_quoting(own))
     if _outer is None:
         found.split.extend(_split_words(own, command, environ, (startup, names)))
     read = (_cat_read(definitions, environ, _outer), names)
@@ -1133,6 +1143,22 @@ def _started_in(environ: Mapping[str, str], cwd: str) -> Mapping[str, str]:
     if not _is_folder_name(environ.get("OLDPWD"), cwd):
         started.pop("OLDPWD", None)
     return started if kept else {**started, "PWD": cwd}
+
+
+def _makes_files_in(folder: str, cwd: str) -> bool:
+    """Whether ``mktemp`` can make a file in ``folder`` (from ``cwd``): a folder the user may
+    write and enter (``os.access``), on no read-only file system, not in ``/proc`` or ``/sys``
+    (where even root makes none: ``TMPDIR=/proc mktemp`` fails printing nothing, so
+    ``"$(mktemp)"notes/a.md`` was ``notes/a.md``). Never raises (P-3)."""
+    if not _is_folder_name(folder, cwd):
+        return False
+    path = os.path.realpath(os.path.join(cwd, folder))  # noqa: PTH118
+    if path.split("/")[1] in ("proc", "sys") or not os.access(path, os.W_OK | os.X_OK):
+        return False
+    try:
+        return not os.statvfs(path).f_flag & os.ST_RDONLY
+    except OSError:
+        return False
 
 
 def _is_folder_name(value: str | None, cwd: str) -> bool:
@@ -2495,8 +2521,11 @@ def _add_pieces(
     lost: bool,
 ) -> None:
     """Add the paths of ``word``'s pieces (split at ``=``, quotes and shell punctuation:
-    :data:`_WORD_SPLIT_RE`), and the path a short option glued to a piece names (``-t/dir``)."""
-    for piece in re.split(_WORD_SPLIT_RE, word):
+    :data:`_WORD_SPLIT_RE`), and the path a short option glued to a piece names (``-t/dir``).
+    A word holding an equivalence class or a collating symbol (``[[=n=]]otes/a.md``) is a
+    piece whole too: its ``=`` and ``.`` are the pattern's."""
+    pieces = re.split(_WORD_SPLIT_RE, word)
+    for piece in [*pieces, word] if "[[=" in word or "[[." in word else pieces:
         if piece:
             _add(found, piece, bases, known, environ, lost=lost)
             if (glued := re.match(_GLUED_OPTION_RE, piece)) is not None:
@@ -2659,6 +2688,8 @@ def _code_variable(text: str, depth: int) -> bool:
     return bool(depth) and re.match(_LONE_VARIABLE_RE, text.strip()) is not None
 
 
+_SHELL_ZERO = frozenset({"$0", "${0}"})
+"""``$0`` as a command's name: ``bash`` in the harness's ``bash -c``/``bash -lc`` (P-3)."""
 _RUN_TIME_NAME_RE = r"\$[{(A-Za-z_@*0-9!#?$-]|`"
 """An expansion in a command's name (``$cmd``, ``"$@"``, ``${a[@]}``, ``$(…)``, a backquote):
 the program it runs is known only then, unless a known value gives it."""
@@ -3342,7 +3373,11 @@ class _Writes:
         (``for x in bash; do "$x" ~/w``, each loop over several read as one per word:
         :mod:`~harness_memory.hooks.loop_words`); one of a loop's names holding another value
         (after its loop, set again, after ``source``) is kept and put in ``found.split``: a
-        program known only at run time, refused."""
+        program known only at run time, refused. ``$0`` of the harness's own ``bash -c`` (the
+        top level, no ``BASH_ARGV0`` assigned) is ``bash`` (:data:`_SHELL_ZERO`: ``"$0"
+        run.txt`` runs the script)."""
+        if word in _SHELL_ZERO and self.top_level and "BASH_ARGV0" not in self.text:
+            return "bash"
         if not re.search(_RUN_TIME_NAME_RE, word) or re.match(_ASSIGNMENT_RE, word):
             return word
         names = {m.group("braced") or m.group("plain") for m in _variables(word)}
@@ -3532,9 +3567,11 @@ class _Writes:
         expanded = _expand(word, known, environ)
         if expanded is None:
             return False  # built at run time already
-        path, options = _tilde(expanded, environ), self._found.budget.options
-        if not re.search(_GLOB_CHARS, path) and not _extended_glob(path, options):
+        path = _tilde(expanded, environ)
+        if not re.search(_GLOB_CHARS, path):
             return False
+        if _GLOBIGNORE in self._found.budget.options:
+            return True  # its patterns unread: may remove every name the glob matches
         try:
             return not _scan(os.path.join(self._base, path), self._found.budget)  # noqa: PTH118
         except _OverScan:
@@ -6298,7 +6335,7 @@ def _read_substitutions(command: str, environ: Mapping[str, str], names: _NamesR
             return _name_at(match, whole, system=system)
         tmp = environ.get("TMPDIR") or "/tmp"  # noqa: S108
         if re.match(_MKTEMP_RE, inner) and "TMPDIR" not in command:
-            if whole is not _NamesRead.NONE and _is_folder_name(tmp, environ.get("PWD", "/")):
+            if whole is not _NamesRead.NONE and _makes_files_in(tmp, environ.get("PWD", "/")):
                 return f"{tmp.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)
             return match.group(0)
         quoted = command[match.start() - 1 : match.start()] == '"'
@@ -6508,8 +6545,7 @@ def _add(
             found.unanchored.append(path)
         for base in [""] if PurePath(path).is_absolute() else bases:
             anchored = f"{base}/{path}" if base else path
-            globbed = re.search(_GLOB_CHARS, path) or _extended_glob(path, found.budget.options)
-            if globbed:  # expanded against the filesystem, as the shell does
+            if re.search(_GLOB_CHARS, path):  # expanded against the filesystem, as the shell does
                 found.paths.extend(_glob(anchored, found))
             else:
                 found.paths.append(anchored)
@@ -6677,48 +6713,69 @@ _GLOB_OPTIONS = ("dotglob", "extglob", "globstar", "nocaseglob", "nullglob")
 letter case, and a word matching nothing removed (``nullglob``)."""
 
 
-def _glob_options(command: str, environ: Mapping[str, str]) -> frozenset[str]:
+def _glob_options(
+    command: str, environ: Mapping[str, str], *, decode: bool = True
+) -> frozenset[str]:
     """The glob options (:data:`_GLOB_OPTIONS`) bash may have on running ``command`` with
     ``environ``: each one an inherited ``BASHOPTS`` lists (bash turns them on as it starts,
     before any startup file: measured, bash 5.2 as root too) and each one the command's text
-    names (``shopt -s nullglob``, ``bash -O dotglob -c …``: maybe on where the word is read,
-    so read as on). An exported ``BASHOPTS=nocaseglob`` made ``tee L[N]K/MEMORY.md`` write
-    through a link ``lNk`` the guard's case-exact glob never matched (P-3)."""
+    names as bash reads it, its quotes and escapes removed and ``$'…'`` decoded (``shopt -s
+    dot''glob``, ``"nocase"glob``, ``glob\\star``, ``bash -O dotglob -c …``: maybe on where
+    the word is read, so read as on). A ``shopt`` or ``BASHOPTS`` beside a word built at run
+    time (``shopt -s $o``) may turn on any of them: all read as on. A ``GLOBIGNORE`` the
+    command assigns turns ``dotglob`` on and removes names its patterns match, unknown here
+    (``_GLOBIGNORE``: any glob may then match nothing). An exported ``BASHOPTS=nocaseglob``
+    made ``tee L[N]K/MEMORY.md`` write through a link ``lNk`` the guard's case-exact glob never
+    matched, and ``shopt -s dot''glob`` a ``*`` reach ``.lnk`` (P-3). ``decode`` False (a
+    startup file's text, perhaps a long library): its ANSI-C quoting is decoded only where
+    it names ``shopt`` or ``BASHOPTS`` (a prompt library's ``)$'`` decoded whole cost 12
+    Python lines a byte)."""
     inherited = environ.get("BASHOPTS", "").split(":")
-    return frozenset(name for name in _GLOB_OPTIONS if name in inherited or name in command)
+    plain = plain_text(command)
+    if "$'" in command and (decode or "shopt" in plain or "BASHOPTS" in plain):
+        plain = plain_text(with_ansi_c_decoded(command))  # ``$'\\x6eocaseglob'``
+    named = frozenset(name for name in _GLOB_OPTIONS if name in inherited or name in plain)
+    if ("shopt" in plain or "BASHOPTS" in plain) and ("$" in plain or "`" in plain):
+        named = frozenset(_GLOB_OPTIONS)  # ``shopt -s $o``: any of them
+    if "GLOBIGNORE" in plain:
+        named |= {"dotglob", _GLOBIGNORE}
+    if "globskipdots" in plain:  # ``shopt -u globskipdots``: ``.?`` may match ``..``
+        named |= {_KEEP_DOTS}
+    return named
 
 
-def _extglob_spelt(text: str) -> str:
-    """``text`` with each ``extglob`` group (``@(a|b)``, ``+(x)``, ``!(x)``, ``?(x)``,
-    ``*(x)``, the groups inside it too) spelt ``*``, which matches every name any of them
-    matches: the lexer reads ``(`` as punctuation, so ``tee +(l)nk/MEMORY.md`` was the words
-    ``+``, ``(``, ``l``, ``)``, ``nk/MEMORY.md``. A group left open stays as written. Linear
-    in the length of ``text`` (H-5): each character is looked at once."""
+def _startup_glob_options(startup: StartupTexts | None) -> frozenset[str]:
+    """The glob options the startup files run around a command may turn on
+    (:func:`_glob_options` of their texts: ``shopt -s globstar`` in ``~/.bashrc`` under
+    ``bash -ic``, ``~/.profile`` under Codex CLI's ``bash -lc``, a ``BASH_ENV`` file: each
+    file the guard reads; not one it could not read, a None text). They run before the
+    command's first line, so an ``extglob`` they turn on reads its groups too (P-3)."""
+    if startup is None:
+        return frozenset()
+    return _glob_options("\n".join(text for text in startup.texts if text), {}, decode=False)
+
+
+_KEEP_DOTS = "no globskipdots"
+"""The mark in a command's glob options (:func:`_glob_options`) of a ``globskipdots`` it may
+turn off: a pattern starting with ``.`` may then match ``.`` and ``..``."""
+
+_GLOBIGNORE = "GLOBIGNORE"
+"""The mark in a command's glob options (:func:`_glob_options`) of a ``GLOBIGNORE`` it sets:
+its patterns are not read, so any glob may lose every name it matches here."""
+
+_EXTGLOB_OPENER_RE = r"[?*+@!]\("
+"""The opening of an ``extglob`` group: ``?(``, ``*(``, ``+(``, ``@(``, ``!(``."""
+
+
+def extglob_groups(text: str) -> list[str]:
+    """Each ``extglob`` group opening in ``text`` (``@(``, ``+(`` …: :data:`_EXTGLOB_OPENER_RE`)
+    with up to 20 characters after it, wherever it stands (quoted, commented, escaped too: a
+    superset, failing closed). The guard does not read what such a group matches, nor where
+    it ends: the lexer splits ``+(x)`` at its ``(``, and the words and commands inside it
+    (``z@("$(…)")``, ``@(<(…))``) are bash's to read. Linear in ``text`` (H-5)."""
     if "(" not in text:
-        return text
-    kept: list[str] = []
-    at = done = 0
-    while (at := text.find("(", at)) != -1:
-        if at == 0 or text[at - 1] not in "?*+@!":
-            at += 1
-            continue
-        depth, end = 0, at
-        while end < len(text):
-            depth += {"(": 1, ")": -1}.get(text[end], 0)
-            if depth == 0:
-                break
-            end += 1
-        if depth:
-            break  # open to the end: as written
-        kept += [text[done : at - 1], "*"]
-        at = done = end + 1
-    return "".join(kept) + text[done:]
-
-
-def _extended_glob(word: str, options: frozenset[str]) -> bool:
-    """Whether ``word`` holds an ``extglob`` pattern (``@(a|b)``, ``+(x)``, ``!(x)``, ``?(x)``,
-    ``*(x)``) and that option may be on (``options``: :func:`_glob_options`)."""
-    return "extglob" in options and any(f"{char}(" in word for char in "?*+@!")
+        return []
+    return [text[m.start() : m.end() + 20] for m in re.finditer(_EXTGLOB_OPENER_RE, text)]
 
 
 class _OverScan(Exception):
@@ -6736,7 +6793,7 @@ def _glob(pattern: str, found: ShellPaths) -> list[str]:
     head, _, tail = pattern.rpartition("/")
     try:
         matches = _scan(pattern, found.budget)
-        if re.search(_GLOB_CHARS, head) or _extended_glob(head, found.budget.options):
+        if re.search(_GLOB_CHARS, head):
             matches += [f"{folder}/{tail}" for folder in _scan(head, found.budget)]
     except _OverScan:
         found.over_scan = True
@@ -6758,7 +6815,7 @@ def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
         if part == "**" and "globstar" in budget.options:
             folders = [below for f in folders for below in _globstar(f, budget, inner=inner)]
             continue
-        if not re.search(_GLOB_CHARS, part) and not _extended_glob(part, budget.options):
+        if not re.search(_GLOB_CHARS, part):
             folders = [folder + part + ("/" if inner else "") for folder in folders]
             continue
         matched: list[str] = []
@@ -6778,21 +6835,33 @@ def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
                     matched.append(folder + part + ("/" if inner else ""))
             except (UnicodeEncodeError, ValueError):  # NUL, a surrogate
                 continue
+            matched += _dot_names(folder, part, budget.options, inner=inner)
         folders = matched
     found = [path for path in folders if _exists(path)]
     return [path + "/" for path in found] if pattern.endswith("/") else found
 
 
+def _dot_names(folder: str, part: str, options: frozenset[str], *, inner: bool) -> list[str]:
+    """``.`` and ``..`` in ``folder`` where the glob ``part`` may match them: bash skips them
+    (``globskipdots``, on by default since bash 5.2) unless the command turns it off
+    (:data:`_KEEP_DOTS`): then ``.?/notes/`` is ``../notes/`` (P-3)."""
+    if _KEEP_DOTS not in options or not part.startswith("."):
+        return []
+    dots = [name for name in (".", "..") if bash_match(name, part) is not False]
+    return [folder + name + ("/" if inner else "") for name in dots]
+
+
 def _glob_matches(name: str, part: str, options: frozenset[str]) -> bool:
     """Whether bash with the glob ``options`` (:func:`_glob_options`) may match the folder
     entry ``name`` by the pattern ``part``: a name starting with ``.`` only for a part
-    starting with ``.`` unless ``dotglob``; either letter case under ``nocaseglob``; any name
-    for an ``extglob`` pattern, which ``fnmatch`` does not read (a superset: each is judged)."""
+    starting with ``.`` unless ``dotglob``; either letter case under ``nocaseglob`` (an
+    ``extglob`` group is never matched: the command holding one is refused,
+    :func:`extglob_groups`), a bracket expression as bash reads it (``[^x]``, ``[[:alpha:]]``:
+    :func:`~harness_memory.hooks.glob_match.bash_match`; one it does not read matches)."""
     if name.startswith(".") and not part.startswith(".") and "dotglob" not in options:
         return False
-    if _extended_glob(part, options) or fnmatch_case(name, part):
-        return True
-    return "nocaseglob" in options and fnmatch_case(name.casefold(), part.casefold())
+    matched = bash_match(name, part, nocase="nocaseglob" in options)
+    return matched is None or matched  # unread (``[[=n=]]``): may match, each name judged
 
 
 def _globstar(folder: str, budget: _ScanBudget, *, inner: bool) -> list[str]:
