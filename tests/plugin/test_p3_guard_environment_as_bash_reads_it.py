@@ -321,6 +321,8 @@ EXTGLOB_WRITES = [
     ("lNk", "shopt -s extglob\necho '@('\necho x | tee +(l)Nk/MEMORY.md"),
     ("lNk", "shopt -s ext''glob\necho x | tee +(l)Nk/MEMORY.md"),
     ("lNk", "bash -O extglob -c 'echo x | tee +(l)Nk/MEMORY.md'"),
+    ("lNk", "shopt -s extglob # don't\necho x | tee +(l)Nk/MEMORY.md # won't"),
+    ("lNk", 'shopt -s extglob\necho "$(echo "\'")"; echo x | tee +(l)Nk/MEMORY.md; echo "\'"'),
 ]
 """Writes into another scope through a command holding an ``extglob`` group where the option
 may be on (its link named ``notes``, ``.lnk`` or ``lNk``): the group was read as ``*`` before
@@ -338,8 +340,30 @@ def test_p3_a_command_holding_an_extglob_group_is_refused_where_extglob_may_be_o
         _dot_layout(where, link)
 
     for harness, reason in refusals_by_every_harness(where, command).items():
-        assert reason is not None and "extglob" in reason, (harness, reason)
+        assert reason is not None, (harness, command)
     _assert_bash_changes_the_other_scope(where, command)
+
+
+EVERYDAY_WITH_EXTGLOB_ON = [
+    "python3 -c 'print(2*(3+4))'",
+    "git log -1 --format='%h +(x)' || true",
+    "echo 'a*(b)' && echo $'a*(b)'",
+]
+"""Everyday commands whose group openers bash reads as text (single quotes, ``$'…'``). Still
+refused while extglob may be on (fail closed): such an opener in code a program may run as
+shell commands in a list (``awk 'BEGIN{print 2*(3)}' </dev/null``, ``node -e '…' || true``)."""
+
+
+def test_p3_an_extglob_opener_in_single_quotes_is_text_where_startup_files_turn_extglob_on(
+    where: Layout,
+) -> None:
+    """A startup file naming ``shopt -s extglob`` (bash-completion's, even after an
+    interactive-only return) made every command holding ``*(`` in its quoted code refused by
+    Claude Code and Codex (review of fix65g); quoted, it is no group to bash."""
+    for startup in (".bashrc", ".profile", ".bash_profile"):
+        (where.data / startup).write_text("shopt -s extglob\n", encoding="utf-8")
+
+    assert refused_by_some_harness(where, EVERYDAY_WITH_EXTGLOB_ON) == {}
 
 
 def test_p3_without_extglob_a_bang_group_is_a_subshell_read_as_before(where: Layout) -> None:
@@ -439,9 +463,18 @@ BRACKET_WRITES = [
     "echo x | tee [^x]otes/MEMORY.md",
     "echo x | tee [!x]otes/MEMORY.md",
     "echo x | tee [[=n=]]otes/MEMORY.md",
+    "shopt -s nocaseglob; echo x >> [b-N]otes/MEMORY.md",
+    'echo x >> ["^"n]otes/MEMORY.md',
+    'echo x >> [n"-"a]otes/MEMORY.md',
+    "echo x >> [a-[.z.]]otes/MEMORY.md",
+    "shopt -s nocaseglob; echo x >> [![:upper:]]otes/MEMORY.md",
+    "echo x >> [:-~]otes/MEMORY.md",
 ]
 """Writes through ``notes`` by a bracket expression bash reads and ``fnmatch`` does not (a
-POSIX class, ``[^…]`` negating, an equivalence class: unread, so maybe matching)."""
+POSIX class, ``[^…]`` negating, an equivalence class), or one whose quotes the guard no longer
+sees (``["^"n]`` is a set to bash, ``[n"-"a]`` three characters), a range under ``nocaseglob``,
+one ending in a collating symbol, one starting at ``:`` (a crash): each unread, so
+maybe matching (review of fix65g)."""
 
 
 @pytest.mark.parametrize("command", BRACKET_WRITES)
@@ -453,20 +486,24 @@ def test_p3_a_bracket_expression_is_matched_as_bash_matches_it(where: Layout, co
 
 
 def test_p3_a_bracket_expression_matching_no_link_passes(where: Layout) -> None:
-    """``[^n]otes``, ``[[:digit:]]*`` match no link here: everyday globs still pass."""
+    """``[xy]otes`` and ``[12]*`` (plain sets) match no link here: everyday globs still pass.
+    One the guard does not read (``[[:digit:]]*``, ``[^n]otes``) may match the link, so it is
+    refused where the Workspace holds one (fail closed)."""
     (where.workspace / "xotes").mkdir()
 
-    assert refused_by_some_harness(where, ["echo x > [^n]otes/a.md", "ls [[:digit:]]*"]) == {}
+    assert refused_by_some_harness(where, ["echo x > [xy]otes/a.md", "ls [12]*"]) == {}
 
 
 @pytest.mark.parametrize(
     ("name", "pattern", "matched"),
     [
-        ("notes", "[^x]otes", True),
-        ("xotes", "[^x]otes", False),
-        ("^otes", "[!x]otes", True),
-        ("notes", "[[:alpha:]]otes", True),
-        ("1otes", "[[:alpha:]]otes", False),
+        ("notes", "[nx]otes", True),
+        ("xotes", "[ny]otes", False),
+        ("notes", "[^x]otes", None),
+        ("xotes", "[!x]otes", None),
+        ("notes", "[[:alpha:]]otes", None),
+        ("notes", "[a-z]otes", None),
+        ("-otes", "[n-a]otes", None),
         ("a]", "[]a]]", True),
         ("[x", "[x", True),
         ("lNk", "l[n]k", False),
@@ -477,8 +514,9 @@ def test_p3_a_bracket_expression_matching_no_link_passes(where: Layout) -> None:
 def test_p3_a_glob_part_is_read_as_bash_reads_it(
     name: str, pattern: str, matched: bool | None
 ) -> None:
-    """bash 5.2's answers (``[[ name == pattern ]]``), None where the guard does not read the
-    pattern (an equivalence class, a class bash does not name): it then may match."""
+    """bash 5.2's answers (``[[ name == pattern ]]``) for plain sets, None where the guard does
+    not read the pattern (a negation, a range, a class, an equivalence class: the word reaches
+    it with its quotes removed): it then may match."""
     assert bash_match(name, pattern) is matched
     assert bash_match("lNk", "l[n]k", nocase=True)
 

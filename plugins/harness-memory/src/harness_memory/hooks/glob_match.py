@@ -4,14 +4,15 @@
 each ``[``: a ``[`` that never closes (a literal one) makes that quadratic, so a word of
 100,000 ``[`` (``echo [[[…``, ``find -name '[[[…'``) read for minutes. :func:`fnmatch_case`
 spells each such ``[`` as ``[[]``, which fnmatch reads as the same one character at once.
-:func:`bash_match` matches a folder entry as bash's glob does, bracket expressions too
-(``[^x]``, ``[[:alpha:]]``, which fnmatch reads otherwise or not at all).
+:func:`bash_match` matches a folder entry as bash's glob does where it can tell: a bracket
+expression only when it is a plain set of characters (``[nN]``); a negation, a range, a class or
+an escape in one makes the pattern unknown (maybe matching), since the word reaches it with its
+quotes removed (``["^"n]`` is bash's set of ``^`` and ``n``, ``[n"-"a]`` of ``n``, ``-``, ``a``).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 
 __all__ = ["bash_match", "fnmatch_case"]
 
@@ -19,9 +20,9 @@ __all__ = ["bash_match", "fnmatch_case"]
 def fnmatch_case(name: str, pattern: str) -> bool:
     """Whether ``name`` matches the shell ``pattern`` as :func:`fnmatch.fnmatchcase` decides
     it (``*``, ``?``, ``[…]``; a ``[`` no ``]`` closes is itself), in time linear in the
-    pattern's length (:func:`_closed`). A bracket expression is read as bash and
-    ``fnmatch(3)`` read it (:func:`bash_match`: ``[^x]`` negates, ``[[:alpha:]]`` a class;
-    one not read, ``[[=n=]]``, matches): fnmatch read ``[^x]`` as "``^`` or ``x``"."""
+    pattern's length (:func:`_closed`). A pattern with a bracket expression is matched by
+    :func:`bash_match`; one it does not read (``[^x]``, ``[a-z]``, ``[[:alpha:]]``) matches
+    every name: fnmatch read ``[^x]`` as "``^`` or ``x``" where bash negates."""
     if "[" in pattern:
         matched = bash_match(name, pattern)
         return matched is None or matched
@@ -47,35 +48,22 @@ _STAR = "*"
 _PATTERN_CAP = 2048
 """The longest pattern :func:`bash_match` reads (a folder entry's name is at most 255 bytes);
 a longer one is unknown to it. Keeps each reading linear in the cap at worst."""
-_CLASSES: dict[str, Callable[[str], bool]] = {
-    "alpha": str.isalpha,
-    "alnum": str.isalnum,
-    "digit": lambda c: c in "0123456789",
-    "upper": str.isupper,
-    "lower": str.islower,
-    "space": str.isspace,
-    "blank": lambda c: c in " \t",
-    "punct": lambda c: c.isprintable() and not c.isalnum() and not c.isspace(),
-    "print": str.isprintable,
-    "graph": lambda c: c.isprintable() and not c.isspace(),
-    "cntrl": lambda c: ord(c) < 32 or ord(c) == 127,
-    "xdigit": lambda c: c in "0123456789abcdefABCDEF",
-}
-"""The POSIX character classes bash reads in a bracket expression (``[[:alpha:]]``)."""
 
 
 class _Unknown(Exception):
-    """A pattern :func:`bash_match` does not read: an equivalence class (``[[=n=]]``), a
-    collating symbol (``[[.n.]]``), a class bash does not name, a pattern past the cap."""
+    """A pattern :func:`bash_match` does not read: a bracket expression that is no plain set
+    of characters (a negation, a range, a class, an escape in it), a pattern past the cap."""
 
 
 def bash_match(name: str, pattern: str, *, nocase: bool = False) -> bool | None:
     """Whether bash's glob ``pattern`` (one path part: ``*``, ``?``, ``\\x``, a bracket
-    expression with ``!``/``^`` negating it, ranges by code point as bash 5.2's
-    ``globasciiranges``, POSIX classes ``[:alpha:]`` …; a ``[`` no ``]`` closes is itself)
-    matches the folder entry ``name``, either letter case under ``nocase`` (``nocaseglob``).
-    None when the pattern holds what this does not read (an equivalence class ``[[=n=]]``, a
-    collating symbol, a pattern longer than :data:`_PATTERN_CAP`): the caller reads it as
+    expression that is a plain set of characters, ``[nN]``, a ``]`` first among them; a
+    ``[`` no ``]`` closes is itself) matches the folder entry ``name``, either letter case
+    under ``nocase`` (``nocaseglob``). None when the pattern holds what this does not read: a
+    negation, a range, a class, an escape in a bracket expression (the word reaches here with
+    its quotes removed, so ``["^"n]``, a set of ``^`` and ``n`` to bash, reads as ``[^n]``,
+    and ``[n"-"a]`` as an empty range; bash's ranges follow ``globasciiranges``, the locale
+    and ``nocaseglob``), a pattern longer than :data:`_PATTERN_CAP`: the caller reads it as
     maybe matching. :func:`fnmatch.fnmatchcase` read ``[^x]`` as "``^`` or ``x``" and knew
     no class, so ``tee [^x]otes/MEMORY.md`` and ``[[:alpha:]]otes/`` reached through a link
     ``notes`` the guard never matched (P-3). Time linear in the pattern times the name."""
@@ -100,8 +88,7 @@ def bash_match(name: str, pattern: str, *, nocase: bool = False) -> bool | None:
 
 _Token = str | tuple[bool, list[tuple[str, str]]]
 """A literal character, :data:`_ANY`, :data:`_STAR`, or a bracket expression: whether it is
-negated and its items (``("=", c)`` a character, ``(a, b)`` a range, ``(":", name)`` a
-class)."""
+negated (never, as read now) and its items (``("=", c)``: the character ``c``)."""
 
 
 def _one(token: _Token, char: str, *, nocase: bool) -> bool:
@@ -115,13 +102,8 @@ def _one(token: _Token, char: str, *, nocase: bool) -> bool:
 
 
 def _item(item: tuple[str, str], char: str) -> bool:
-    """Whether a bracket expression's ``item`` (:data:`_Token`) holds ``char``."""
-    low, high = item
-    if low == "=":
-        return char == high
-    if low == ":":
-        return bool(_CLASSES[high](char))
-    return low <= char <= high
+    """Whether a bracket expression's ``item`` (:data:`_Token`: one character) is ``char``."""
+    return char == item[1]
 
 
 @functools.lru_cache(maxsize=64)
@@ -165,31 +147,18 @@ def _bracket(pattern: str, start: int) -> tuple[_Token, int] | None:
     """The bracket expression opening at ``pattern[start]`` (a ``[``) and the index after it;
     None when no ``]`` closes it (the ``[`` is then itself). A ``]`` first is a member."""
     at = start + 1
-    negated = pattern[at : at + 1] in ("!", "^")
-    at += negated
+    if pattern[at : at + 1] in ("!", "^"):
+        raise _Unknown  # ``["^"n]`` reaches here as ``[^n]``: a set of ``^`` and ``n``
     items: list[tuple[str, str]] = []
     first = True
     while at < len(pattern):
         char = pattern[at]
         if char == "]" and not first:
-            return (negated, items), at + 1
+            return (False, items), at + 1
         first = False
-        if char == "[" and pattern[at + 1 : at + 2] in (":", "=", "."):
-            kind = pattern[at + 1]
-            close = pattern.find(kind + "]", at + 2)
-            if close >= 0:
-                if kind != ":" or pattern[at + 2 : close] not in _CLASSES:
-                    raise _Unknown  # ``[[=n=]]``, ``[[.n.]]``, a class bash does not name
-                items.append((":", pattern[at + 2 : close]))
-                at = close + 2
-                continue
-        if char == "\\" and at + 1 < len(pattern):
-            at += 1
-            char = pattern[at]
-        if pattern[at + 1 : at + 2] == "-" and at + 2 < len(pattern) and pattern[at + 2] != "]":
-            items.append((char, pattern[at + 2]))
-            at += 3
-        else:
-            items.append(("=", char))
-            at += 1
+        ranged = pattern[at + 1 : at + 2] == "-" and pattern[at + 2 : at + 3] != "]"
+        if char in "[\\" or ranged:  # a class, an escape, a range (``[n"-"a]`` here as ``[n-a]``)
+            raise _Unknown
+        items.append(("=", char))
+        at += 1
     return None

@@ -1807,6 +1807,7 @@ def _read_inner(
                 unmarked = Counter(inner.guessed) - Counter(inner.textless)
                 inner.textless.extend(unmarked.elements())
                 inner.scripts = [run for run in inner.scripts if not _no_data_script(run, outer)]
+                inner.extglob_groups = []  # ``git log --format='%h +(x)'``: no shell parses it
             if data and made is not None and made != outer.linker and _data_name(made, at, outer):
                 # named by the text itself, not a program run before it
                 inner.after_linker = [seen for seen in inner.after_linker if seen[:2] != made]
@@ -6769,13 +6770,60 @@ _EXTGLOB_OPENER_RE = r"[?*+@!]\("
 
 def extglob_groups(text: str) -> list[str]:
     """Each ``extglob`` group opening in ``text`` (``@(``, ``+(`` …: :data:`_EXTGLOB_OPENER_RE`)
-    with up to 20 characters after it, wherever it stands (quoted, commented, escaped too: a
-    superset, failing closed). The guard does not read what such a group matches, nor where
-    it ends: the lexer splits ``+(x)`` at its ``(``, and the words and commands inside it
-    (``z@("$(…)")``, ``@(<(…))``) are bash's to read. Linear in ``text`` (H-5)."""
+    with up to 20 characters after it, wherever it stands but in single quotes, ``$'…'`` or
+    after a backslash, where bash reads it as text (``python3 -c 'print(2*(3+4))'``); in
+    double quotes and comments too (a superset, failing closed: a ``$(…)`` in double quotes
+    is read anew). The guard does not read what such a group matches, nor where it ends: the
+    lexer splits ``+(x)`` at its ``(``, and the words and commands inside it (``z@("$(…)")``,
+    ``@(<(…))``) are bash's to read. Linear in ``text`` (H-5)."""
     if "(" not in text:
         return []
-    return [text[m.start() : m.end() + 20] for m in re.finditer(_EXTGLOB_OPENER_RE, text)]
+    unquoted = _literal_text_blanked(text)
+    return [text[m.start() : m.end() + 20] for m in re.finditer(_EXTGLOB_OPENER_RE, unquoted)]
+
+
+def _literal_text_blanked(text: str) -> str:
+    """``text`` with what bash reads as literal text blanked, each character a space (so
+    indexes stay): single-quoted parts closed on their line, ``$'…'`` parts and each character
+    after a backslash, outside double quotes; a double-quoted part is kept, and from a
+    ``$(…)`` or backquote in one on, the whole rest (its quotes nest: ``"$(echo "'")"`` opens
+    no single quote). Linear."""
+    out = list(text)
+    at, double = 0, False
+    while at < len(text):
+        char = text[at]
+        if char == "\\" and at + 1 < len(text):
+            if not double:
+                out[at + 1] = " "
+            at += 2
+            continue
+        if double and (char == "`" or text.startswith("$(", at)):
+            break  # code in double quotes, its own quotes nested: the rest kept as it is
+        if char == '"':
+            double = not double
+        elif char == "'" and not double:
+            ansi_c = at > 0 and text[at - 1] == "$"
+            end = _single_quote_end(text, at + 1, ansi_c=ansi_c)
+            if end is not None:  # closed on its line: ``# don't`` … ``# won't`` hides nothing
+                out[at:end] = " " * (end - at)
+                at = end
+                continue
+        at += 1
+    return "".join(out)
+
+
+def _single_quote_end(text: str, at: int, *, ansi_c: bool) -> int | None:
+    """The index after the ``'`` closing a quote whose text starts at ``text[at]`` (in
+    ``$'…'``, ``ansi_c``, a backslash escapes the next character); None when none closes it
+    on its line (a ``'`` in a comment or a here-document's body may be no quote at all)."""
+    while at < len(text) and text[at] != "\n":
+        if ansi_c and text[at] == "\\":
+            at += 2
+            continue
+        if text[at] == "'":
+            return at + 1
+        at += 1
+    return None
 
 
 class _OverScan(Exception):
