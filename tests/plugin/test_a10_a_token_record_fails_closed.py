@@ -10,17 +10,20 @@ refused install's hint re-ran the old install.
 
 from __future__ import annotations
 
+import errno
 import io
 from pathlib import Path
 from typing import Any
 
 import pytest
 from harness_memory.cli import main
+from harness_memory.settings import TokenFileError
 
 from tests.plugin.test_a10_a_token_keeps_its_recorded_service import (
+    TOKEN,
     A,
     B,
-    TOKEN,
+    hook_token,
     installed,
     record,
     token_set,
@@ -28,6 +31,14 @@ from tests.plugin.test_a10_a_token_keeps_its_recorded_service import (
 from tests.plugin.test_a10_install_again_with_its_settings_keeps_the_token import flags
 
 OTHER = "mem_0ther-Token-0815-fedcba"
+
+
+def hook_token_or_refused(token_file: Path, url: str) -> str | None:
+    """The token a hook for ``url`` sends from ``token_file``; None for none or refused."""
+    try:
+        return hook_token(token_file, url)
+    except TokenFileError:
+        return None
 
 
 def test_a10_a_managed_install_never_checks_with_a_token_file_recorded_for_another_service(
@@ -50,3 +61,39 @@ def test_a10_a_managed_install_never_checks_with_a_token_file_recorded_for_anoth
     assert status == 1, out.getvalue()
     assert f"given for the service at {B}, not {A}" in caplog.text
     assert not managed.exists() or not any(managed.iterdir())
+
+
+def test_a10_token_set_failing_to_write_the_token_leaves_no_token_under_another_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home, token_file = installed(tmp_path, "codex", A)  # the file holds A's token, record A
+    from harness_memory import cli_token
+
+    meanwhile: list[str | None] = []
+
+    def full_disk(token: str, path: Path) -> None:
+        meanwhile.append(hook_token_or_refused(path, B))  # a hook of B, while it is written
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(cli_token, "set_token", full_disk)
+
+    status, said = token_set(home, "--file", str(token_file), "--url", B, token=OTHER)
+
+    assert status == 2 and "No space left on device" in said, said
+    assert meanwhile == [None]  # never A's token sent to B, not while it is replaced
+    assert hook_token_or_refused(token_file, B) is None
+    assert record(token_file) == f"{A}\n"  # the record put back as it was, the token too
+    assert hook_token(token_file, A) == TOKEN and "nothing written" in said, said
+    assert [p.name for p in token_file.parent.iterdir() if p.name.endswith(".aside")] == []
+
+
+def test_a10_token_set_given_a_folder_writes_no_record(tmp_path: Path) -> None:
+    home, folder = tmp_path / "home", tmp_path / "a-folder"
+    folder.mkdir(parents=True)
+    (home).mkdir()
+
+    status, said = token_set(home, "--file", str(folder), "--url", B)
+
+    assert status == 2, said
+    assert "nothing written" in said, said
+    assert not (tmp_path / "a-folder.url").exists()
