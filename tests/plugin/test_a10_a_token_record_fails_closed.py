@@ -28,6 +28,7 @@ from tests.plugin.test_a10_a_token_keeps_its_recorded_service import (
     record,
     token_set,
 )
+from tests.plugin.test_a10_install_again_makes_the_token_file_private import install
 from tests.plugin.test_a10_install_again_with_its_settings_keeps_the_token import flags
 
 OTHER = "mem_0ther-Token-0815-fedcba"
@@ -97,3 +98,36 @@ def test_a10_token_set_given_a_folder_writes_no_record(tmp_path: Path) -> None:
     assert status == 2, said
     assert "nothing written" in said, said
     assert not (tmp_path / "a-folder.url").exists()
+
+
+def test_a10_an_install_for_another_service_never_pairs_a_token_with_the_other_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    home, token_file = installed(tmp_path, "codex", A)  # A's token, recorded for A
+    from harness_memory.installers import files
+
+    written = files.replace_bytes
+    seen: list[tuple[str | None, str | None]] = []
+    fail = [False]
+
+    def watched(target: Path, data: bytes, *args: Any, **kwargs: Any) -> Any:
+        if target.parent == token_file.parent:  # what hooks of A and of B read meanwhile
+            seen.append(
+                (hook_token_or_refused(token_file, A), hook_token_or_refused(token_file, B))
+            )
+            if fail[0] and target == token_file:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return written(target, data, *args, **kwargs)
+
+    monkeypatch.setattr(files, "replace_bytes", watched)
+    fail[0] = True
+    status, said = install(home, "codex", *flags(home, B), environ={"HARNESS_MEMORY_TOKEN": OTHER})
+    assert status == 1 and "No space left on device" in caplog.text, said
+    assert hook_token(token_file, A) == TOKEN and record(token_file) == f"{A}\n"  # all back
+    assert [p.name for p in token_file.parent.iterdir() if "kept" in p.name] == []
+
+    fail[0] = False
+    status, said = install(home, "codex", *flags(home, B), environ={"HARNESS_MEMORY_TOKEN": OTHER})
+    assert status == 0, said
+    assert hook_token(token_file, B) == OTHER and record(token_file) == f"{B}\n"
+    assert seen and all(a in (TOKEN, None) and b in (OTHER, None) for a, b in seen), seen

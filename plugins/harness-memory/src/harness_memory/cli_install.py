@@ -194,9 +194,7 @@ def run_install(
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     try:
         token, token_source = _token(args, environ, managed, reused[0], values["url"])
-        checking = _checking_token(
-            environ, managed, (token, token_source), values["url"], args.harness
-        )
+        checking = _checking_token(args, environ, managed, values["url"], (token, token_source))
     except (TokenFileError, TokenValueError) as error:
         _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
         return 1
@@ -644,20 +642,21 @@ def _token(
 
 
 def _checking_token(
+    args: argparse.Namespace,
     environ: Mapping[str, str],
     managed: Path | None,
+    url: str | None,
     hooks: tuple[str | None, str | None],
-    url: str | None = None,
-    harness: str | None = None,
 ) -> tuple[str | None, str | None]:
     """``(token, where it came from)`` the install checks the service with (H-7): the hooks'
     own (``hooks``, from :func:`_token`), or for a managed install, which writes none, the
     environment's (:func:`_environment_token`), used for the check only and kept nowhere.
     A ``HARNESS_MEMORY_TOKEN_FILE`` whose record names another service than ``url`` is
-    refused as for a user install (raises as :func:`_token`, A-10): never sent in the check."""
+    refused as for a user install of ``args.harness`` (raises as :func:`_token`, A-10): never
+    sent in the check."""
     if managed is None:
         return hooks
-    return _environment_token(environ, url, Hooks(harness, True))
+    return _environment_token(environ, url, Hooks(args.harness, True))
 
 
 def _environment_token(
