@@ -30,6 +30,10 @@ from tests.plugin.test_a10_a_token_keeps_its_recorded_service import (
 )
 from tests.plugin.test_a10_install_again_makes_the_token_file_private import install
 from tests.plugin.test_a10_install_again_with_its_settings_keeps_the_token import flags
+from tests.plugin.test_h7_token_files_kept import account, managed_install
+from tests.plugin.test_h7_token_outside_work_trees import install as kept_install
+
+__all__ = ["account"]  # the fixture
 
 OTHER = "mem_0ther-Token-0815-fedcba"
 
@@ -131,3 +135,21 @@ def test_a10_an_install_for_another_service_never_pairs_a_token_with_the_other_r
     assert status == 0, said
     assert hook_token(token_file, B) == OTHER and record(token_file) == f"{B}\n"
     assert seen and all(a in (TOKEN, None) and b in (OTHER, None) for a, b in seen), seen
+
+
+def test_h7_uninstalling_claude_codes_user_hooks_keeps_the_token_the_managed_hooks_read(
+    account: Path, tmp_path: Path
+) -> None:
+    managed = tmp_path / "managed"
+    managed_install(account, managed)
+    assert kept_install(account, "claude-code", TOKEN, {"HOME": str(account)})[0] == 0
+    own = account / ".claude" / "harness-memory" / "token"
+    assert own.read_text() == f"{TOKEN}\n" and own.with_name("token.url").is_file()
+    out = io.StringIO()
+
+    status = main(["uninstall", "claude-code", "--home", str(account)], environ={}, stdout=out)
+
+    said = out.getvalue()
+    assert status == 0, said
+    assert own.read_text() == f"{TOKEN}\n" and own.with_name("token.url").is_file(), said
+    assert f"kept {own}" in said and str(managed / "managed-settings.json") in said, said
