@@ -153,3 +153,25 @@ def test_h7_uninstalling_claude_codes_user_hooks_keeps_the_token_the_managed_hoo
     assert status == 0, said
     assert own.read_text() == f"{TOKEN}\n" and own.with_name("token.url").is_file(), said
     assert f"kept {own}" in said and str(managed / "managed-settings.json") in said, said
+
+
+def test_a10_a_refused_install_for_another_service_names_the_whole_install_to_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    home, _ = installed(tmp_path, "codex", A)
+    from harness_memory.installers import checks
+
+    refused = [checks.Finding(True, "the service refused the ids")]
+    monkeypatch.setattr(checks, "check_service", lambda *args, **kwargs: refused)
+    monkeypatch.setattr(checks, "check_root", lambda *args: [])
+    given = flags(home, B)[:8]  # --memory-root R --url B --project acme --agent coder
+    command = ["install", "codex", "--home", str(home), *given, "--timeout", "7"]
+
+    assert main(command, environ={"HOME": str(home)}, stdout=io.StringIO()) == 1
+
+    root = given[1]
+    whole = (
+        f"`HARNESS_MEMORY_TOKEN=… harness-memory install codex --url {B} --project acme "
+        f"--agent coder --memory-root {root} --timeout 7 --home {home}`"
+    )
+    assert f"give {B}'s token: {whole}" in caplog.text, caplog.text

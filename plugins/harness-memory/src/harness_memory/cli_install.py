@@ -416,11 +416,13 @@ class Dropped(NamedTuple):
     url: str
     by_planner: bool = False
 
-    def said(self, *, dry_run: bool) -> str:
-        """The sentence saying so (``dry_run``: what the install would do)."""
+    def said(self, *, dry_run: bool, install: str | None = None) -> str:
+        """The sentence saying so (``dry_run``: what the install would do; ``install``: the
+        whole install asked for, which a refused one names: :meth:`~harness_memory.advice.
+        Hooks.new_token`)."""
         if self.before is None:
-            return self.hooks.unknown_service(self.url, dry_run=dry_run)
-        return self.hooks.another_service(self.before, self.url, dry_run=dry_run)
+            return self.hooks.unknown_service(self.url, dry_run=dry_run, install=install)
+        return self.hooks.another_service(self.before, self.url, dry_run=dry_run, install=install)
 
 
 def _token_for(
@@ -864,12 +866,38 @@ def _checked(
     )
     errors = [finding.text for finding in findings if finding.error]
     if errors and token is None and dropped is not None:  # why the earlier token is not sent
-        errors.append(dropped.said(dry_run=True))
+        errors.append(dropped.said(dry_run=True, install=_install_asked(args, root, options)))
     if errors:
         for text in [*errors, "nothing was changed"]:
             _logger().error("%s %s: %s", args.command, args.harness, text)
         return None
     return [finding.text for finding in findings]
+
+
+def _install_asked(args: argparse.Namespace, root: str, options: Any) -> str:
+    """The whole install ``args`` and ``options`` ask for, every flag it needs named
+    (:meth:`~harness_memory.advice.Hooks.install_with`: the hooks installed before name
+    another service, whose settings an install given fewer flags would take again, H-3), with
+    ``--timeout``, ``--url-id-not-secret`` and ``--home`` when given. Its URL as it may be
+    shown (A-10: never a password or an id)."""
+    import shlex
+
+    from memory_core.addresses import shown_url
+
+    extra: tuple[str, ...] = ()
+    extra += (f"--timeout {options.timeout:g}",) if options.timeout else ()
+    extra += ("--url-id-not-secret",) if options.url_id_not_secret else ()
+    extra += (f"--home {shlex.quote(args.home)}",) if getattr(args, "home", None) else ()
+    managed = options.managed_dir
+    return Hooks(args.harness, managed is not None).install_with(
+        shown_url(options.url) if options.url else None,
+        options.project,
+        options.agent,
+        root,
+        remote=options.remote,
+        managed_dir=None if managed is None else str(managed),
+        extra=extra,
+    )
 
 
 def _missing_settings(args: argparse.Namespace, missing: list[str], agent: str | None) -> str:
