@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import io
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -175,3 +176,15 @@ def test_a10_a_refused_install_for_another_service_names_the_whole_install_to_ru
         f"--agent coder --memory-root {root} --timeout 7 --home {home}`"
     )
     assert f"give {B}'s token: {whole}" in caplog.text, caplog.text
+
+
+def test_a10_installing_again_makes_a_token_record_left_open_owner_only(tmp_path: Path) -> None:
+    home, token_file = installed(tmp_path, "codex", A)
+    served = token_file.with_name("token.url")
+    served.chmod(0o644)
+
+    status, said = install(home, "codex", *flags(home, A), environ={})
+
+    assert status == 0, said
+    assert stat.S_IMODE(served.stat().st_mode) == 0o600, said
+    assert record(token_file) == f"{A}\n" and hook_token(token_file, A) == TOKEN

@@ -38,6 +38,7 @@ import re
 import shlex
 import stat
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -269,9 +270,9 @@ def token_plan(
         served = token_service_file(place)
         clears = old not in (None, new) and not _recorded_for(place, url)
         text = read_text(served)
-        changes.append(
-            FileChange(served, text, url + "\n", backup=False, record_of=place, clears=clears)
-        )
+        open_ = text == url + "\n" and bool((mode_of(served) or 0) & 0o077)  # made 0600 again
+        written = FileChange(served, text, url + "\n", backup=False, mode=0o600, loose=open_)
+        changes.append(replace(written, record_of=place, clears=clears))
     ignore = place.parent / IGNORE_NAME
     if place.parent.parts[-2:] == TOKENS_FOLDER and not os.path.lexists(ignore):
         changes.insert(0, FileChange(ignore, None, TOKENS_IGNORE_TEXT, backup=False))
