@@ -121,34 +121,44 @@ class Hooks(NamedTuple):
             "token for Claude Code) or, without --flags-only, in HARNESS_MEMORY_TOKEN; "
         )
 
-    def new_token(self, url: str) -> str:
+    def new_token(self, url: str, install: str | None = None) -> str:
         """The command that gives the service at ``url`` its token, for an install that
         dropped another's (A-10): the install again, given it in ``HARNESS_MEMORY_TOKEN``;
-        for the managed hooks :data:`MANAGED_TOKEN_SET`."""
+        for the managed hooks :data:`MANAGED_TOKEN_SET`. ``install``: the whole install asked
+        for, in backticks (:meth:`install_with`), for one refused before it wrote the hooks
+        (which still name the earlier service): that install given the token."""
         if self.managed:
             return f"{MANAGED_TOKEN_SET} (reads it from stdin)"
+        if install:
+            return f"`HARNESS_MEMORY_TOKEN=… {install.strip('`')}`"
         return f"`HARNESS_MEMORY_TOKEN=… harness-memory install {self.harness or _ANY}` again"
 
-    def another_service(self, before: str, url: str, *, dry_run: bool = False) -> str:
+    def another_service(
+        self, before: str, url: str, *, dry_run: bool = False, install: str | None = None
+    ) -> str:
         """Why an install dropped (``dry_run``: would drop; the hooks no longer get it, its
         file removed unless other hooks read it) the token of the hooks installed before: it
         was given for the service at ``before``, not ``url`` (A-10), and how to give ``url``'s.
-        Both URLs as the caller shows them (``shown_url``: never a password or an id)."""
+        Both URLs as the caller shows them (``shown_url``: never a password or an id);
+        ``install`` as :meth:`new_token` takes it."""
         verb = "would drop" if dry_run else "dropped"
         return (
             f"{verb} the earlier hooks' bearer token: it was given for the "
             f"service at {before}, not {url} (A-10: a token is never sent to another service); "
-            f"give {url}'s token: {self.new_token(url)}"
+            f"give {url}'s token: {self.new_token(url, install)}"
         )
 
-    def unknown_service(self, url: str, *, dry_run: bool = False) -> str:
+    def unknown_service(
+        self, url: str, *, dry_run: bool = False, install: str | None = None
+    ) -> str:
         """Why an install dropped (``dry_run``: would drop) the token of hooks installed
-        before that name no one service URL: it is not known to be ``url``'s (A-10)."""
+        before that name no one service URL: it is not known to be ``url``'s (A-10);
+        ``install`` as :meth:`new_token` takes it."""
         verb = "would drop" if dry_run else "dropped"
         return (
             f"{verb} the earlier hooks' bearer token: they name no one service "
             f"URL, so it is not known to be {url}'s (A-10); give {url}'s token: "
-            f"{self.new_token(url)}"
+            f"{self.new_token(url, install)}"
         )
 
 

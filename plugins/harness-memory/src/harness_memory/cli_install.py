@@ -194,7 +194,7 @@ def run_install(
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     try:
         token, token_source = _token(args, environ, managed, reused[0], values["url"])
-        checking = _checking_token(environ, managed, (token, token_source))
+        checking = _checking_token(args, environ, managed, values["url"], (token, token_source))
     except (TokenFileError, TokenValueError) as error:
         _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
         return 1
@@ -416,11 +416,13 @@ class Dropped(NamedTuple):
     url: str
     by_planner: bool = False
 
-    def said(self, *, dry_run: bool) -> str:
-        """The sentence saying so (``dry_run``: what the install would do)."""
+    def said(self, *, dry_run: bool, install: str | None = None) -> str:
+        """The sentence saying so (``dry_run``: what the install would do; ``install``: the
+        whole install asked for, which a refused one names: :meth:`~harness_memory.advice.
+        Hooks.new_token`)."""
         if self.before is None:
-            return self.hooks.unknown_service(self.url, dry_run=dry_run)
-        return self.hooks.another_service(self.before, self.url, dry_run=dry_run)
+            return self.hooks.unknown_service(self.url, dry_run=dry_run, install=install)
+        return self.hooks.another_service(self.before, self.url, dry_run=dry_run, install=install)
 
 
 def _token_for(
@@ -642,12 +644,21 @@ def _token(
 
 
 def _checking_token(
-    environ: Mapping[str, str], managed: Path | None, hooks: tuple[str | None, str | None]
+    args: argparse.Namespace,
+    environ: Mapping[str, str],
+    managed: Path | None,
+    url: str | None,
+    hooks: tuple[str | None, str | None],
 ) -> tuple[str | None, str | None]:
     """``(token, where it came from)`` the install checks the service with (H-7): the hooks'
     own (``hooks``, from :func:`_token`), or for a managed install, which writes none, the
-    environment's (:func:`_environment_token`), used for the check only and kept nowhere."""
-    return hooks if managed is None else _environment_token(environ)
+    environment's (:func:`_environment_token`), used for the check only and kept nowhere.
+    A ``HARNESS_MEMORY_TOKEN_FILE`` whose record names another service than ``url`` is
+    refused as for a user install of ``args.harness`` (raises as :func:`_token`, A-10): never
+    sent in the check."""
+    if managed is None:
+        return hooks
+    return _environment_token(environ, url, Hooks(args.harness, True))
 
 
 def _environment_token(
@@ -855,12 +866,38 @@ def _checked(
     )
     errors = [finding.text for finding in findings if finding.error]
     if errors and token is None and dropped is not None:  # why the earlier token is not sent
-        errors.append(dropped.said(dry_run=True))
+        errors.append(dropped.said(dry_run=True, install=_install_asked(args, root, options)))
     if errors:
         for text in [*errors, "nothing was changed"]:
             _logger().error("%s %s: %s", args.command, args.harness, text)
         return None
     return [finding.text for finding in findings]
+
+
+def _install_asked(args: argparse.Namespace, root: str, options: Any) -> str:
+    """The whole install ``args`` and ``options`` ask for, every flag it needs named
+    (:meth:`~harness_memory.advice.Hooks.install_with`: the hooks installed before name
+    another service, whose settings an install given fewer flags would take again, H-3), with
+    ``--timeout``, ``--url-id-not-secret`` and ``--home`` when given. Its URL as it may be
+    shown (A-10: never a password or an id)."""
+    import shlex
+
+    from memory_core.addresses import shown_url
+
+    extra: tuple[str, ...] = ()
+    extra += (f"--timeout {options.timeout:g}",) if options.timeout else ()
+    extra += ("--url-id-not-secret",) if options.url_id_not_secret else ()
+    extra += (f"--home {shlex.quote(args.home)}",) if getattr(args, "home", None) else ()
+    managed = options.managed_dir
+    return Hooks(args.harness, managed is not None).install_with(
+        shown_url(options.url) if options.url else None,
+        options.project,
+        options.agent,
+        root,
+        remote=options.remote,
+        managed_dir=None if managed is None else str(managed),
+        extra=extra,
+    )
 
 
 def _missing_settings(args: argparse.Namespace, missing: list[str], agent: str | None) -> str:

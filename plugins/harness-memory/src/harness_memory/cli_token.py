@@ -54,7 +54,7 @@ import argparse
 import errno
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NoReturn
 
@@ -267,11 +267,8 @@ def run_token(
     if (shared := shared_token(path, token)) is not None:  # H-7: its other names keep it
         refuse(parser, f"token set: {shared}; nothing written")
     url, said = _service_for(parser, path, args.url, environ)
-    first = path.parent.is_dir()  # the record first: no token there without it (A-10)
-    recorded = _record_service(parser, path, url) if first else ""
-    out.write(_set_or_keep(parser, token, path, link_at(path, frozenset({token}))))
-    recorded = recorded if first else _record_service(parser, path, url, undo=True)
-    out.write(recorded + said)
+    out.write(_write_with_record(parser, token, path, url, link_at(path, frozenset({token}))))
+    out.write(said)
     if elsewhere is not None and args.file is None:
         out.write(f"{elsewhere}\n")
     if warning is not None:
@@ -350,17 +347,132 @@ def _own_record(record: Path) -> bool:
     return service_url_line(text)
 
 
+def _write_with_record(
+    parser: argparse.ArgumentParser,
+    token: str,
+    path: Path,
+    url: str | None,
+    found: LinkAtName | None,
+) -> str:
+    """Write ``token`` to ``path`` and ``url`` (None: none) as its service record beside it
+    (A-10), so that no token is ever paired with another service's record, not even for the
+    moment between the two writes, nor after a failed one: an old token in ``path`` recorded
+    for another service (or for none) is first moved aside (a rename in its folder, which
+    needs no space), then the record is written, then the token. When either cannot be, the
+    old record is put back (or the new one removed) and then the old token; when the record
+    cannot be put back the old token stays aside, unread by any hook, and the error says where.
+    In a folder not made yet the token is written first and removed again when its record
+    cannot be. The lines to print; exit 2 (:func:`refuse`) on a failure, saying exactly what
+    was left. A ``path`` that is a folder, or on a disk keeping no owner-only modes, is refused
+    before anything is written."""
+    from harness_memory.installers.own_names import held_here
+    from harness_memory.installers.secrets import keeps_owner_only
+    from harness_memory.settings import token_service_file
+
+    if path.is_dir() and not path.is_symlink():
+        refuse(parser, f"token set: cannot write {path}: it is a folder; nothing written")
+    if not path.parent.is_dir():  # nothing there before: the token first, undone without record
+        said = _set_or_keep(parser, token, path, found)
+        return said + _record_service(parser, path, url, undo=lambda: _gone(path))
+    if not keeps_owner_only(path.parent):
+        refuse(parser, f"token set: cannot write {path}: {NOT_PRIVATE}")
+    old = _old_record(record := token_service_file(path))
+    aside = None if held_here(path, token) else _move_aside(path, url)
+    recorded = _record_service(parser, path, url, undo=lambda: _put_back(path, aside))
+    undo = lambda: _undo_record(path, record, old, aside)  # noqa: E731
+    said = _set_or_keep(parser, token, path, found, undo=undo)
+    if aside is not None:
+        aside.unlink(missing_ok=True)
+    return said + recorded
+
+
+def _gone(path: Path) -> str:
+    """Remove the token file ``path`` written without its record; what is left, said."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as error:
+        return f"the token written to {path} could not be removed again: {error.strerror}"
+    return "nothing written"
+
+
+def _old_record(record: Path) -> bytes | None:
+    """What the service record ``record`` holds before ``token set`` (None: none)."""
+    try:
+        return record.read_bytes() if record.is_file() and not record.is_symlink() else None
+    except OSError:
+        return None
+
+
+def _move_aside(path: Path, url: str | None) -> Path | None:
+    """Move the token in ``path`` aside (``.PATH-NAME.aside``, beside it: no hook reads it)
+    when its record names another service than ``url`` (or either names none): between the
+    record's write and the token's a hook would pair it with ``url``'s record (A-10). The
+    place it went; None when it stays (the same service, no regular file, a failed rename)."""
+    from harness_memory.settings import same_service, token_service
+
+    if not path.is_file() or path.is_symlink():
+        return None
+    before = token_service(path)
+    if before and url is not None and same_service(before, url):
+        return None
+    aside = path.with_name(f".{path.name}.aside")
+    try:
+        path.replace(aside)
+    except OSError:
+        return None
+    return aside
+
+
+def _put_back(path: Path, aside: Path | None) -> str:
+    """Put the old token moved ``aside`` back at ``path``; what is left, said."""
+    if aside is None:
+        return "nothing written"
+    try:
+        aside.replace(path)
+    except OSError as error:
+        return (
+            f"the old token could not be put back into {path} ({error.strerror}): it is in "
+            f"{aside}, read by no hook"
+        )
+    return "nothing written"
+
+
+def _undo_record(path: Path, record: Path, old: bytes | None, aside: Path | None) -> str:
+    """Put back the service ``record`` of ``path`` as it was (``old``; None: remove it) after
+    the token could not be written, then the old token moved ``aside``; when the record cannot
+    be put back, the old token stays aside, never paired with another service's record (A-10).
+    What is left, said."""
+    try:
+        if old is None:
+            record.unlink(missing_ok=True)
+        else:
+            _replace_record(record, old)
+    except OSError as error:
+        kept = "" if aside is None else f"; the old token is in {aside}, read by no hook"
+        return f"{record} could not be put back ({error.strerror}): {path} holds no token{kept}"
+    return _put_back(path, aside)
+
+
+def _replace_record(record: Path, data: bytes) -> None:
+    """Replace ``record`` with ``data`` (mode 0600; no temp file left). Raises ``OSError``."""
+    from memory_core.atomic import write_temp_beside
+
+    temp = write_temp_beside(record, data, mode=0o600)
+    try:
+        temp.replace(record)
+    except OSError:
+        temp.unlink(missing_ok=True)
+        raise
+
+
 def _record_service(
-    parser: argparse.ArgumentParser, path: Path, url: str | None, *, undo: bool = False
+    parser: argparse.ArgumentParser, path: Path, url: str | None, *, undo: Callable[[], str]
 ) -> str:
     """Record beside the token file ``path`` the service ``url`` its token is given for
-    (A-10, :func:`~harness_memory.settings.token_service_file`, mode 0600), before the token
-    is written; with none, an earlier record is taken away, since it was another token's.
-    Exit 2 when it cannot be (the token file untouched, no temp file left; ``undo``: the
-    token was written first, in a folder made for it, and is removed again). The line to
-    print once the token is written."""
+    (A-10, :func:`~harness_memory.settings.token_service_file`, mode 0600); with none, an
+    earlier record is taken away, since it was another token's. Exit 2 when it cannot be,
+    saying what ``undo`` did and left (no temp file left). The line to print."""
     from memory_core.addresses import shown_url
-    from memory_core.atomic import write_temp_beside
 
     from harness_memory.settings import token_service_file
 
@@ -370,17 +482,9 @@ def _record_service(
             if record.is_file() or record.is_symlink():
                 record.unlink()
             return ""
-        temp = write_temp_beside(record, (url + "\n").encode("utf-8"), mode=0o600)
-        try:
-            temp.replace(record)
-        except OSError:
-            temp.unlink(missing_ok=True)
-            raise
+        _replace_record(record, (url + "\n").encode("utf-8"))
     except OSError as error:
-        reason = error.strerror or error
-        if undo:  # no token without its record (A-10)
-            path.unlink(missing_ok=True)
-        refuse(parser, f"token set: cannot write {record}: {reason}; nothing written")
+        refuse(parser, f"token set: cannot write {record}: {error.strerror or error}; {undo()}")
     return f"recorded it as the token of the service at {shown_url(url)} ({record})\n"
 
 
@@ -392,7 +496,11 @@ def refuse(parser: argparse.ArgumentParser, message: str) -> NoReturn:
 
 
 def _set_or_keep(
-    parser: argparse.ArgumentParser, token: str, path: Path, found: LinkAtName | None
+    parser: argparse.ArgumentParser,
+    token: str,
+    path: Path,
+    found: LinkAtName | None,
+    undo: Callable[[], str] | None = None,
 ) -> str:
     """Write ``token`` to ``path`` (a link there, ``found``, gives way to the file: said, as an
     install says it), or keep a hard-linked file holding it already (a snapshot's ``cp -al``:
@@ -409,7 +517,8 @@ def _set_or_keep(
             return f"{kept}, made it owner-only ({modes[0]:04o} -> {modes[1]:04o}) for every name\n"
         set_token(token, path)
     except OSError as error:
-        refuse(parser, f"token set: cannot write {path}: {error.strerror or error}")
+        left = "" if undo is None else f"; {undo()}"
+        refuse(parser, f"token set: cannot write {path}: {error.strerror or error}{left}")
     said = f"wrote the token to {path} (mode 0600)\n"
     return said if found is None else f"{said}{found.replaced(path, 0o600)}\n"
 

@@ -327,9 +327,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     removals: list[Path] = []
     if install and managed is None:
         changes, removals, left = token_plan(record, token, token_file, options.url)
-        notes += left
         removals, kept = still_read(removals, options.home, environ, besides=path)
-        notes += kept
+        notes += [*left, *kept]
         written = token_file if token is not None else None
         notes += refused_by_other_readers(written, options, environ, path)
     if install or old is not None:
@@ -339,7 +338,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         was = None if install else given_back(path, merged, old, record, HARNESS)
         change = FileChange(path, old, text, secrets, create_mode=mode, harness_settings=True)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
-    return with_state(changes, notes, record, install=install, removals=removals)
+    read = (options.home, environ, path)  # a token file others read stays (H-7)
+    return with_state(changes, notes, record, install=install, removals=removals, readers=read)
 
 
 def _own_memory_folders(config_dir: Path, home: Path, document: dict[str, Any]) -> list[str]:

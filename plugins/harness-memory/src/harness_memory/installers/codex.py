@@ -263,7 +263,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         changes.append(
             FileChange(config_path, old_config, new_config, secrets, harness_settings=True)
         )
-    return with_state(changes, notes, record, install=install, removals=removals)
+    readers = (options.home, environ, hooks_path)  # a token file they read stays (H-7)
+    return with_state(changes, notes, record, install=install, removals=removals, readers=readers)
 
 
 def _switched_off_notes(config: Any, config_path: Path) -> list[str]:

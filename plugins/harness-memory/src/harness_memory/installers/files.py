@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from glob import escape as glob_escape
 from pathlib import Path
+from secrets import token_hex
 from typing import Any
 
 from memory_core.atomic import atomic_write_bytes, make_dirs
@@ -39,7 +40,14 @@ from tomlkit.toml_document import TOMLDocument
 
 from harness_memory.installers import harness_json, json_values, jsonc
 from harness_memory.installers.json_layout import layout_of
-from harness_memory.installers.own_names import LinkAtName, drop, keep_aside, link_at, put_back
+from harness_memory.installers.own_names import (
+    KEPT_INFIX,
+    LinkAtName,
+    drop,
+    keep_aside,
+    link_at,
+    put_back,
+)
 from harness_memory.installers.secrets import MASK, holds, keeps_owner_only, mask, private_mode
 from harness_memory.installers.settings_text import (
     UTF16_MARK,
@@ -146,6 +154,16 @@ class FileChange:
     """Whether the folder of a :attr:`loose` file is made owner-only with it: one other users
     may enter that the install can make so (not one reached through a symlink: A-10,
     :func:`~harness_memory.installers.secrets.folder_kept_open`)."""
+    record_of: Path | None = None
+    """For a token's service record (A-10): the token file it belongs to. It is written just
+    before that file's change (whatever the order of the changes), on a disk first asked to
+    keep owner-only modes, as the token is: between the two writes no hook pairs a token
+    with another service's record."""
+    clears: bool = False
+    """For a token's service record: whether the old token in :attr:`record_of` (another
+    service's, or none recorded) is moved aside (renamed to a hidden name in its folder, read
+    by no hook) before the record is written, dropped once every change is written, or put
+    back when one fails (A-10)."""
 
     @property
     def changed(self) -> bool:
@@ -519,6 +537,9 @@ class Written:
     kept: Path | None = None
     """Where that link is kept while the install runs, so a failure gives it back
     (:func:`~harness_memory.installers.own_names.keep_aside`); None once the install is done."""
+    cleared: Path | None = None
+    """Where the old token of :attr:`FileChange.record_of` is kept while the install runs; None
+    once the install is done."""
 
 
 def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> list[Written]:
@@ -539,7 +560,7 @@ def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> 
     midway, the files already written get their old text back before the error is raised.
     """
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
-    pending = check_writable(changes)
+    pending = _records_first(check_writable(changes))
     written: list[Written] = []
     made: list[Path] = []
     try:
@@ -553,9 +574,29 @@ def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> 
             f"cannot write {_named(change.path, target)}: {error.strerror or error}"
         ) from None
     for done in written:
-        if done.kept is not None:
-            drop(done.kept)
-    return [replace(done, pruned=prune_backups(done.path), kept=None) for done in written]
+        for aside in (done.kept, done.cleared):
+            if aside is not None:
+                drop(aside)
+    order = {change.path: index for index, change in enumerate(changes)}
+    return [
+        replace(done, pruned=prune_backups(done.path), kept=None, cleared=None)
+        for done in sorted(written, key=lambda done: order[done.path])
+    ]
+
+
+def _records_first(pending: list[tuple[FileChange, Path]]) -> list[tuple[FileChange, Path]]:
+    """``pending`` in the order the writes are made: each token's service record
+    (:attr:`FileChange.record_of`) just before its token file's change (A-10)."""
+    paths = {change.path for change, _ in pending}
+    records = {change.record_of: (change, target) for change, target in pending if change.record_of}
+    ordered: list[tuple[FileChange, Path]] = []
+    for change, target in pending:
+        if change.record_of in paths:
+            continue  # written with its token file, below
+        if (record := records.get(change.path)) is not None:
+            ordered.append(record)
+        ordered.append((change, target))
+    return ordered
 
 
 def check_writable(changes: list[FileChange]) -> list[tuple[FileChange, Path]]:
@@ -732,14 +773,17 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
     old_mode = mode_of(target) if change.old is not None and link is None else None
     mode = change.mode_after(old_mode)
     _make_folders(target.parent, 0o700 if mode & 0o077 == 0 else 0o755, made)
-    if holds(change.new, change.secrets) and not keeps_owner_only(target.parent):
+    private = holds(change.new, change.secrets) or change.record_of is not None
+    if private and not keeps_owner_only(target.parent):
         raise OSError(errno.EPERM, NOT_PRIVATE)  # asked before the token is written there
     backup = None
     if change.backup and change.old is not None and old_mode is not None:
         backup_mode = private_mode(old_mode) if holds(change.old, change.secrets) else old_mode
         backup = _write_backup(target, stamp, target.read_bytes(), backup_mode)
     kept = keep_aside(target) if link is not None else None
+    cleared = None
     try:
+        cleared = _moved_aside(change.record_of) if change.clears else None
         in_place = replace_bytes(
             target,
             encoded(change.new),
@@ -752,6 +796,8 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
             backup.unlink(missing_ok=True)
         if kept is not None:
             put_back(kept, target)
+        if cleared is not None and change.record_of is not None:
+            put_back(cleared, change.record_of)
         raise
     return Written(
         change.path,
@@ -763,7 +809,25 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
         replaced=link,
         folder_modes=_private_folder(target.parent) if change.private_folder else None,
         kept=kept,
+        cleared=cleared,
     )
+
+
+def _moved_aside(token_file: Path | None) -> Path | None:
+    """Move the token file ``token_file`` (:attr:`FileChange.record_of`) to a hidden name in its
+    folder (:func:`~harness_memory.installers.own_names.keep_aside`'s, which a later install
+    drops if this one stops midway); that name, or None for no such regular file (or one with
+    other hard links: the install replaces that name by a file of its own, and says so). Raises
+    ``OSError`` when it cannot be moved."""
+    try:
+        info = token_file.lstat() if token_file is not None else None
+    except FileNotFoundError:
+        return None
+    if token_file is None or info is None or not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
+        return None  # a link at its name is replaced by a file of its own, and said so
+    aside = token_file.with_name(f".{token_file.name}{KEPT_INFIX}{token_hex(4)}")
+    token_file.rename(aside)
+    return aside
 
 
 def _private_folder(folder: Path) -> tuple[int, int] | None:
@@ -935,6 +999,9 @@ def _roll_back(written: list[Written], changes: list[FileChange]) -> None:
                 replace_bytes(done.target, encoded(change.old), done.old_mode or 0o600)
             if done.backup is not None:
                 done.backup.unlink()
+        token_file = by_path[done.path].record_of
+        if done.cleared is not None and token_file is not None:
+            put_back(done.cleared, token_file)  # the old token, with its old record again
 
 
 def _remove_made(made: list[Path]) -> None:

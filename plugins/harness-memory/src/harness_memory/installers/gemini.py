@@ -211,7 +211,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         was = None if install else given_back(path, merged, old, record, HARNESS, comments=True)
         change = FileChange(path, old, text, secrets, harness_settings=True)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
-    return with_state(changes, notes, record, install=install, removals=removals)
+    readers = (options.home, environ, path)  # a token file they read stays (H-7)
+    return with_state(changes, notes, record, install=install, removals=removals, readers=readers)
 
 
 def merged_settings(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from harness_memory.installers.record import (
 from harness_memory.installers.secrets import holds
 from harness_memory.installers.settings_text import decoded, encoded
 from harness_memory.installers.spec import our_commands
+from harness_memory.settings import token_service_file
 
 __all__ = ["Plan", "given_back", "with_state"]
 
@@ -62,6 +64,7 @@ def with_state(
     *,
     install: bool,
     removals: list[Path] | None = None,
+    readers: tuple[Path, Mapping[str, str], Path] | None = None,
 ) -> Plan:
     """The plan with the install's state folder: an install writes its record, naming the
     settings files it creates (and removes ``removals``: a token file no longer wanted); an
@@ -77,7 +80,12 @@ def with_state(
     (:meth:`~harness_memory.installers.record.InstallRecord.note_written`); an uninstall keeps
     no backup of a file that holds just that, and removes the backups that hold a text an
     install wrote: none holds anything of the user's, whose own text the install's backup
-    kept (and the uninstall gives back)."""
+    kept (and the uninstall gives back).
+
+    ``readers`` (home, environment, the settings file uninstalled): an uninstall keeps a token
+    file, and its service record, that other installed hooks still read (:func:`~harness_memory.
+    installers.token_place.still_read`: Claude Code's managed hooks read the user hooks'
+    ``~/.claude/harness-memory/token``), and says so (H-7)."""
     if install:
         for change in changes:
             # a settings file (not the plugin's own state) this install writes: a file it
@@ -102,6 +110,9 @@ def with_state(
         notes = [*notes, *_backups_keeping_a_token(changes)]
         return Plan([*changes, record.change(), *ignore], notes, list(removals or []))
     files, folders = leftovers(record)
+    if readers is not None:
+        files, kept_notes = _not_still_read(files, record, readers)
+        notes = [*notes, *kept_notes]
     kept: list[FileChange] = []
     for change in changes:
         if _created(change.path, record) and _left_empty(change):
@@ -115,6 +126,29 @@ def with_state(
     backups = [b for c in kept for b in _made_backups(c.path, record) if b not in files]
     made_folders = sorted(map(Path, record.created_folders), key=lambda f: -len(f.parts))
     return Plan(kept, notes, files, folders, made_folders, backups)
+
+
+def _not_still_read(
+    files: list[Path], record: InstallRecord, readers: tuple[Path, Mapping[str, str], Path]
+) -> tuple[list[Path], list[str]]:
+    """``files`` an uninstall removes without the token files (and their service records)
+    other installed hooks still read, and a note for each one kept (H-7)."""
+    from harness_memory.installers.token_place import still_read  # it imports this module
+
+    home, environ, besides = readers
+    own = [
+        record.path.parent / TOKEN_NAME,
+        *([Path(record.token_file)] if record.token_file else []),
+    ]
+    tokens = [path for path in files if path in own]
+    removed, notes = still_read(tokens, home, environ, besides=besides)
+    kept = {
+        path
+        for token in tokens
+        if token not in removed
+        for path in (token, token_service_file(token))
+    }
+    return [path for path in files if path not in kept], notes
 
 
 def given_back(

@@ -38,6 +38,7 @@ import re
 import shlex
 import stat
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -226,7 +227,10 @@ def token_plan(
     regular UTF-8 file. The user's own such file (a snapshot's ``cp -al``) is kept, its mode
     narrowed in place (:attr:`~harness_memory.installers.files.FileChange.same_file`), which
     every name of it shares. The service ``url`` the token is given for is recorded beside it
-    (:func:`~harness_memory.settings.token_service_file`, A-10), as ``token set`` records it.
+    (:func:`~harness_memory.settings.token_service_file`, A-10), as ``token set`` records it:
+    the record first, an old token there for another service (or none recorded) moved aside
+    before it (:attr:`~harness_memory.installers.files.FileChange.clears`), then the token, so
+    that no hook pairs a token with another service's record, not even between the writes.
     """
     own = record.path.parent / TOKEN_NAME
     earlier = [own, *([Path(record.token_file)] if record.token_file else [])]
@@ -262,9 +266,13 @@ def token_plan(
             same_file=same is not None,
         )
     ]
-    if url:  # the service it is given for, as token set records it (A-10)
+    if url:  # the service it is given for, as token set records it (A-10), written first
         served = token_service_file(place)
-        changes.append(FileChange(served, read_text(served), url + "\n", backup=False))
+        clears = old not in (None, new) and not _recorded_for(place, url)
+        text = read_text(served)
+        open_ = text == url + "\n" and bool((mode_of(served) or 0) & 0o077)  # made 0600 again
+        written = FileChange(served, text, url + "\n", backup=False, mode=0o600, loose=open_)
+        changes.append(replace(written, record_of=place, clears=clears))
     ignore = place.parent / IGNORE_NAME
     if place.parent.parts[-2:] == TOKENS_FOLDER and not os.path.lexists(ignore):
         changes.insert(0, FileChange(ignore, None, TOKENS_IGNORE_TEXT, backup=False))
@@ -276,6 +284,14 @@ def token_plan(
             "which every name of it shares"
         )
     return changes, stale, notes
+
+
+def _recorded_for(place: Path, url: str) -> bool:
+    """Whether the record beside the token file ``place`` names the service ``url`` (A-10)."""
+    from harness_memory.settings import same_service, token_service
+
+    recorded = token_service(place)
+    return bool(recorded) and same_service(str(recorded), url)
 
 
 def token_file_place(
