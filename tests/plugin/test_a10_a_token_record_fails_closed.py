@@ -54,7 +54,11 @@ def test_a10_a_managed_install_never_checks_with_a_token_file_recorded_for_anoth
     sent: list[Any] = []
     from harness_memory.installers import checks
 
-    monkeypatch.setattr(checks, "check_service", lambda *a, **k: sent.append(a[3]) or [])
+    def check_service(*args: Any, **_: Any) -> list[str]:
+        sent.append(args[3])  # the token the check would send
+        return []
+
+    monkeypatch.setattr(checks, "check_service", check_service)
     monkeypatch.setattr(checks, "check_root", lambda *args: [])
     managed = tmp_path / "managed"
     command = ["install", "claude-code", "--managed", str(managed), *flags(home, A)]

@@ -310,11 +310,13 @@ def test_p3_a_startup_function_called_by_a_class_or_extended_glob_is_judged(
     """review58d 3a: a bracket expression holding a class (``[[:lower:]]``, ending at its
     own ``]``) is one character, an extended glob's group (``@(p|x)``, ``+(c)``) any text,
     and a glob under ``nocaseglob`` matches names of either case. An extended glob's group
-    where ``extglob`` may be on is refused by every harness, unread (fix65g)."""
+    where ``extglob`` may be on, and a class (the guard reads plain sets alone: its word
+    reaches the matcher with its quotes removed), are refused by every harness, unread."""
     _home(where, f"cp() {{{{ {HARM}; }}}}\n")
     every = {"claude-code", "codex", "gemini"}
+    unread = "extglob" in command or "[[:" in command
 
-    assert _refusing(where, command) == (every if "extglob" in command else LOGIN)
+    assert _refusing(where, command) == (every if unread else LOGIN)
 
 
 @pytest.mark.parametrize(

@@ -156,8 +156,12 @@ def _bracket(pattern: str, start: int) -> tuple[_Token, int] | None:
         if char == "]" and not first:
             return (False, items), at + 1
         first = False
+        if char == "\\" and at + 1 < len(pattern):
+            at += 1
+            char = pattern[at]  # ``[01;32m\]``: an escaped character is itself
         ranged = pattern[at + 1 : at + 2] == "-" and pattern[at + 2 : at + 3] != "]"
-        if char in "[\\" or ranged:  # a class, an escape, a range (``[n"-"a]`` here as ``[n-a]``)
+        classed = char == "[" and pattern[at + 1 : at + 2] in (":", "=", ".")
+        if classed or ranged:  # a class, a range (``[n"-"a]`` reaches here as ``[n-a]``)
             raise _Unknown
         items.append(("=", char))
         at += 1
