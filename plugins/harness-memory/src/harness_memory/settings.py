@@ -54,7 +54,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import msgspec
-from memory_core.bearer_form import SECRET_PREFIX, SHORTEST_SECRET
+from memory_core.bearer_form import SECRET_BODY, SECRET_CHARS, SECRET_PREFIX, SHORTEST_SECRET
 from memory_core.byte_order import decode_marked, not_text
 from memory_core.template import TemplateFileError, default_template, read_template_file
 
@@ -198,7 +198,7 @@ def holds_service_secret(text: str) -> bool:
     never at a hook's import (H-5)."""
     if SECRET_PREFIX not in text:
         return False
-    return re.search(re.escape(SECRET_PREFIX) + r"[A-Za-z0-9_-]{43}", text) is not None
+    return re.search(f"{re.escape(SECRET_PREFIX)}{SECRET_CHARS}{{{SECRET_BODY}}}", text) is not None
 
 
 def same_service(url: str, other: str) -> bool:

@@ -15,7 +15,7 @@ import re
 import secrets
 
 import msgspec
-from memory_core.bearer_form import SECRET_PREFIX, SHORTEST_SECRET
+from memory_core.bearer_form import SECRET_BODY, SECRET_CHARS, SECRET_PREFIX, SHORTEST_SECRET
 from memory_core.errors import InvalidId
 from memory_core.keys import check_project_id
 
@@ -39,11 +39,10 @@ _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 TOKEN_NAME_RULE = "1-64 characters of A-Z, a-z, 0-9, _ . -, the first a letter or digit"  # noqa: S105
 """What :func:`check_token_name` accepts, as the CLI's refusals say it (A-10)."""
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
-_SECRET_CHARS = r"[A-Za-z0-9_-]"  # noqa: S105 - the characters of a secret, not one
 _SECRET_RE = re.compile(
-    rf"(?<![A-Za-z0-9_]){re.escape(SECRET_PREFIX)}{_SECRET_CHARS}{{43,}}"
-    rf"|{re.escape(SECRET_PREFIX)}(?={_SECRET_CHARS}*[a-z])(?={_SECRET_CHARS}*[A-Z])"
-    rf"{_SECRET_CHARS}{{43,}}"
+    rf"(?<![A-Za-z0-9_]){re.escape(SECRET_PREFIX)}{SECRET_CHARS}{{{SECRET_BODY},}}"
+    rf"|{re.escape(SECRET_PREFIX)}(?={SECRET_CHARS}*[a-z])(?={SECRET_CHARS}*[A-Z])"
+    rf"{SECRET_CHARS}{{{SECRET_BODY},}}"
 )
 """A secret of :func:`new_secret`'s shape, and whatever URL-safe characters follow it (one
 mistyped at its end is still nearly all of it). Starting a word (``mem_`` after anything but a
@@ -55,8 +54,6 @@ secret lacks one of them fewer than once in a billion), so a secret glued to the
 (:func:`~memory_api.word_shape.reads_as_words`: an MCP tool's name, ``mcp__claude-mem__get_
 recent_context_for_the_current_project``) is none; a secret inside such a run still is
 (:func:`hide_secrets`)."""
-_SECRET_BODY = 43
-"""The characters of a fresh secret after ``mem_`` (256 random bits)."""
 HIDDEN_SECRET = SECRET_PREFIX + "[masked]"
 """What stands in for a secret in a log line (:func:`hide_secrets`)."""
 _NOT_SENDABLE_RE = re.compile(r"[^\x20-\x7e]")
@@ -117,7 +114,7 @@ def _hidden(found: re.Match[str]) -> str:
     itself when it reads as words, with any secret after its own ``mem_`` hidden."""
     run = found.group()
     start = len(SECRET_PREFIX)
-    if not reads_as_words(run[start : start + _SECRET_BODY]):
+    if not reads_as_words(run[start : start + SECRET_BODY]):
         return HIDDEN_SECRET
     return run[:start] + _SECRET_RE.sub(_hidden, run[start:])
 
