@@ -5,9 +5,10 @@ each ``[``: a ``[`` that never closes (a literal one) makes that quadratic, so a
 100,000 ``[`` (``echo [[[…``, ``find -name '[[[…'``) read for minutes. :func:`fnmatch_case`
 spells each such ``[`` as ``[[]``, which fnmatch reads as the same one character at once.
 :func:`bash_match` matches a folder entry as bash's glob does where it can tell: a bracket
-expression only when it is a plain set of characters (``[nN]``); a negation, a range, a class or
-an escape in one makes the pattern unknown (maybe matching), since the word reaches it with its
-quotes removed (``["^"n]`` is bash's set of ``^`` and ``n``, ``[n"-"a]`` of ``n``, ``-``, ``a``).
+expression only when it is a plain set of characters (``[nN]``); a negation, a range or a class
+in one makes the pattern unknown (maybe matching), since the word reaches it with its quotes
+removed (``["^"n]`` is bash's set of ``^`` and ``n``, ``[n"-"a]`` of ``n``, ``-``, ``a``); a
+backslash or a ``]`` that may have been quoted is read both ways.
 """
 
 from __future__ import annotations
@@ -52,22 +53,48 @@ a longer one is unknown to it. Keeps each reading linear in the cap at worst."""
 
 class _Unknown(Exception):
     """A pattern :func:`bash_match` does not read: a bracket expression that is no plain set
-    of characters (a negation, a range, a class, an escape in it), a pattern past the cap."""
+    of characters (a negation, a range, a class in it), a pattern past the cap."""
 
 
 def bash_match(name: str, pattern: str, *, nocase: bool = False) -> bool | None:
     """Whether bash's glob ``pattern`` (one path part: ``*``, ``?``, ``\\x``, a bracket
     expression that is a plain set of characters, ``[nN]``, a ``]`` first among them; a
-    ``[`` no ``]`` closes is itself) matches the folder entry ``name``, either letter case
-    under ``nocase`` (``nocaseglob``). None when the pattern holds what this does not read: a
-    negation, a range, a class, an escape in a bracket expression (the word reaches here with
-    its quotes removed, so ``["^"n]``, a set of ``^`` and ``n`` to bash, reads as ``[^n]``,
-    and ``[n"-"a]`` as an empty range; bash's ranges follow ``globasciiranges``, the locale
-    and ``nocaseglob``), a pattern longer than :data:`_PATTERN_CAP`: the caller reads it as
-    maybe matching. :func:`fnmatch.fnmatchcase` read ``[^x]`` as "``^`` or ``x``" and knew
-    no class, so ``tee [^x]otes/MEMORY.md`` and ``[[:alpha:]]otes/`` reached through a link
-    ``notes`` the guard never matched (P-3). Time linear in the pattern times the name."""
-    tokens = _read(pattern)
+    ``[`` no ``]`` closes is itself) may match the folder entry ``name``, either letter case
+    under ``nocase`` (``nocaseglob``). The word reaches here with its quotes removed, so each
+    reading its quotes may have had counts (:func:`_readings`): a ``\\`` that was a quoted
+    backslash (``[n\\\\]otes`` reaches here as ``[n\\]otes``), a ``]`` that was quoted
+    (``[n"]"]otes`` as ``[n]]otes``). None when a reading holds what this does not read and
+    none matches: a negation (``["^"n]`` reads as ``[^n]``), a range (``[n"-"a]`` as an empty
+    one; bash's follow ``globasciiranges``, the locale and ``nocaseglob``), a class, a pattern
+    longer than :data:`_PATTERN_CAP`: the caller reads it as maybe matching.
+    :func:`fnmatch.fnmatchcase` read ``[^x]`` as "``^`` or ``x``" and knew no class, so ``tee
+    [^x]otes/MEMORY.md`` reached through a link ``notes`` the guard never matched (P-3). Time
+    linear in the pattern times the name, times its readings."""
+    answers = [_matches(name, _read(each), nocase=nocase) for each in _readings(pattern)]
+    return True if True in answers else None if None in answers else False
+
+
+_READINGS_CAP = 8
+"""The most ``]`` of a pattern read each as maybe quoted (:func:`_readings`); past it, the
+pattern is unknown."""
+
+
+def _readings(pattern: str) -> list[str]:
+    """``pattern`` as written, with every backslash a backslash itself (``\\\\``), and with
+    each one ``]`` escaped (a member: it may have been quoted); ``[]`` alone past
+    :data:`_READINGS_CAP` of them (a pattern no reading settles: unknown)."""
+    if "[" not in pattern:
+        return [pattern]
+    closers = [at for at, char in enumerate(pattern) if char == "]"]
+    if len(closers) > _READINGS_CAP:
+        return ["[[:unknown:]]"]
+    plain = pattern.replace("\\", "\\\\")
+    escaped = [f"{pattern[:at]}\\{pattern[at:]}" for at in closers]
+    return [pattern, plain, *escaped]
+
+
+def _matches(name: str, tokens: tuple[_Token, ...] | None, *, nocase: bool) -> bool | None:
+    """Whether the read ``tokens`` match ``name`` (:func:`bash_match`); None unread."""
     if tokens is None:
         return None
     at = taken = 0

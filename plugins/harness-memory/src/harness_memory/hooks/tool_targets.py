@@ -6770,60 +6770,43 @@ _EXTGLOB_OPENER_RE = r"[?*+@!]\("
 
 def extglob_groups(text: str) -> list[str]:
     """Each ``extglob`` group opening in ``text`` (``@(``, ``+(`` …: :data:`_EXTGLOB_OPENER_RE`)
-    with up to 20 characters after it, wherever it stands but in single quotes, ``$'…'`` or
-    after a backslash, where bash reads it as text (``python3 -c 'print(2*(3+4))'``); in
-    double quotes and comments too (a superset, failing closed: a ``$(…)`` in double quotes
-    is read anew). The guard does not read what such a group matches, nor where it ends: the
-    lexer splits ``+(x)`` at its ``(``, and the words and commands inside it (``z@("$(…)")``,
-    ``@(<(…))``) are bash's to read. Linear in ``text`` (H-5)."""
+    with up to 20 characters after it, wherever it stands but in single quotes of a plain
+    line (:func:`_literal_text_blanked`), where bash reads it as text (``python3 -c
+    'print(2*(3+4))'``); in double quotes and comments too (a superset, failing closed). The
+    guard does not read what such a group matches, nor where it ends: the lexer splits
+    ``+(x)`` at its ``(``, and the words and commands inside it (``z@("$(…)")``, ``@(<(…))``)
+    are bash's to read. Linear in ``text`` (H-5)."""
     if "(" not in text:
         return []
     unquoted = _literal_text_blanked(text)
     return [text[m.start() : m.end() + 20] for m in re.finditer(_EXTGLOB_OPENER_RE, unquoted)]
 
 
+_QUOTING_SUBTLE = ("\n", "#", "\\", "<<", "`", "$(", "${", "$'", '$"', "$$")
+"""Marks of a text whose quotes the simple reading of :func:`_literal_text_blanked` may get
+wrong: a quote spanning lines, one in a comment or a here-document's body (no quote to bash),
+an escape, quotes nested in ``$(…)``, backquotes or ``${…}``, ANSI-C or locale quoting."""
+
+
 def _literal_text_blanked(text: str) -> str:
-    """``text`` with what bash reads as literal text blanked, each character a space (so
-    indexes stay): single-quoted parts closed on their line, ``$'…'`` parts and each character
-    after a backslash, outside double quotes; a double-quoted part is kept, and from a
-    ``$(…)`` or backquote in one on, the whole rest (its quotes nest: ``"$(echo "'")"`` opens
-    no single quote). Linear."""
+    """``text`` with its single-quoted parts blanked, each character a space (so indexes
+    stay), where bash's quoting of it is plain: one line holding none of
+    :data:`_QUOTING_SUBTLE`, so each ``'`` outside double quotes opens or closes a quote of
+    literal text, as it does for bash. Any other text is returned as it is (every opener in it
+    counts: fail closed). A reading of quotes across lines, comments, ``\\$'`` and ``"${x:-'"'}"``
+    hid a live opener from the guard (review lead65, P-3). Linear."""
+    if any(mark in text for mark in _QUOTING_SUBTLE):
+        return text
     out = list(text)
-    at, double = 0, False
-    while at < len(text):
-        char = text[at]
-        if char == "\\" and at + 1 < len(text):
-            if not double:
-                out[at + 1] = " "
-            at += 2
-            continue
-        if double and (char == "`" or text.startswith("$(", at)):
-            break  # code in double quotes, its own quotes nested: the rest kept as it is
-        if char == '"':
-            double = not double
-        elif char == "'" and not double:
-            ansi_c = at > 0 and text[at - 1] == "$"
-            end = _single_quote_end(text, at + 1, ansi_c=ansi_c)
-            if end is not None:  # closed on its line: ``# don't`` … ``# won't`` hides nothing
-                out[at:end] = " " * (end - at)
-                at = end
-                continue
-        at += 1
+    quote, start = "", 0
+    for at, char in enumerate(text):
+        if not quote and char in "'\"":
+            quote, start = char, at
+        elif char == quote:
+            if quote == "'":
+                out[start : at + 1] = " " * (at + 1 - start)
+            quote = ""
     return "".join(out)
-
-
-def _single_quote_end(text: str, at: int, *, ansi_c: bool) -> int | None:
-    """The index after the ``'`` closing a quote whose text starts at ``text[at]`` (in
-    ``$'…'``, ``ansi_c``, a backslash escapes the next character); None when none closes it
-    on its line (a ``'`` in a comment or a here-document's body may be no quote at all)."""
-    while at < len(text) and text[at] != "\n":
-        if ansi_c and text[at] == "\\":
-            at += 2
-            continue
-        if text[at] == "'":
-            return at + 1
-        at += 1
-    return None
 
 
 class _OverScan(Exception):
