@@ -479,13 +479,17 @@ BRACKET_WRITES = [
     'echo x >> [x"]"n]otes/MEMORY.md',
     "echo x >> [n\\\\]otes/MEMORY.md",
     "echo x >> [n'\\']otes/MEMORY.md",
+    'echo x >> [n"]""]"]otes/MEMORY.md',
+    'echo x >> [n"]"\\\\]otes/MEMORY.md',
+    'echo x >> n[o"]""]"]tes/MEMORY.md',
+    'echo x >> [n][o"]""]"]tes/MEMORY.md',
 ]
 """Writes through ``notes`` by a bracket expression bash reads and ``fnmatch`` does not (a
 POSIX class, ``[^…]`` negating, an equivalence class), or one whose quotes the guard no longer
 sees (``["^"n]`` is a set to bash, ``[n"-"a]`` three characters), a range under ``nocaseglob``,
 one ending in a collating symbol, one starting at ``:`` (a crash): each unread, so
 maybe matching (review of fix65g); a quoted ``]`` or backslash in a set, read both ways
-(review lead65)."""
+(review lead65), several at once too (review final65)."""
 
 
 @pytest.mark.parametrize("command", BRACKET_WRITES)

@@ -74,23 +74,30 @@ def bash_match(name: str, pattern: str, *, nocase: bool = False) -> bool | None:
     return True if True in answers else None if None in answers else False
 
 
-_READINGS_CAP = 8
-"""The most ``]`` of a pattern read each as maybe quoted (:func:`_readings`); past it, the
-pattern is unknown."""
+_READINGS_CAP = 4
+"""The most ``]`` of a pattern read each as maybe quoted (:func:`_readings`, every choice of
+them: 2 ** 4 readings, twice); past it, the pattern is unknown."""
 
 
 def _readings(pattern: str) -> list[str]:
-    """``pattern`` as written, with every backslash a backslash itself (``\\\\``), and with
-    each one ``]`` escaped (a member: it may have been quoted); ``[]`` alone past
-    :data:`_READINGS_CAP` of them (a pattern no reading settles: unknown)."""
+    """``pattern`` as written and with every backslash a backslash itself (``\\\\``), each
+    with every choice of its ``]`` escaped (members: each may have been quoted, ``[n"]""]"]``
+    reaching here as ``[n]]]``); ``[[:unknown:]]`` alone past :data:`_READINGS_CAP` of them
+    (a pattern no reading settles: unknown)."""
     if "[" not in pattern:
         return [pattern]
-    closers = [at for at, char in enumerate(pattern) if char == "]"]
-    if len(closers) > _READINGS_CAP:
+    if pattern.count("]") > _READINGS_CAP:
         return ["[[:unknown:]]"]
-    plain = pattern.replace("\\", "\\\\")
-    escaped = [f"{pattern[:at]}\\{pattern[at:]}" for at in closers]
-    return [pattern, plain, *escaped]
+    readings: list[str] = []
+    for base in (pattern, pattern.replace("\\", "\\\\")):
+        closers = [at for at, char in enumerate(base) if char == "]"]
+        for chosen in range(2 ** len(closers)):
+            escaped = base
+            for bit, at in reversed(list(enumerate(closers))):
+                if chosen >> bit & 1:
+                    escaped = f"{escaped[:at]}\\{escaped[at:]}"
+            readings.append(escaped)
+    return readings
 
 
 def _matches(name: str, tokens: tuple[_Token, ...] | None, *, nocase: bool) -> bool | None:
