@@ -120,9 +120,9 @@ def _matches(name: str, tokens: tuple[_Token, ...] | None, *, nocase: bool) -> b
     return all(token == _STAR for token in tokens[at:])
 
 
-_Token = str | tuple[bool, list[tuple[str, str]]]
-"""A literal character, :data:`_ANY`, :data:`_STAR`, or a bracket expression: whether it is
-negated (never, as read now) and its items (``("=", c)``: the character ``c``)."""
+_Token = str | frozenset[str]
+"""A literal character, :data:`_ANY`, :data:`_STAR`, or a bracket expression: its set of
+characters (a plain set is all :func:`_bracket` reads)."""
 
 
 def _one(token: _Token, char: str, *, nocase: bool) -> bool:
@@ -130,14 +130,7 @@ def _one(token: _Token, char: str, *, nocase: bool) -> bool:
     chars = {char, char.lower(), char.upper()} if nocase else {char}
     if isinstance(token, str):
         return token == _ANY or token in chars or (nocase and token.lower() == char.lower())
-    negated, items = token
-    hit = any(_item(item, each) for item in items for each in chars)
-    return hit != negated
-
-
-def _item(item: tuple[str, str], char: str) -> bool:
-    """Whether a bracket expression's ``item`` (:data:`_Token`: one character) is ``char``."""
-    return char == item[1]
+    return not token.isdisjoint(chars)
 
 
 @functools.lru_cache(maxsize=64)
@@ -183,12 +176,12 @@ def _bracket(pattern: str, start: int) -> tuple[_Token, int] | None:
     at = start + 1
     if pattern[at : at + 1] in ("!", "^"):
         raise _Unknown  # ``["^"n]`` reaches here as ``[^n]``: a set of ``^`` and ``n``
-    items: list[tuple[str, str]] = []
+    items: set[str] = set()
     first = True
     while at < len(pattern):
         char = pattern[at]
         if char == "]" and not first:
-            return (False, items), at + 1
+            return frozenset(items), at + 1
         first = False
         if char == "\\" and at + 1 < len(pattern):
             at += 1
@@ -197,6 +190,6 @@ def _bracket(pattern: str, start: int) -> tuple[_Token, int] | None:
         classed = char == "[" and pattern[at + 1 : at + 2] in (":", "=", ".")
         if classed or ranged:  # a class, a range (``[n"-"a]`` reaches here as ``[n-a]``)
             raise _Unknown
-        items.append(("=", char))
+        items.add(char)
         at += 1
     return None
