@@ -91,8 +91,9 @@ def test_a10_an_install_reusing_a_token_recorded_for_another_service_never_sends
     out = io.StringIO()
     assert main(command, environ={"HOME": str(home)}, stdout=out) == 0, out.getvalue()
     assert sent == [None]  # B's token is not sent to A by the check
-    assert f"it was given for the service at {B}, not {A}" in out.getvalue()
-    assert not (token_file.exists() and record(token_file) == f"{A}\n")
+    assert f"it holds the token given for the service at {B}" in out.getvalue()
+    assert f"`harness-memory token set --url`), not {A}" in out.getvalue()
+    assert record(token_file) == f"{B}\n"  # kept, never relabelled nor removed
 
 
 def test_a10_an_unchecked_install_never_relabels_a_token_recorded_for_another_service(
@@ -104,10 +105,10 @@ def test_a10_an_unchecked_install_never_relabels_a_token_recorded_for_another_se
     status, said = install(home, "codex", environ={})  # again, with the hooks' settings
 
     assert status == 0, said
-    assert f"given for the service at {B}, not {A}" in said
-    assert not (token_file.exists() and record(token_file) == f"{A}\n")
+    assert f"given for the service at {B} (`harness-memory token set --url`), not {A}" in said
+    assert record(token_file) == f"{B}\n"  # kept, never relabelled nor removed
     status, said = install(home, "codex", *flags(home, A), environ={})
-    assert not (token_file.exists() and record(token_file) == f"{A}\n")
+    assert record(token_file) == f"{B}\n" and token_file.read_text("utf-8") == f"{TOKEN}\n"
 
 
 def test_a10_an_install_given_a_token_file_recorded_for_another_service_refuses_it(

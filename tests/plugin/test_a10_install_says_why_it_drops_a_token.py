@@ -130,6 +130,8 @@ def test_a10_the_urls_an_install_says_hide_their_userinfo_and_ids(
     home, _ = installed(tmp_path, harness)
     settings = next(path for path in home.rglob("*") if path.is_file() and OLD in path.read_text())
     settings.write_text(settings.read_text("utf-8").replace(OLD, SECRET_URL), "utf-8")
+    served = next(home.rglob("token.url"))  # as an install for that URL recorded it
+    served.write_text(f"{SECRET_URL}\n", "utf-8")
 
     again = install(home, harness, environ={})[1]  # then refused: a URL holding a password
     assert f"--url '{SHOWN}'" in again

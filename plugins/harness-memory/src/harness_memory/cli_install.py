@@ -213,6 +213,7 @@ def run_install(
         url_id_not_secret=install and args.url_id_not_secret,
         dry_run=args.dry_run,
         no_check=install and args.no_check,
+        kept_token=None if reused[1] is None else reused[1].kept,
     )
     if install and options.url:  # written into settings and command lines: even unchecked
         from harness_memory.client import service_url_parts
@@ -415,11 +416,17 @@ class Dropped(NamedTuple):
     before: str | None
     url: str
     by_planner: bool = False
+    kept: Path | None = None
+    """The token file kept, not dropped: its record names a service (``before``) that neither
+    the hooks installed before nor this install name, so the user gave it with ``token set
+    --url`` (A-10): an install never removes or replaces it; the hooks read it and refuse it."""
 
     def said(self, *, dry_run: bool, install: str | None = None) -> str:
         """The sentence saying so (``dry_run``: what the install would do; ``install``: the
         whole install asked for, which a refused one names: :meth:`~harness_memory.advice.
         Hooks.new_token`)."""
+        if self.kept is not None:
+            return kept_token_said(self.kept, str(self.before), self.url, dry_run=dry_run)
         if self.before is None:
             return self.hooks.unknown_service(self.url, dry_run=dry_run, install=install)
         return self.hooks.another_service(self.before, self.url, dry_run=dry_run, install=install)
@@ -446,7 +453,7 @@ def _token_for(
     before = found.flags.get("url")
     if not (url and found.token):
         return None, None
-    if before is not None and same_service(before, url):
+    if before is not None and (same_service(before, url) or _users_own(found)):
         return _unless_recorded_elsewhere(args.harness, found, url)
     shown = None if before is None else shown_url(before)
     return None, Dropped(Hooks(args.harness), shown, shown_url(url), bool(found.env_token))
@@ -468,7 +475,35 @@ def _unless_recorded_elsewhere(
     if recorded is None or (recorded and same_service(recorded, url)):
         return found.token, None
     shown = shown_url(recorded) if recorded else None
-    return None, Dropped(Hooks(harness), shown, shown_url(url))
+    kept = Path(found.token_file) if _users_own(found) and found.token_file else None
+    return None, Dropped(Hooks(harness), shown, shown_url(url), kept=kept)
+
+
+def _users_own(found: Installed) -> bool:
+    """Whether the token file of the installed hooks ``found`` records a service their own
+    ``--url`` does not name: the user gave it for another service (``token set --url``), so it
+    is no install's to remove or replace (A-10)."""
+    from harness_memory.settings import same_service, token_service
+
+    before = found.flags.get("url")
+    recorded = token_service(Path(found.token_file)) if found.token_file else None
+    return bool(recorded and before) and not same_service(str(recorded), str(before))
+
+
+def kept_token_said(kept: Path, recorded: str, url: str, *, dry_run: bool = False) -> str:
+    """Why an install keeps the token file ``kept``, recorded for the service at ``recorded``,
+    not ``url`` (both as ``shown_url`` shows them), and the command that gives ``url``'s
+    token in its place, runnable as printed (A-10)."""
+    import shlex  # only an install quotes (H-5)
+
+    verb = "would keep" if dry_run else "kept"
+    return (
+        f"{verb} {kept}: it holds the token given for the service at {recorded} (`harness-memory "
+        f"token set --url`), not {url}, and an install never removes or replaces such a token "
+        f"(A-10); these hooks read it and refuse it until it holds {url}'s: `harness-memory token "
+        f"set --file {shlex.quote(str(kept))} --url {shlex.quote(url)}` puts it there "
+        f"(reads it from stdin; {recorded}'s is then gone)"
+    )
 
 
 def _managed_url_changed(before: str | None, url: str | None, managed: Path | None) -> list[str]:

@@ -276,6 +276,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     token_file, place_warning = None, None
     if install and state is not None and token is not None:  # never in a work tree, or warned
         token_file, place_warning = token_place(path.parent, options.home, environ)
+    elif install and state is not None:  # the user's token of another service: kept
+        token_file = options.kept_token
     wanted = _wanted(options, state, token_file) if install else {}
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
@@ -326,7 +328,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes: list[FileChange] = []
     removals: list[Path] = []
     if install and managed is None:
-        changes, removals, left = token_plan(record, token, token_file, options.url)
+        changes, removals, left = token_plan(record, token, token_file, options.url, options.kept_token)
         removals, kept = still_read(removals, options.home, environ, besides=path)
         notes += [*left, *kept]
         written = token_file if token is not None else None

@@ -207,7 +207,11 @@ def token_place(
 
 
 def token_plan(
-    record: InstallRecord, token: str | None, place: Path | None, url: str | None = None
+    record: InstallRecord,
+    token: str | None,
+    place: Path | None,
+    url: str | None = None,
+    keep: Path | None = None,
 ) -> tuple[list[FileChange], list[Path], list[str]]:
     """``(changes, removals, notes)`` for the token file at ``place`` (the state folder's ``token``,
     or one outside a git work tree: :func:`token_place`) of the settings folder ``record``
@@ -231,17 +235,21 @@ def token_plan(
     the record first, an old token there for another service (or none recorded) moved aside
     before it (:attr:`~harness_memory.installers.files.FileChange.clears`), then the token, so
     that no hook pairs a token with another service's record, not even between the writes.
+    ``keep``: a token file the user gave for another service (``token set --url``, A-10), never
+    removed nor replaced: a ``token`` to be written there raises ``SettingsFileError``.
     """
     own = record.path.parent / TOKEN_NAME
     earlier = [own, *([Path(record.token_file)] if record.token_file else [])]
     stale = [
         path
         for path in dict.fromkeys(earlier)
-        if path != place and plugin_token_file(path) and path.is_file()
+        if path not in (place, keep) and plugin_token_file(path) and path.is_file()
     ]
     record.token_file = None if token is None or place in (None, own) else str(place)
     if token is None or place is None:
         return [], stale, []
+    if keep is not None and place.absolute() == keep.absolute():
+        raise SettingsFileError(_not_replaced(keep, url or ""))
     if (shared := shared_token(place, token)) is not None:
         raise SettingsFileError(shared)
     old = read_text(place)
@@ -284,6 +292,23 @@ def token_plan(
             "which every name of it shares"
         )
     return changes, stale, notes
+
+
+def _not_replaced(kept: Path, url: str) -> str:
+    """Why an install given a token for ``url`` writes none into ``kept``, the token file the
+    user gave for another service (A-10), and the command that replaces it, as printed."""
+    from memory_core.addresses import shown_url
+
+    from harness_memory.settings import token_service
+
+    recorded = shown_url(str(token_service(kept)))
+    return (
+        f"{kept} holds the token given for the service at {recorded} (`harness-memory token set "
+        f"--url`), not {shown_url(url)}, and an install never removes or replaces such a token "
+        f"(A-10): `harness-memory token set --file {shlex.quote(str(kept))} --url "
+        f"{shlex.quote(shown_url(url))}` puts {shown_url(url)}'s token there ({recorded}'s "
+        "is then gone), then run this install again without a token"
+    )
 
 
 def _recorded_for(place: Path, url: str) -> bool:
