@@ -224,7 +224,7 @@ def test_a10_a_managed_install_for_another_url_says_each_users_token_goes_there(
         f"the managed hooks named the service at {OLD}: each user's managed token was given "
         f"for it, so these hooks no longer send it (A-10; one set before `token set` recorded "
         f"its service beside it still goes to {NEW}); tell every user to run "
-        f"`harness-memory token set --managed` with {NEW}'s token"
+        f"`harness-memory token set --managed --url {NEW}` with {NEW}'s token"
     ) in said + caplog.text
     caplog.clear()  # installed again for the same service: nothing to say
     status, said = install(home, harness, *flags(home, NEW), *managed, environ={})

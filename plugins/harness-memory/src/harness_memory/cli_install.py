@@ -224,7 +224,10 @@ def run_install(
         except ServiceUnreachableError as error:
             _logger().error("install %s: %s (nothing was changed)", args.harness, error)
             return 1
-    warnings = _replaced_agent(args.harness, home, environ, managed, values) if install else []
+    warnings = []
+    if install:
+        ids_said = options.url_id_not_secret
+        warnings = _replaced_agent(args.harness, home, environ, managed, values, ids_said)
     if install and not args.no_check:
         checked = _checked(args, str(root), options, *checking, dropped=reused[1])
         if checked is None:
@@ -454,19 +457,20 @@ def _token_for(
     if not (url and found.token):
         return None, None
     if before is not None and (same_service(before, url) or _users_own(found)):
-        return _unless_recorded_elsewhere(args.harness, found, url)
+        return _unless_recorded_elsewhere(args.harness, found, url, args.url_id_not_secret)
     shown = None if before is None else shown_url(before)
     return None, Dropped(Hooks(args.harness), shown, shown_url(url), bool(found.env_token))
 
 
 def _unless_recorded_elsewhere(
-    harness: str, found: Installed, url: str
+    harness: str, found: Installed, url: str, ids_said: bool = False
 ) -> tuple[str | None, Dropped | None]:
     """``(token, None)``: the installed hooks' token (``found``) for an install naming the
     service ``url``, unless the record beside its token file names another service, or is
     unreadable (:func:`~harness_memory.settings.token_service`): then ``(None, what was
     dropped)``. The hooks' own ``--url`` does not say whose token the file holds: ``token
-    set --url`` may have given it for another service since (A-10)."""
+    set --url`` may have given it for another service since (A-10). ``ids_said``: the user
+    said the ids in ``url``'s path are no secret (shown in the command said)."""
     from memory_core.addresses import shown_url  # A-10: its password and ids never said
 
     from harness_memory.settings import same_service, token_service
@@ -475,8 +479,10 @@ def _unless_recorded_elsewhere(
     if recorded is None or (recorded and same_service(recorded, url)):
         return found.token, None
     shown = shown_url(recorded) if recorded else None
-    kept = Path(found.token_file) if _users_own(found) and found.token_file else None
-    return None, Dropped(Hooks(harness), shown, shown_url(url), kept=kept)
+    if _users_own(found) and found.token_file:  # a command names it: its ids as said (A-10)
+        said = shown_url(url, ids=not ids_said)
+        return None, Dropped(Hooks(harness), shown, said, kept=Path(found.token_file))
+    return None, Dropped(Hooks(harness), shown, shown_url(url))
 
 
 def _users_own(found: Installed) -> bool:
@@ -506,26 +512,30 @@ def kept_token_said(kept: Path, recorded: str, url: str, *, dry_run: bool = Fals
     )
 
 
-def _managed_url_changed(before: str | None, url: str | None, managed: Path | None) -> list[str]:
+def _managed_url_changed(
+    before: str | None, url: str | None, managed: Path | None, ids_said: bool = False
+) -> list[str]:
     """The warning of a managed install (``managed``) whose hooks named the service at
     ``before`` and now name ``url``, another (A-10): each user's managed token, from ``token
     set --managed`` and given for the old service, is refused by these hooks (its service is
     recorded beside it: :func:`~harness_memory.settings.token_service`; one set before that is
     sent to the new one) until the user gives that one's. Empty for no managed install, none
-    before, or the same service. URLs as ``shown_url`` shows them."""
+    before, or the same service. URLs as ``shown_url`` shows them (the new one's ids shown when
+    ``ids_said``: ``--url-id-not-secret``), the command runnable as printed."""
     from memory_core.addresses import shown_url
 
-    from harness_memory.advice import MANAGED_TOKEN_SET
+    import shlex  # only an install quotes (H-5)
+
     from harness_memory.installers.spec import same_service
 
     if managed is None or before is None or not url or same_service(before, url):
         return []
-    old, new = shown_url(before), shown_url(url)
+    old, new = shown_url(before), shown_url(url, ids=not ids_said)
     return [
         f"the managed hooks named the service at {old}: each user's managed token was given "
         f"for it, so these hooks no longer send it (A-10; one set before `token set` recorded "
         f"its service beside it still goes to {new}); tell every user to run "
-        f"{MANAGED_TOKEN_SET} with {new}'s token"
+        f"`harness-memory token set --managed --url {shlex.quote(new)}` with {new}'s token"
     ]
 
 
@@ -535,11 +545,12 @@ def _replaced_agent(
     environ: Mapping[str, str],
     managed: Path | None,
     values: Mapping[str, str | None],
+    ids_said: bool = False,
 ) -> list[str]:
     """What an install for another agent than the hooks already in ``harness``'s settings
     replaces, as a warning; none when no hooks are installed or they are that agent's (H-3);
     and for managed hooks moved to another service, that each user's token goes there
-    (:func:`_managed_url_changed`).
+    (:func:`_managed_url_changed`; ``ids_said``: ``--url-id-not-secret``).
 
     A harness's settings hold one agent's hooks: installing for a second agent (``--agent
     reviewer`` after ``--agent coder``) rewrites them, and every Session of that harness then
@@ -548,7 +559,7 @@ def _replaced_agent(
     from harness_memory.installers.reinstall import installed_settings
 
     found = installed_settings(harness, home, environ, managed)
-    said = _managed_url_changed(found.flags.get("url"), values.get("url"), managed)
+    said = _managed_url_changed(found.flags.get("url"), values.get("url"), managed, ids_said)
     before = (found.flags.get("project"), found.flags.get("agent"))
     now = (values.get("project"), values.get("agent"))
     if None in before or before == now:
@@ -826,7 +837,8 @@ def _as_installed(
     out.write(f"{args.harness}: installing again with the settings of {found.path}: {shown}\n")
     if managed is not None:
         return root, found.token, None
-    return root, *_unless_recorded_elsewhere(args.harness, found, flags["url"])
+    ids_said = bool(args.url_id_not_secret)
+    return root, *_unless_recorded_elsewhere(args.harness, found, flags["url"], ids_said)
 
 
 def _moved(
@@ -858,6 +870,7 @@ def _read_token_file(path: Path, url: str | None = None, hooks: Hooks | None = N
         token_file=path,
         harness=where.harness,
         managed_hooks=where.managed,
+        install_reads=True,
     ).bearer_token()
 
 

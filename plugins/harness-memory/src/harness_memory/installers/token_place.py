@@ -249,7 +249,9 @@ def token_plan(
     if token is None or place is None:
         return [], stale, []
     if keep is not None and place.absolute() == keep.absolute():
-        raise SettingsFileError(_not_replaced(keep, url or ""))
+        raise SettingsFileError(
+            _not_replaced(keep, url or "", record.id_said_not_secret(url or ""))
+        )
     if (shared := shared_token(place, token)) is not None:
         raise SettingsFileError(shared)
     old = read_text(place)
@@ -294,20 +296,21 @@ def token_plan(
     return changes, stale, notes
 
 
-def _not_replaced(kept: Path, url: str) -> str:
+def _not_replaced(kept: Path, url: str, ids_said: bool) -> str:
     """Why an install given a token for ``url`` writes none into ``kept``, the token file the
-    user gave for another service (A-10), and the command that replaces it, as printed."""
+    user gave for another service (A-10), and the command that replaces it, as printed
+    (``ids_said``: the ids in ``url``'s path said to be no secret, and shown)."""
     from memory_core.addresses import shown_url
 
     from harness_memory.settings import token_service
 
-    recorded = shown_url(str(token_service(kept)))
+    recorded, now = shown_url(str(token_service(kept))), shown_url(url, ids=not ids_said)
     return (
         f"{kept} holds the token given for the service at {recorded} (`harness-memory token set "
-        f"--url`), not {shown_url(url)}, and an install never removes or replaces such a token "
-        f"(A-10): `harness-memory token set --file {shlex.quote(str(kept))} --url "
-        f"{shlex.quote(shown_url(url))}` puts {shown_url(url)}'s token there ({recorded}'s "
-        "is then gone), then run this install again without a token"
+        f"--url`), not {now}, and an install never removes or replaces such a token (A-10): "
+        f"`harness-memory token set --file {shlex.quote(str(kept))} --url {shlex.quote(now)}` "
+        f"puts {now}'s token there ({recorded}'s is then gone), then run this install again "
+        "without a token"
     )
 
 
