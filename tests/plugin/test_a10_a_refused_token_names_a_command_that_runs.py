@@ -101,7 +101,7 @@ def test_a10_the_managed_hooks_name_token_set_with_its_url(tmp_path: Path) -> No
 
 
 def test_a10_an_id_no_one_said_is_no_secret_stays_hidden_in_the_hint(tmp_path: Path) -> None:
-    home, token_file = installed_for(tmp_path, TENANT_URL, "--url-id-not-secret")
+    _, token_file = installed_for(tmp_path, TENANT_URL, "--url-id-not-secret")
     record = json.loads((token_file.parent / "install.json").read_text("utf-8"))
     record.pop("urlIdNotSecret")
     (token_file.parent / "install.json").write_text(json.dumps(record), "utf-8")

@@ -522,9 +522,9 @@ def _managed_url_changed(
     sent to the new one) until the user gives that one's. Empty for no managed install, none
     before, or the same service. URLs as ``shown_url`` shows them (the new one's ids shown when
     ``ids_said``: ``--url-id-not-secret``), the command runnable as printed."""
-    from memory_core.addresses import shown_url
-
     import shlex  # only an install quotes (H-5)
+
+    from memory_core.addresses import shown_url
 
     from harness_memory.installers.spec import same_service
 
