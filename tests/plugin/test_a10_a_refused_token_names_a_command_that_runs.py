@@ -75,20 +75,31 @@ def test_a10_a_user_hook_names_the_token_set_that_gives_its_service_a_token(
     assert load_settings(settings, {}, flags_only=True).bearer_token() == NEW_TOKEN
 
 
-def test_a10_an_unreadable_record_names_the_token_set_that_writes_a_new_one(
+def test_a10_a_users_own_url_file_beside_the_token_is_said_to_be_none_of_ours(
     tmp_path: Path,
 ) -> None:
+    """``F.url`` beside ``--token-file F`` that is the user's own (notes, not one URL) was
+    "an unreadable record" to be checked and removed (``rm``): it is said to be no record of
+    ours, neither used nor replaced, and the way on moves it aside, keeping it."""
     home, token_file = installed_for(tmp_path, TENANT_URL, "--url-id-not-secret")
-    record = token_file.parent / "token.url"
-    record.write_text("not a url\n", "utf-8")
+    mine = token_file.parent / "token.url"
+    mine.write_text("my notes: which service is this?\nsecond line\n", "utf-8")
     settings = hook_settings(token_file, TENANT_URL)
 
     said = refusal(settings)
 
-    assert f"--url {TENANT_URL}`" in said and "***" not in said, said
-    record.unlink()  # as the refusal says first: `rm …`
+    assert (
+        f"{mine} is not a service record harness-memory wrote (one http(s) URL on one line): "
+        "your own file, or a token put there by mistake; harness-memory neither uses nor "
+        "replaces it, and sends this token to no service while it is there"
+    ) in said, said
+    assert "unreadable" not in said and "rm " not in said and "my notes" not in said
+    (move,) = re.findall(r"`(mv [^`]*)`", said)
+    _, source, target = shlex.split(move)
+    Path(source).rename(target)  # as printed
     run_printed(said, home)
     assert load_settings(settings, {}, flags_only=True).bearer_token() == NEW_TOKEN
+    assert Path(target).read_text("utf-8").startswith("my notes")
 
 
 def test_a10_the_managed_hooks_name_token_set_with_its_url(tmp_path: Path) -> None:

@@ -189,7 +189,7 @@ def test_a10_a_token_never_lands_in_a_record_nor_is_echoed_from_one(tmp_path: Pa
     served.write_text(f"{TOKEN}\n", "utf-8")  # as an earlier release let it
     with pytest.raises(TokenFileError) as refused:
         hook_token(token_file, A)
-    assert TOKEN not in str(refused.value) and "unreadable" in str(refused.value)
+    assert TOKEN not in str(refused.value) and "not a service record" in str(refused.value)
     out = io.StringIO()
     main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
     assert TOKEN not in out.getvalue()
@@ -197,7 +197,7 @@ def test_a10_a_token_never_lands_in_a_record_nor_is_echoed_from_one(tmp_path: Pa
 
 def test_a10_a_secret_of_the_services_shape_is_never_a_service(tmp_path: Path) -> None:
     """``--url`` holding a token (pasted in the wrong place) is refused without saying it back,
-    and a record holding one is an unreadable record, never shown."""
+    and a record holding one is no record of ours, never shown."""
     secret = "mem_" + "Zq8vK2pL9xW4rT7nB3mC6hJ1dF5gS0aE" + "yU4iO8kP2lQ"
     token_file = tmp_path / "mine" / "token"
     for url in (secret, f"http://127.0.0.1:9/{secret}"):
@@ -210,7 +210,8 @@ def test_a10_a_secret_of_the_services_shape_is_never_a_service(tmp_path: Path) -
     (token_file.parent / "token.url").write_text(f"http://127.0.0.1:9/{secret}\n", "utf-8")
     with pytest.raises(TokenFileError) as refused:
         hook_token(token_file, A)
-    assert secret not in str(refused.value) and "unreadable record" in str(refused.value)
+    said = str(refused.value)
+    assert secret not in said and "is not a service record harness-memory wrote" in said
 
 
 def test_a10_token_set_writes_no_token_whose_record_it_cannot_write(

@@ -273,19 +273,24 @@ def _url_as_said(url: str, state: Path) -> str:
 
 
 def _unreadable_record(token_file: Path, url: str, hooks: Hooks) -> str:
-    """Why a hook refuses a token whose service record is not one URL (:func:`token_service`
-    ``""``), never saying what the record holds (a token put there by mistake), and the fix:
-    remove the record, give ``url``'s token (A-10) with ``token set --url``, as printed."""
+    """Why a hook refuses a token beside a ``token.url`` that is not a service record the
+    plugin writes (:func:`token_service` ``""``: the user's own file of that name, or a token
+    put there by mistake), never saying what it holds: it is not used nor replaced, and the
+    token is sent nowhere while it is there (A-10); the way on, runnable as printed: move it
+    aside (a name the user picks; nothing of it is removed), then ``token set --url``."""
     import shlex  # only on this refusal (H-5)
 
-    record = quoted(token_service_file(token_file))
+    record = token_service_file(token_file)
     now = _url_as_said(url, token_file.parent)
     where = "--managed" if hooks.managed else f"--file {quoted(token_file)}"
+    aside = quoted(record.with_name(record.name + ".mine"))
     return (
-        f"its service record {token_service_file(token_file)} is an unreadable record (not one "
-        f"http(s) URL), so the token's service is not known (A-10): check it, remove it "
-        f"(`rm {record}`) and give {now}'s token: `harness-memory token set {where} --url "
-        f"{shlex.quote(now)}` (it reads it from stdin)"
+        f"{record} is not a service record harness-memory wrote (one http(s) URL on one line): "
+        "your own file, or a token put there by mistake; harness-memory neither uses nor "
+        "replaces it, and sends this token to no service while it is there, since whose it is "
+        f"is not known (A-10): move it aside (`mv {quoted(record)} {aside}`), then give {now}'s "
+        f"token: `harness-memory token set {where} --url {shlex.quote(now)}` (it reads it from "
+        "stdin)"
     )
 
 
