@@ -215,15 +215,8 @@ def run_install(
         no_check=install and args.no_check,
         kept_token=None if reused[1] is None else reused[1].kept,
     )
-    if install and options.url:  # written into settings and command lines: even unchecked
-        from harness_memory.client import service_url_parts
-        from harness_memory.errors import ServiceUnreachableError
-
-        try:
-            service_url_parts(options.url, written=not options.url_id_not_secret)
-        except ServiceUnreachableError as error:
-            _logger().error("install %s: %s (nothing was changed)", args.harness, error)
-            return 1
+    if install and _url_refused(args.harness, options):
+        return 1
     warnings = []
     if install:
         ids_said = options.url_id_not_secret
@@ -237,9 +230,12 @@ def run_install(
         remote_state.mkdir(mode=0o700, parents=True, exist_ok=True)
         Path(str(root)).mkdir(parents=True, exist_ok=True)
     copies = set() if install or args.dry_run else remote_copies(home, environ)
+    before = _memory_before(args, home, environ, managed) if install else None
     result = _written(args, options, environ, chosen, out)
     if result is None:
         return 1
+    if (moved := _memory_switched(before, options, dry_run=args.dry_run)) is not None:
+        _say(out, args.harness, moved, True)
     _said_dropped(args, token, reused[1], out)
     for line in [] if install or args.dry_run else _left_behind(copies, home, environ, managed):
         _say(out, args.harness, line, True)
@@ -258,6 +254,71 @@ def run_install(
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
     return 1 if problems else 0
+
+
+def _url_refused(harness: str, options: InstallOptions) -> bool:
+    """Whether the install's ``options.url``, written into settings and command lines (even
+    unchecked), is refused (:func:`~harness_memory.client.service_url_parts`: a password or a
+    key in it, A-10); the error is logged, nothing changed."""
+    if not options.url:
+        return False
+    from harness_memory.client import service_url_parts
+    from harness_memory.errors import ServiceUnreachableError
+
+    try:
+        service_url_parts(options.url, written=not options.url_id_not_secret)
+    except ServiceUnreachableError as error:
+        _logger().error("install %s: %s (nothing was changed)", harness, error)
+        return True
+    return False
+
+
+def _memory_before(
+    args: argparse.Namespace, home: Path, environ: Mapping[str, str], managed: Path | None
+) -> tuple[str, str, bool] | None:
+    """``(service URL, memory root, remote mode)`` the installed hooks of ``args.harness``
+    name before this install rewrites them; None when none are installed (or they name no
+    one of each)."""
+    from harness_memory.installers.reinstall import installed_settings
+
+    flags = installed_settings(args.harness, home, environ, managed).flags
+    if not flags.get("url") or not flags.get("memory-root"):
+        return None
+    return flags["url"], flags["memory-root"], flags.get("remote") == "on"
+
+
+def _memory_switched(
+    before: tuple[str, str, bool] | None, options: InstallOptions, *, dry_run: bool
+) -> str | None:
+    """The sentence saying, without ``--verbose``, which memory the hooks used and which they
+    use now, when the install changed it: another service, another memory root, remote mode
+    (R-1: a local copy synced with the service) on or off. None when nothing of it changed.
+    URLs as ``shown_url`` shows them (their ids too when the user said they are no secret)."""
+    from memory_core.addresses import shown_url
+
+    from harness_memory.installers.spec import same_service
+
+    if before is None or not options.url or options.memory_root is None:
+        return None
+    url, root, remote = before
+    now = (options.url, str(options.memory_root), options.remote)
+    if same_service(url, now[0]) and Path(root) == Path(now[1]) and remote == now[2]:
+        return None
+
+    def memory(service: str, folder: str, copy: bool) -> str:
+        if copy:
+            return f"a local copy in {folder} synced with the service at {service} (remote mode)"
+        return f"the memory root {folder} of the service at {service}"
+
+    old = memory(shown_url(url), root, remote)
+    new = memory(shown_url(now[0], ids=not options.url_id_not_secret), now[1], now[2])
+    verb = "would switch" if dry_run else "switched"
+    kept = (
+        "the same folder: what it holds stays in it"
+        if Path(root) == Path(now[1])
+        else "nothing of the old one was moved or removed"
+    )
+    return f"the hooks' memory {verb}: from {old} to {new} ({kept})"
 
 
 def _machine_problems(

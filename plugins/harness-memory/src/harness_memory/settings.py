@@ -260,12 +260,12 @@ def _url_as_said(url: str, state: Path) -> str:
     that the user said they are no secret (``--url-id-not-secret``): the command is then
     runnable as printed. A password or key stays hidden."""
     import hashlib
-    import json
 
     from memory_core.addresses import shown_url
+    from memory_core.json_text import loads
 
     try:
-        said = json.loads((state / "install.json").read_text("utf-8")).get("urlIdNotSecret")
+        said = loads((state / "install.json").read_bytes()).get("urlIdNotSecret")
     except (OSError, ValueError, AttributeError):
         said = None
     digest = hashlib.sha256(url.encode("utf-8")).hexdigest()
