@@ -518,7 +518,7 @@ def _token_for(
     if not (url and found.token):
         return None, None
     if before is not None and (same_service(before, url) or _users_own(found)):
-        return _unless_recorded_elsewhere(args.harness, found, url, args.url_id_not_secret)
+        return _unless_recorded_elsewhere(args.harness, found, url, args.url_id_not_secret is True)
     shown = None if before is None else shown_url(before)
     return None, Dropped(Hooks(args.harness), shown, shown_url(url), bool(found.env_token))
 
@@ -642,16 +642,17 @@ def _install_before(
     flag it needs named (:meth:`~harness_memory.advice.Hooks.install_with`; given
     ``--project``, an install takes nothing from the hooks there, H-3: ``--timeout`` when they
     carry one, ``--url-id-not-secret`` when their install was told so), into the ``managed``
-    folder when there is one. Its URL as it may be shown (A-10: never a password or an id)."""
+    folder when there is one. Its URL as it may be shown (A-10: never a password; an id only when
+    said to be no secret, so the command runs as printed)."""
     import shlex
 
     from memory_core.addresses import shown_url
 
-    url = shown_url(flags["url"]) if flags.get("url") else None
+    said = bool(flags.get("url")) and _id_said_not_secret(settings, flags["url"])
+    url = shown_url(flags["url"], ids=not said) if flags.get("url") else None  # runnable
     extra: tuple[str, ...] = ()
     extra += (f"--timeout {shlex.quote(flags['timeout'])}",) if flags.get("timeout") else ()
-    if flags.get("url") and _id_said_not_secret(settings, flags["url"]):
-        extra += ("--url-id-not-secret",)
+    extra += ("--url-id-not-secret",) if said else ()
     hooks = Hooks(harness, managed is not None)
     folder = None if managed is None else str(managed)
     return hooks.install_with(
@@ -889,16 +890,17 @@ def _as_installed(
             args.timeout = float(flags["timeout"])
     import shlex  # only an install quotes: not every hook process, which imports this module (H-5)
 
-    from memory_core.addresses import shown_url  # A-10: its password and ids never said
+    from memory_core.addresses import shown_url  # A-10: its password never said, nor its ids
 
+    ids = not getattr(args, "url_id_not_secret", False)  # ... unless that install was told they are no secret
     shown = " ".join(
-        f"--{name} {shlex.quote(shown_url(value) if name == 'url' else value)}"
+        f"--{name} {shlex.quote(shown_url(value, ids=ids) if name == 'url' else value)}"
         for name, value in flags.items()
     )
     out.write(f"{args.harness}: installing again with the settings of {found.path}: {shown}\n")
     if managed is not None:
         return root, found.token, None
-    ids_said = bool(args.url_id_not_secret)
+    ids_said = bool(getattr(args, "url_id_not_secret", False))
     return root, *_unless_recorded_elsewhere(args.harness, found, flags["url"], ids_said)
 
 
@@ -988,7 +990,7 @@ def _install_asked(args: argparse.Namespace, root: str, options: Any) -> str:
     (:meth:`~harness_memory.advice.Hooks.install_with`: the hooks installed before name
     another service, whose settings an install given fewer flags would take again, H-3), with
     ``--timeout``, ``--url-id-not-secret`` and ``--home`` when given. Its URL as it may be
-    shown (A-10: never a password or an id)."""
+    shown (A-10: never a password; an id only when said to be no secret)."""
     import shlex
 
     from memory_core.addresses import shown_url
@@ -999,7 +1001,7 @@ def _install_asked(args: argparse.Namespace, root: str, options: Any) -> str:
     extra += (f"--home {shlex.quote(args.home)}",) if getattr(args, "home", None) else ()
     managed = options.managed_dir
     return Hooks(args.harness, managed is not None).install_with(
-        shown_url(options.url) if options.url else None,
+        shown_url(options.url, ids=not options.url_id_not_secret) if options.url else None,
         options.project,
         options.agent,
         root,
