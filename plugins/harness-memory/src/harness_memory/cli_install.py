@@ -892,7 +892,7 @@ def _as_installed(
 
     from memory_core.addresses import shown_url  # its password never said, nor its ids
 
-    ids = not getattr(args, "url_id_not_secret", False)  # ... unless that install was told they are no secret
+    ids = not getattr(args, "url_id_not_secret", False)  # ... unless said to be no secret
     shown = " ".join(
         f"--{name} {shlex.quote(shown_url(value, ids=ids) if name == 'url' else value)}"
         for name, value in flags.items()
