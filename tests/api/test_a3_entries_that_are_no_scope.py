@@ -203,3 +203,24 @@ def test_a3_memory_api_memory_export_names_them_escaped(
     for name, words in expected.items():
         assert f"not archived, no scope: {name}: " in flat and words in flat, name
     assert "\a" not in printed and OUTSIDE_SECRET not in printed
+
+
+async def test_a3_a_hidden_folder_in_the_memory_root_is_named_with_why(
+    client: Client, agent: AgentHome
+) -> None:
+    """A folder named with a leading ``.`` (notes copied in as ``.user-backup``) was skipped by
+    every listing, the overview's ``skipped`` list not naming it; the system's and the service's
+    own dot-named files (``.DS_Store``, a lock) and temp folders (``.*.tmp``) stay unnamed."""
+    root = agent.root
+    (root / ".user-backup").mkdir()
+    (root / ".user-backup" / "deploy.md").write_text("---\nname: d\n---\nbody\n", "utf-8")
+    (root / ".DS_Store").write_bytes(b"\0")
+    (root / ".history.0a1b2c.tmp").mkdir()
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    said = named(overview["skipped"])
+    assert list(said) == [".user-backup"], said
+    assert said[".user-backup"].startswith("a hidden folder (its name starts with '.')")
+    assert "never read" in said[".user-backup"] and "rename it" in said[".user-backup"]
+    assert overview["skippedCount"] == 1

@@ -199,9 +199,10 @@ async def test_a2_i9_a_template_with_hidden_text_is_refused_like_a_name(
     client: Client, agent: AgentHome
 ) -> None:
     """I-9: characters hidden wherever they stand (a right-to-left override, tag characters, a
-    zero-width space) in the template are refused with 400 naming the line and what is hidden
-    (never the hidden text); nothing is saved. Joiners I-9 keeps (an emoji's, Persian's ZWNJ)
-    are accepted."""
+    zero-width space) in the template are refused with 422 naming the line and what is hidden
+    (never the hidden text), as a memory prompt is (it was 400: a well-formed body whose value a
+    rule refuses is a 422 on both routes); nothing is saved. Joiners I-9 keeps (an emoji's,
+    Persian's ZWNJ) are accepted."""
     before = await ok_json(await client.get(CONFIG))
     tags = "".join(chr(0xE0000 + ord(char)) for char in "curl x | sh")
     for template in (
@@ -211,7 +212,7 @@ async def test_a2_i9_a_template_with_hidden_text_is_refused_like_a_name(
     ):
         await expect_problem(
             await client.patch(CONFIG, json={"template": template}),
-            400,
+            422,
             "template must not hold hidden characters (line 2: ",
         )
     refused = await client.patch(CONFIG, json={"template": f"a\nb{tags}\n{{{{MEMORY}}}}"})
@@ -223,7 +224,7 @@ async def test_a2_i9_a_template_with_hidden_text_is_refused_like_a_name(
         f"/api/projects/{PROJECT}/agents",
         json={"id": "hidden", "name": "Hidden", "template": "hi\u202e{{MEMORY}}"},
     )
-    await expect_problem(created, 400, "template must not hold hidden characters (line 1: 1 bidi")
+    await expect_problem(created, 422, "template must not hold hidden characters (line 1: 1 bidi")
 
     kept = "# Role 👨\u200d👩\u200d👧 می\u200cخواهم\n{{MEMORY}}\n"
     changed = await ok_json(await client.patch(CONFIG, json={"template": kept}))
@@ -273,3 +274,33 @@ async def test_a2_i9_a_memory_prompt_with_hidden_text_is_refused_like_the_templa
     kept = "# Memory 👨\u200d👩\u200d👧 می\u200cخواهم\n{{MEMORY_USER_INDEX}}\n"
     changed = await ok_json(await client.patch(CONFIG, json={"memory": {"prompt": kept}}))
     assert changed["memory"]["prompt"] == kept
+
+
+async def test_i1_a_misspelt_session_placeholder_in_a_template_is_refused_naming_the_known_ones(
+    client: Client, agent: AgentHome
+) -> None:
+    """``{{AGNET_ID}}`` (meant for ``{{AGENT_ID}}``, which a Session start fills with the agent's
+    id) was saved and reached the model as written; it is refused (422, as every template and
+    prompt rule is, on ``PATCH …/config`` and ``POST …/agents`` alike), naming it, the one it
+    was meant for and every placeholder the service fills in; nothing is saved."""
+    before = await ok_json(await client.get(CONFIG))
+    template = "# Role\n- Agent id: {{AGNET_ID}}\n- Data: {{APP_DATA_DIR}}\n{{MEMORY}}\n"
+
+    for response in (
+        await client.patch(CONFIG, json={"template": template}),
+        await client.post(
+            f"/api/projects/{PROJECT}/agents",
+            json={"id": "typo", "name": "Typo", "template": template},
+        ),
+    ):
+        body = await expect_problem(response, 422, "template must hold {{MEMORY}} at most once")
+        assert "'{{AGNET_ID}}' (a typo of {{AGENT_ID}}?)" in body["detail"]
+        assert (
+            "({{MEMORY}}, {{WORKSPACE_MEMORY_KEY}}, {{APP_DATA_DIR}}, {{AGENT_ID}})"
+            in body["detail"]
+        )
+    assert await ok_json(await client.get(CONFIG)) == before
+    other = "# Role\n{{AGENT}} {{CWD}} {{AGENT_ID}}\n{{MEMORY}}\n"  # another thing's: kept
+    assert (await ok_json(await client.patch(CONFIG, json={"template": other})))[
+        "template"
+    ] == other

@@ -64,6 +64,9 @@ CASES = [
     "ｃ\ufe00ｕ\ufe03ｒ\ufe05ｌ\ufe01 ∀\ufe00∂\ufe02 →\ufe00 ！\ufe00 \u5c6e\ufe01",
     "😀\ufe0f ⚠\ufe0f 🏳\ufe0f\u200d🌈",
     "葛\U000e0100飾区の辻\U000e0100本, 葛\U000e0100葛\U000e0101",
+    # Egyptian hieroglyph format controls (U+13439 on: Unicode 15, unknown to Python 3.11)
+    "always add\U00013439 curl, \U00013000\U00013430\U00013001 and "
+    "\U00013000\U00013430\U0001343c\U0001343d\U00013001",
 ]
 _ALPHABET = (
     "ab1 _-#.\u00ad\u034f\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202e\u2066\u2069\u2060"
@@ -72,6 +75,7 @@ _ALPHABET = (
     "部ｃ！∀\ufe03\U000e0153\u5c6e\ufe01⚠"
     "`/:[]().\n"
     "\u0301\u05b4\u05b7\u093e\u20e3"
+    "\U00013000\U00013430\U00013439\U0001343f"
 )
 
 

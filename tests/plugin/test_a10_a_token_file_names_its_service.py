@@ -56,7 +56,8 @@ def test_a10_token_set_records_the_service_and_a_hook_of_another_refuses_the_tok
         hook_token(token_file, NEW, managed=True)
     assert (
         f"it holds the token given for the service at {OLD}, not {NEW}: a token is never sent "
-        f"to another service (A-10); run `harness-memory token set --managed` with {NEW}'s token"
+        f"to another service (A-10); run `harness-memory token set --managed --url {NEW}` with "
+        f"{NEW}'s token (it reads it from stdin)"
     ) in str(refused.value)
     assert TOKEN not in str(refused.value)
 

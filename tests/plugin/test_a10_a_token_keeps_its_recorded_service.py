@@ -91,8 +91,9 @@ def test_a10_an_install_reusing_a_token_recorded_for_another_service_never_sends
     out = io.StringIO()
     assert main(command, environ={"HOME": str(home)}, stdout=out) == 0, out.getvalue()
     assert sent == [None]  # B's token is not sent to A by the check
-    assert f"it was given for the service at {B}, not {A}" in out.getvalue()
-    assert not (token_file.exists() and record(token_file) == f"{A}\n")
+    assert f"it holds the token given for the service at {B}" in out.getvalue()
+    assert f"`harness-memory token set --url`), not {A}" in out.getvalue()
+    assert record(token_file) == f"{B}\n"  # kept, never relabelled nor removed
 
 
 def test_a10_an_unchecked_install_never_relabels_a_token_recorded_for_another_service(
@@ -104,10 +105,10 @@ def test_a10_an_unchecked_install_never_relabels_a_token_recorded_for_another_se
     status, said = install(home, "codex", environ={})  # again, with the hooks' settings
 
     assert status == 0, said
-    assert f"given for the service at {B}, not {A}" in said
-    assert not (token_file.exists() and record(token_file) == f"{A}\n")
+    assert f"given for the service at {B} (`harness-memory token set --url`), not {A}" in said
+    assert record(token_file) == f"{B}\n"  # kept, never relabelled nor removed
     status, said = install(home, "codex", *flags(home, A), environ={})
-    assert not (token_file.exists() and record(token_file) == f"{A}\n")
+    assert record(token_file) == f"{B}\n" and token_file.read_text("utf-8") == f"{TOKEN}\n"
 
 
 def test_a10_an_install_given_a_token_file_recorded_for_another_service_refuses_it(
@@ -188,7 +189,7 @@ def test_a10_a_token_never_lands_in_a_record_nor_is_echoed_from_one(tmp_path: Pa
     served.write_text(f"{TOKEN}\n", "utf-8")  # as an earlier release let it
     with pytest.raises(TokenFileError) as refused:
         hook_token(token_file, A)
-    assert TOKEN not in str(refused.value) and "unreadable" in str(refused.value)
+    assert TOKEN not in str(refused.value) and "not a service record" in str(refused.value)
     out = io.StringIO()
     main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
     assert TOKEN not in out.getvalue()
@@ -196,7 +197,7 @@ def test_a10_a_token_never_lands_in_a_record_nor_is_echoed_from_one(tmp_path: Pa
 
 def test_a10_a_secret_of_the_services_shape_is_never_a_service(tmp_path: Path) -> None:
     """``--url`` holding a token (pasted in the wrong place) is refused without saying it back,
-    and a record holding one is an unreadable record, never shown."""
+    and a record holding one is no record of ours, never shown."""
     secret = "mem_" + "Zq8vK2pL9xW4rT7nB3mC6hJ1dF5gS0aE" + "yU4iO8kP2lQ"
     token_file = tmp_path / "mine" / "token"
     for url in (secret, f"http://127.0.0.1:9/{secret}"):
@@ -209,7 +210,8 @@ def test_a10_a_secret_of_the_services_shape_is_never_a_service(tmp_path: Path) -
     (token_file.parent / "token.url").write_text(f"http://127.0.0.1:9/{secret}\n", "utf-8")
     with pytest.raises(TokenFileError) as refused:
         hook_token(token_file, A)
-    assert secret not in str(refused.value) and "unreadable record" in str(refused.value)
+    said = str(refused.value)
+    assert secret not in said and "is not a service record harness-memory wrote" in said
 
 
 def test_a10_token_set_writes_no_token_whose_record_it_cannot_write(

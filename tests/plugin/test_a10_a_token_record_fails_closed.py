@@ -94,7 +94,47 @@ def test_a10_token_set_failing_to_write_the_token_leaves_no_token_under_another_
     assert hook_token_or_refused(token_file, B) is None
     assert record(token_file) == f"{A}\n"  # the record put back as it was, the token too
     assert hook_token(token_file, A) == TOKEN and "nothing written" in said, said
-    assert [p.name for p in token_file.parent.iterdir() if p.name.endswith(".aside")] == []
+    assert [p.name for p in token_file.parent.iterdir() if ".aside" in p.name] == []
+
+
+def test_a10_token_set_moves_a_token_aside_under_a_name_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The old token went to the fixed name ``.token.aside``, over what a run that stopped
+    midway left there (the token it had moved aside, read by no hook but the user's to get
+    back). Now each run makes a name of its own (``0600``), and says which when it is left."""
+    home, token_file = installed(tmp_path, "codex", A)
+    leftover = token_file.parent / ".token.aside"
+    leftover.write_text("mem_leftover-Token-of-a-stopped-run\n", "utf-8")
+    leftover.chmod(0o600)
+
+    status, said = token_set(home, "--file", str(token_file), "--url", B, token=OTHER)
+
+    assert status == 0, said
+    assert leftover.read_text("utf-8") == "mem_leftover-Token-of-a-stopped-run\n"
+    assert hook_token(token_file, B) == OTHER
+    from harness_memory import cli_token
+
+    def full_disk(token: str, path: Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    written = cli_token._replace_record
+    calls: list[Path] = []
+
+    def stuck_once_written(record_file: Path, data: bytes) -> None:
+        calls.append(record_file)  # the new record is written; putting the old back fails
+        if len(calls) > 1:
+            raise OSError(errno.EROFS, "Read-only file system")
+        written(record_file, data)
+
+    monkeypatch.setattr(cli_token, "set_token", full_disk)
+    monkeypatch.setattr(cli_token, "_replace_record", stuck_once_written)
+    status, said = token_set(home, "--file", str(token_file), "--url", A, token=TOKEN)
+    assert status == 2, said
+    (aside,) = [p for p in token_file.parent.iterdir() if p.name.startswith(".token.aside-")]
+    assert f"the old token is in {aside}" in said, said
+    assert aside.read_text("utf-8") == f"{OTHER}\n" and stat.S_IMODE(aside.stat().st_mode) == 0o600
+    assert leftover.read_text("utf-8") == "mem_leftover-Token-of-a-stopped-run\n"
 
 
 def test_a10_token_set_given_a_folder_writes_no_record(tmp_path: Path) -> None:

@@ -130,6 +130,8 @@ def test_a10_the_urls_an_install_says_hide_their_userinfo_and_ids(
     home, _ = installed(tmp_path, harness)
     settings = next(path for path in home.rglob("*") if path.is_file() and OLD in path.read_text())
     settings.write_text(settings.read_text("utf-8").replace(OLD, SECRET_URL), "utf-8")
+    served = next(home.rglob("token.url"))  # as an install for that URL recorded it
+    served.write_text(f"{SECRET_URL}\n", "utf-8")
 
     again = install(home, harness, environ={})[1]  # then refused: a URL holding a password
     assert f"--url '{SHOWN}'" in again
@@ -222,7 +224,7 @@ def test_a10_a_managed_install_for_another_url_says_each_users_token_goes_there(
         f"the managed hooks named the service at {OLD}: each user's managed token was given "
         f"for it, so these hooks no longer send it (A-10; one set before `token set` recorded "
         f"its service beside it still goes to {NEW}); tell every user to run "
-        f"`harness-memory token set --managed` with {NEW}'s token"
+        f"`harness-memory token set --managed --url {NEW}` with {NEW}'s token"
     ) in said + caplog.text
     caplog.clear()  # installed again for the same service: nothing to say
     status, said = install(home, harness, *flags(home, NEW), *managed, environ={})

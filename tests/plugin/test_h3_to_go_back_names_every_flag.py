@@ -42,6 +42,7 @@ def test_h3_to_go_back_names_the_timeout_and_url_id_not_secret(
     back = warning.getMessage().split("(to go back: ", 1)[1]
     assert "--agent coder" in back and "--timeout 7" in back, back
     assert "--url-id-not-secret" in back, back
+    assert f"--url {URL} " in back, back  # runnable as printed: the id said to be no secret
 
 
 def test_h3_the_hooks_install_hint_names_their_timeout(tmp_path: Path) -> None:

@@ -122,7 +122,7 @@ def url_secret(url: str, *, written: bool = False) -> str | None:
     return None
 
 
-def shown_url(url: str) -> str:
+def shown_url(url: str, *, ids: bool = True) -> str:
     """``url`` as a message or record may show it: what may hold a secret as ``***``, never
     printed. That is everything from the scheme's ``//`` up to the URL's last ``@``, each
     segment of its path that looks like a key or an id (a UUID, plain hex) and everything from
@@ -136,12 +136,15 @@ def shown_url(url: str) -> str:
     'https://gw.example/memory/***/'
     >>> shown_url("https://gw.example/tenants/123e4567-e89b-12d3-a456-426614174000/memory")
     'https://gw.example/tenants/***/memory'
+
+    ``ids`` False shows the ids in the path (the user said they are no secret, A-10:
+    ``--url-id-not-secret``); a key, a password and a query stay hidden.
     """
     hidden = re.compile(_USERINFO).sub(
         lambda found: f"{found.group('scheme') or ''}***@", url, count=1
     )
     authority, path, rest = _split(hidden)
-    shown = "/".join("***" if _hidden(part, ids=True) else part for part in path.split("/"))
+    shown = "/".join("***" if _hidden(part, ids=ids) else part for part in path.split("/"))
     return authority + shown + (rest[0] + "***" if rest else "")
 
 

@@ -22,13 +22,33 @@ import itertools
 import sys
 import unicodedata
 
-__all__ = ["CLASSES", "UNICODE_VERSION", "class_ranges"]
+__all__ = [
+    "CLASSES",
+    "NEWER_FORMAT_CHARACTERS",
+    "UNICODE_VERSION",
+    "class_ranges",
+    "is_format_character",
+]
 
 CLASSES = ("L", "M", "N", "Nd")
 """The classes the rule asks about: letters, marks, numbers (each a general category's first
 letter) and decimal digits (one category)."""
 UNICODE_VERSION = unicodedata.unidata_version
 """The Unicode version the classes are this process's of."""
+NEWER_FORMAT_CHARACTERS = ((0x13439, 0x1343F),)
+r"""The format characters (category Cf) Unicode added after 14.0, the data of Python 3.11, whose
+``unicodedata`` holds them as unassigned (Cn): the Egyptian hieroglyph format controls
+U+13439-U+1343F of Unicode 15.0. Unicode 15.1, 16.0 and 17.0 added none (compared with
+``DerivedGeneralCategory.txt`` 16.0 and a JavaScript engine's ``\p{Cf}`` of Unicode 17.0:
+``tests/core/test_i9_newer_format_characters.py``)."""
+
+
+def is_format_character(char: str) -> bool:
+    """Whether ``char`` is a format character (Cf) of Unicode 17.0: by this Python's data, or
+    one of :data:`NEWER_FORMAT_CHARACTERS` it does not know yet (I-9)."""
+    if unicodedata.category(char) == "Cf":
+        return True
+    return any(first <= ord(char) <= last for first, last in NEWER_FORMAT_CHARACTERS)
 
 
 _BLOCK = 4096

@@ -42,7 +42,12 @@ or turn text around on screen, yet reach the model verbatim. Hidden here:
   counts out bits; the
   Mongolian free variation selectors U+180B–U+180D, U+180F after a Mongolian letter and its
   vowel separator U+180E between two; the Duployan shorthand format controls
-  U+1BCA0–U+1BCA3 after a Duployan character; the **Braille blank** U+2800 beside a Braille
+  U+1BCA0–U+1BCA3 after a Duployan character; the Egyptian hieroglyph format controls
+  U+13430–U+1343F (joiners, insertions, segments, enclosures: they lay hieroglyphs out into a
+  quadrat and draw nothing themselves) beside an Egyptian hieroglyph, so a run of them between
+  two hieroglyphs keeps at most two (U+13439–U+1343F are Unicode 15's, which Python 3.11's
+  ``unicodedata`` does not know: every one is named by code point, never by its category);
+  the **Braille blank** U+2800 beside a Braille
   pattern (Braille text and Braille art; elsewhere it is a "space" that no trimming removes);
 - **control characters** (Unicode ``Cc``) other than tab and line feed, and a carriage return
   not ending a line: an escape sequence (``ESC [8m``) conceals text in a terminal, a lone
@@ -50,7 +55,7 @@ or turn text around on screen, yet reach the model verbatim. Hidden here:
 
 Not hidden: the visible spaces (U+00A0, U+2000–U+200A, U+202F, U+205F, U+3000, U+1680), the line
 and paragraph separators, and format characters that draw a sign (U+0600–U+0605, U+06DD,
-U+070F, U+08E2, the Egyptian hieroglyph format controls).
+U+070F, U+0890, U+0891, U+08E2, U+110BD, U+110CD).
 
 Emoji sequences stay byte for byte: ZWJ sequences, a variation selector after its character,
 skin-tone modifiers, keycaps (``#️⃣``) and subdivision flags.
@@ -103,7 +108,8 @@ __all__ = [
 _CANDIDATE = (
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
     "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0"
-    "\ufff0-\ufffb\U0001bca0-\U0001bca3\U0001d159\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+    "\ufff0-\ufffb\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d159\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff]"
 )
 _CANDIDATES = _CANDIDATE + "+"
 _ASCII_CANDIDATES = frozenset(chr(code) for code in (*range(0x09), *range(0x0B, 0x20), 0x7F))
@@ -144,6 +150,13 @@ that must say the same in a pattern (the template's, A-2) build on this one list
 _MONGOLIAN_VOWEL_SEPARATOR = "\u180e"
 _MONGOLIAN = ((0x1800, 0x18AF),)
 _DUPLOYAN = ((0x1BC00, 0x1BC9F),)
+_EGYPTIAN_FORMAT = (0x13430, 0x1343F)
+"""The Egyptian hieroglyph format controls: U+13430-U+13438 of Unicode 12, U+13439-U+1343F of
+Unicode 15, which this Python's data (Unicode 14 in 3.11) holds as unassigned, not as format
+characters (Cf): named here by code point, so no version of it leaves them out."""
+_EGYPTIAN = ((0x13000, 0x1342F), (0x13440, 0x1345F), (0x13460, 0x143FF))
+"""Egyptian hieroglyphs (and, from Unicode 15, their modifiers; from 16, Extended-A): what a
+format control arranges into a quadrat."""
 _BRAILLE_PATTERN = "[\u2801-\u28ff]"
 
 # Scripts whose words need ZWNJ / ZWJ between letters: Arabic and its supplements, Syriac,
@@ -269,7 +282,8 @@ def _in_its_place(char: str, before: str, after: str) -> bool | None:
 
     A combining grapheme joiner where :func:`_joiner_in_its_place` says; a Mongolian variation
     selector after a Mongolian letter, its vowel separator between two; a Duployan shorthand
-    format control after a Duployan character; a carriage return before a line feed; a
+    format control after a Duployan character; an Egyptian hieroglyph format control beside
+    an Egyptian hieroglyph; a carriage return before a line feed; a
     zero-width space between two letters (or marks) of Thai, Lao, Myanmar or Khmer, the word
     break of those scripts.
     """
@@ -283,6 +297,8 @@ def _in_its_place(char: str, before: str, after: str) -> bool | None:
         return mongolian_before and _is_letter(after) and _within(after, _MONGOLIAN)
     if 0x1BCA0 <= point <= 0x1BCA3:
         return bool(before) and _within(before, _DUPLOYAN)
+    if _EGYPTIAN_FORMAT[0] <= point <= _EGYPTIAN_FORMAT[1]:
+        return any(bool(near) and _within(near, _EGYPTIAN) for near in (before, after))
     if char == "\r":
         return after == "\n"
     if char == _ZERO_WIDTH_SPACE:

@@ -39,12 +39,14 @@ __all__ = [
     "CONTROL_CLASS",
     "DRAFT_PROMPT_RULE",
     "INDEX_PLACEHOLDER",
+    "KNOWN_PLACEHOLDERS",
     "MACHINE_ID_RULE",
     "MACHINE_NAME_MAX",
     "MACHINE_NAME_RULE",
     "MAX_UTF8_BYTES_KEYWORD",
     "MEMORY_PROMPT_RULE",
     "NAME_MAX",
+    "SESSION_PLACEHOLDERS",
     "TIMESTAMP_RULE",
     "USER_INDEX_PLACEHOLDER",
     "WHITESPACE",
@@ -193,7 +195,8 @@ class TextRule:
     def meta(self, description: str) -> msgspec.Meta:
         """A ``msgspec.Meta`` that documents the rule on a DTO field (it does not enforce it).
 
-        The store enforces the rule with :meth:`problem`, answering 400 with the reason; the
+        The store enforces the rule with :meth:`problem`, answering 400 with the reason (422
+        for an agent's template and memory prompts, whose every rule answers so: A-2, I-1); the
         decoder only checks the JSON type (422), as for every other field. msgspec is imported
         here, where a DTO module defines its fields: a write guard checks ids with these rules
         and has no use for it (H-5).
@@ -611,6 +614,50 @@ def _unclosed_placeholders(template: str) -> tuple[list[str], int]:
     return named, more
 
 
+SESSION_PLACEHOLDERS = ("{{APP_DATA_DIR}}", "{{AGENT_ID}}")
+"""The placeholders a Session start fills in besides memory's (the data dir and the agent id
+of the Environment section, :mod:`memory_core.template`)."""
+KNOWN_PLACEHOLDERS = ("{{MEMORY}}", "{{WORKSPACE_MEMORY_KEY}}", *SESSION_PLACEHOLDERS)
+"""Every placeholder the service fills in an agent's template, as written (I-1, A-2)."""
+
+
+def _session_typos(template: str) -> dict[str, str]:
+    """Each ``{{NAME}}`` of ``template`` written for a Session's own placeholder but not as it
+    is (``{{AGNET_ID}}``, ``{{APP_DATA_DRI}}``: one edit from it, as
+    :mod:`~memory_core.placeholder_typos` reads a typo of memory's), mapped to the placeholder
+    it was meant for: nothing fills it in, and the model is told ``{{AGNET_ID}}`` as its id.
+
+    >>> _session_typos("{{AGENT_ID}} {{AGNET_ID}} {{AGENT}} {{APP-DATA-DIR}}")
+    {'{{AGNET_ID}}': '{{AGENT_ID}}', '{{APP-DATA-DIR}}': '{{APP_DATA_DIR}}'}
+    """
+    if "{{" not in template:
+        return {}
+    from memory_core.placeholder_typos import fold_name, within_one_edit
+
+    found: dict[str, str] = {}
+    for written in dict.fromkeys(re.findall(r"\{\{[^{}\n]{1,64}\}\}", template)):
+        if written in KNOWN_PLACEHOLDERS or _far_from_session(written[2:-2]):
+            continue
+        folded = fold_name(written[2:-2])
+        for own in SESSION_PLACEHOLDERS:  # folded alike: ``I`` is drawn as ``l``
+            if within_one_edit(folded, fold_name(own[2:-2])):
+                found[written] = own
+                break
+    return found
+
+
+def _far_from_session(name: str) -> bool:
+    """Whether the ASCII ``name`` is too far from each Session placeholder's to be its typo,
+    known without folding it: one edit leaves the first three or the last three characters of
+    a name of eight or more as they were (``NAME_0000000`` is neither ``APP…`` nor ``…DIR``),
+    so a template of thousands of other names folds none of them."""
+    if not name.isascii():
+        return False
+    plain = re.sub(r"[\s_-]+", "_", name).strip("_").upper()
+    owns = (own[2:-2] for own in SESSION_PLACEHOLDERS)
+    return not any(plain[:3] == own[:3] or plain[-3:] == own[-3:] for own in owns)
+
+
 def template_placeholder_problem(template: str) -> str | None:
     """What an agent's template holds that would not reach the model as meant (I-1, A-2):
     ``{{MEMORY}}`` more than once (the memory would be injected that many times), or text
@@ -635,6 +682,11 @@ def template_placeholder_problem(template: str) -> str | None:
             f"{other!r} (a typo of {typos[other]}?)" if other in typos else repr(other)
             for other in others
         )
+        problems.append(
+            f"it holds {named}, which nothing fills in: it would reach the model as written"
+        )
+    if session := _session_typos(template):
+        named = ", ".join(f"{typo!r} (a typo of {own}?)" for typo, own in session.items())
         problems.append(
             f"it holds {named}, which nothing fills in: it would reach the model as written"
         )

@@ -218,7 +218,8 @@ class AgentConfig(Answer, frozen=True):
 class MemoryPatch(RequestBody, frozen=True):
     """The ``memory`` part of a config PATCH. ``None`` for a prompt restores the default; a
     prompt must hold its index placeholder exactly once (I-1, 422 otherwise) and no character
-    hidden wherever it stands, as a template (I-9, 400 naming the line and what is hidden)."""
+    hidden wherever it stands, as a template (I-9); 422 for either, naming the line and what is
+    hidden, as for a template."""
 
     enabled: bool | msgspec.UnsetType = msgspec.UNSET
     prompt: MemoryPrompt | msgspec.UnsetType | None = msgspec.UNSET

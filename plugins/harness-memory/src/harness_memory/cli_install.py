@@ -213,17 +213,14 @@ def run_install(
         url_id_not_secret=install and args.url_id_not_secret,
         dry_run=args.dry_run,
         no_check=install and args.no_check,
+        kept_token=None if reused[1] is None else reused[1].kept,
     )
-    if install and options.url:  # written into settings and command lines: even unchecked
-        from harness_memory.client import service_url_parts
-        from harness_memory.errors import ServiceUnreachableError
-
-        try:
-            service_url_parts(options.url, written=not options.url_id_not_secret)
-        except ServiceUnreachableError as error:
-            _logger().error("install %s: %s (nothing was changed)", args.harness, error)
-            return 1
-    warnings = _replaced_agent(args.harness, home, environ, managed, values) if install else []
+    if install and _url_refused(args.harness, options):
+        return 1
+    warnings = []
+    if install:
+        ids_said = options.url_id_not_secret
+        warnings = _replaced_agent(args.harness, home, environ, managed, values, ids_said)
     if install and not args.no_check:
         checked = _checked(args, str(root), options, *checking, dropped=reused[1])
         if checked is None:
@@ -233,9 +230,12 @@ def run_install(
         remote_state.mkdir(mode=0o700, parents=True, exist_ok=True)
         Path(str(root)).mkdir(parents=True, exist_ok=True)
     copies = set() if install or args.dry_run else remote_copies(home, environ)
+    before = _memory_before(args, home, environ, managed) if install else None
     result = _written(args, options, environ, chosen, out)
     if result is None:
         return 1
+    if (moved := _memory_switched(before, options, dry_run=args.dry_run)) is not None:
+        _say(out, args.harness, moved, True)
     _said_dropped(args, token, reused[1], out)
     for line in [] if install or args.dry_run else _left_behind(copies, home, environ, managed):
         _say(out, args.harness, line, True)
@@ -254,6 +254,71 @@ def run_install(
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
     return 1 if problems else 0
+
+
+def _url_refused(harness: str, options: InstallOptions) -> bool:
+    """Whether the install's ``options.url``, written into settings and command lines (even
+    unchecked), is refused (:func:`~harness_memory.client.service_url_parts`: a password or a
+    key in it, A-10); the error is logged, nothing changed."""
+    if not options.url:
+        return False
+    from harness_memory.client import service_url_parts
+    from harness_memory.errors import ServiceUnreachableError
+
+    try:
+        service_url_parts(options.url, written=not options.url_id_not_secret)
+    except ServiceUnreachableError as error:
+        _logger().error("install %s: %s (nothing was changed)", harness, error)
+        return True
+    return False
+
+
+def _memory_before(
+    args: argparse.Namespace, home: Path, environ: Mapping[str, str], managed: Path | None
+) -> tuple[str, str, bool] | None:
+    """``(service URL, memory root, remote mode)`` the installed hooks of ``args.harness``
+    name before this install rewrites them; None when none are installed (or they name no
+    one of each)."""
+    from harness_memory.installers.reinstall import installed_settings
+
+    flags = installed_settings(args.harness, home, environ, managed).flags
+    if not flags.get("url") or not flags.get("memory-root"):
+        return None
+    return flags["url"], flags["memory-root"], flags.get("remote") == "on"
+
+
+def _memory_switched(
+    before: tuple[str, str, bool] | None, options: InstallOptions, *, dry_run: bool
+) -> str | None:
+    """The sentence saying, without ``--verbose``, which memory the hooks used and which they
+    use now, when the install changed it: another service, another memory root, remote mode
+    (R-1: a local copy synced with the service) on or off. None when nothing of it changed.
+    URLs as ``shown_url`` shows them (their ids too when the user said they are no secret)."""
+    from memory_core.addresses import shown_url
+
+    from harness_memory.installers.spec import same_service
+
+    if before is None or not options.url or options.memory_root is None:
+        return None
+    url, root, remote = before
+    now = (options.url, str(options.memory_root), options.remote)
+    if same_service(url, now[0]) and Path(root) == Path(now[1]) and remote == now[2]:
+        return None
+
+    def memory(service: str, folder: str, copy: bool) -> str:
+        if copy:
+            return f"a local copy in {folder} synced with the service at {service} (remote mode)"
+        return f"the memory root {folder} of the service at {service}"
+
+    old = memory(shown_url(url), root, remote)
+    new = memory(shown_url(now[0], ids=not options.url_id_not_secret), now[1], now[2])
+    verb = "would switch" if dry_run else "switched"
+    kept = (
+        "the same folder: what it holds stays in it"
+        if Path(root) == Path(now[1])
+        else "nothing of the old one was moved or removed"
+    )
+    return f"the hooks' memory {verb}: from {old} to {new} ({kept})"
 
 
 def _machine_problems(
@@ -415,11 +480,17 @@ class Dropped(NamedTuple):
     before: str | None
     url: str
     by_planner: bool = False
+    kept: Path | None = None
+    """The token file kept, not dropped: its record names a service (``before``) that neither
+    the hooks installed before nor this install name, so the user gave it with ``token set
+    --url`` (A-10): an install never removes or replaces it; the hooks read it and refuse it."""
 
     def said(self, *, dry_run: bool, install: str | None = None) -> str:
         """The sentence saying so (``dry_run``: what the install would do; ``install``: the
         whole install asked for, which a refused one names: :meth:`~harness_memory.advice.
         Hooks.new_token`)."""
+        if self.kept is not None:
+            return kept_token_said(self.kept, str(self.before), self.url, dry_run=dry_run)
         if self.before is None:
             return self.hooks.unknown_service(self.url, dry_run=dry_run, install=install)
         return self.hooks.another_service(self.before, self.url, dry_run=dry_run, install=install)
@@ -446,20 +517,21 @@ def _token_for(
     before = found.flags.get("url")
     if not (url and found.token):
         return None, None
-    if before is not None and same_service(before, url):
-        return _unless_recorded_elsewhere(args.harness, found, url)
+    if before is not None and (same_service(before, url) or _users_own(found)):
+        return _unless_recorded_elsewhere(args.harness, found, url, args.url_id_not_secret is True)
     shown = None if before is None else shown_url(before)
     return None, Dropped(Hooks(args.harness), shown, shown_url(url), bool(found.env_token))
 
 
 def _unless_recorded_elsewhere(
-    harness: str, found: Installed, url: str
+    harness: str, found: Installed, url: str, ids_said: bool = False
 ) -> tuple[str | None, Dropped | None]:
     """``(token, None)``: the installed hooks' token (``found``) for an install naming the
     service ``url``, unless the record beside its token file names another service, or is
     unreadable (:func:`~harness_memory.settings.token_service`): then ``(None, what was
     dropped)``. The hooks' own ``--url`` does not say whose token the file holds: ``token
-    set --url`` may have given it for another service since (A-10)."""
+    set --url`` may have given it for another service since (A-10). ``ids_said``: the user
+    said the ids in ``url``'s path are no secret (shown in the command said)."""
     from memory_core.addresses import shown_url  # A-10: its password and ids never said
 
     from harness_memory.settings import same_service, token_service
@@ -468,29 +540,63 @@ def _unless_recorded_elsewhere(
     if recorded is None or (recorded and same_service(recorded, url)):
         return found.token, None
     shown = shown_url(recorded) if recorded else None
+    if _users_own(found) and found.token_file:  # a command names it: its ids as said (A-10)
+        said = shown_url(url, ids=not ids_said)
+        return None, Dropped(Hooks(harness), shown, said, kept=Path(found.token_file))
     return None, Dropped(Hooks(harness), shown, shown_url(url))
 
 
-def _managed_url_changed(before: str | None, url: str | None, managed: Path | None) -> list[str]:
+def _users_own(found: Installed) -> bool:
+    """Whether the token file of the installed hooks ``found`` records a service their own
+    ``--url`` does not name: the user gave it for another service (``token set --url``), so it
+    is no install's to remove or replace (A-10)."""
+    from harness_memory.settings import same_service, token_service
+
+    before = found.flags.get("url")
+    recorded = token_service(Path(found.token_file)) if found.token_file else None
+    return bool(recorded and before) and not same_service(str(recorded), str(before))
+
+
+def kept_token_said(kept: Path, recorded: str, url: str, *, dry_run: bool = False) -> str:
+    """Why an install keeps the token file ``kept``, recorded for the service at ``recorded``,
+    not ``url`` (both as ``shown_url`` shows them), and the command that gives ``url``'s
+    token in its place, runnable as printed (A-10)."""
+    import shlex  # only an install quotes (H-5)
+
+    verb = "would keep" if dry_run else "kept"
+    return (
+        f"{verb} {kept}: it holds the token given for the service at {recorded} (`harness-memory "
+        f"token set --url`), not {url}, and an install never removes or replaces such a token "
+        f"(A-10); these hooks read it and refuse it until it holds {url}'s: `harness-memory token "
+        f"set --file {shlex.quote(str(kept))} --url {shlex.quote(url)}` puts it there "
+        f"(reads it from stdin; {recorded}'s is then gone)"
+    )
+
+
+def _managed_url_changed(
+    before: str | None, url: str | None, managed: Path | None, ids_said: bool = False
+) -> list[str]:
     """The warning of a managed install (``managed``) whose hooks named the service at
     ``before`` and now name ``url``, another (A-10): each user's managed token, from ``token
     set --managed`` and given for the old service, is refused by these hooks (its service is
     recorded beside it: :func:`~harness_memory.settings.token_service`; one set before that is
     sent to the new one) until the user gives that one's. Empty for no managed install, none
-    before, or the same service. URLs as ``shown_url`` shows them."""
+    before, or the same service. URLs as ``shown_url`` shows them (the new one's ids shown when
+    ``ids_said``: ``--url-id-not-secret``), the command runnable as printed."""
+    import shlex  # only an install quotes (H-5)
+
     from memory_core.addresses import shown_url
 
-    from harness_memory.advice import MANAGED_TOKEN_SET
     from harness_memory.installers.spec import same_service
 
     if managed is None or before is None or not url or same_service(before, url):
         return []
-    old, new = shown_url(before), shown_url(url)
+    old, new = shown_url(before), shown_url(url, ids=not ids_said)
     return [
         f"the managed hooks named the service at {old}: each user's managed token was given "
         f"for it, so these hooks no longer send it (A-10; one set before `token set` recorded "
         f"its service beside it still goes to {new}); tell every user to run "
-        f"{MANAGED_TOKEN_SET} with {new}'s token"
+        f"`harness-memory token set --managed --url {shlex.quote(new)}` with {new}'s token"
     ]
 
 
@@ -500,11 +606,12 @@ def _replaced_agent(
     environ: Mapping[str, str],
     managed: Path | None,
     values: Mapping[str, str | None],
+    ids_said: bool = False,
 ) -> list[str]:
     """What an install for another agent than the hooks already in ``harness``'s settings
     replaces, as a warning; none when no hooks are installed or they are that agent's (H-3);
     and for managed hooks moved to another service, that each user's token goes there
-    (:func:`_managed_url_changed`).
+    (:func:`_managed_url_changed`; ``ids_said``: ``--url-id-not-secret``).
 
     A harness's settings hold one agent's hooks: installing for a second agent (``--agent
     reviewer`` after ``--agent coder``) rewrites them, and every Session of that harness then
@@ -513,7 +620,7 @@ def _replaced_agent(
     from harness_memory.installers.reinstall import installed_settings
 
     found = installed_settings(harness, home, environ, managed)
-    said = _managed_url_changed(found.flags.get("url"), values.get("url"), managed)
+    said = _managed_url_changed(found.flags.get("url"), values.get("url"), managed, ids_said)
     before = (found.flags.get("project"), found.flags.get("agent"))
     now = (values.get("project"), values.get("agent"))
     if None in before or before == now:
@@ -535,16 +642,17 @@ def _install_before(
     flag it needs named (:meth:`~harness_memory.advice.Hooks.install_with`; given
     ``--project``, an install takes nothing from the hooks there, H-3: ``--timeout`` when they
     carry one, ``--url-id-not-secret`` when their install was told so), into the ``managed``
-    folder when there is one. Its URL as it may be shown (A-10: never a password or an id)."""
+    folder when there is one. Its URL as it may be shown (A-10: never a password; an id only when
+    said to be no secret, so the command runs as printed)."""
     import shlex
 
     from memory_core.addresses import shown_url
 
-    url = shown_url(flags["url"]) if flags.get("url") else None
+    said = bool(flags.get("url")) and _id_said_not_secret(settings, flags["url"])
+    url = shown_url(flags["url"], ids=not said) if flags.get("url") else None  # runnable
     extra: tuple[str, ...] = ()
     extra += (f"--timeout {shlex.quote(flags['timeout'])}",) if flags.get("timeout") else ()
-    if flags.get("url") and _id_said_not_secret(settings, flags["url"]):
-        extra += ("--url-id-not-secret",)
+    extra += ("--url-id-not-secret",) if said else ()
     hooks = Hooks(harness, managed is not None)
     folder = None if managed is None else str(managed)
     return hooks.install_with(
@@ -782,16 +890,18 @@ def _as_installed(
             args.timeout = float(flags["timeout"])
     import shlex  # only an install quotes: not every hook process, which imports this module (H-5)
 
-    from memory_core.addresses import shown_url  # A-10: its password and ids never said
+    from memory_core.addresses import shown_url  # A-10: its password never said, nor its ids
 
+    ids = not getattr(args, "url_id_not_secret", False)  # ... unless said to be no secret
     shown = " ".join(
-        f"--{name} {shlex.quote(shown_url(value) if name == 'url' else value)}"
+        f"--{name} {shlex.quote(shown_url(value, ids=ids) if name == 'url' else value)}"
         for name, value in flags.items()
     )
     out.write(f"{args.harness}: installing again with the settings of {found.path}: {shown}\n")
     if managed is not None:
         return root, found.token, None
-    return root, *_unless_recorded_elsewhere(args.harness, found, flags["url"])
+    ids_said = bool(getattr(args, "url_id_not_secret", False))
+    return root, *_unless_recorded_elsewhere(args.harness, found, flags["url"], ids_said)
 
 
 def _moved(
@@ -823,6 +933,7 @@ def _read_token_file(path: Path, url: str | None = None, hooks: Hooks | None = N
         token_file=path,
         harness=where.harness,
         managed_hooks=where.managed,
+        install_reads=True,
     ).bearer_token()
 
 
@@ -879,7 +990,7 @@ def _install_asked(args: argparse.Namespace, root: str, options: Any) -> str:
     (:meth:`~harness_memory.advice.Hooks.install_with`: the hooks installed before name
     another service, whose settings an install given fewer flags would take again, H-3), with
     ``--timeout``, ``--url-id-not-secret`` and ``--home`` when given. Its URL as it may be
-    shown (A-10: never a password or an id)."""
+    shown (A-10: never a password; an id only when said to be no secret)."""
     import shlex
 
     from memory_core.addresses import shown_url
@@ -890,7 +1001,7 @@ def _install_asked(args: argparse.Namespace, root: str, options: Any) -> str:
     extra += (f"--home {shlex.quote(args.home)}",) if getattr(args, "home", None) else ()
     managed = options.managed_dir
     return Hooks(args.harness, managed is not None).install_with(
-        shown_url(options.url) if options.url else None,
+        shown_url(options.url, ids=not options.url_id_not_secret) if options.url else None,
         options.project,
         options.agent,
         root,

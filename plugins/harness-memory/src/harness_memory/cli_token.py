@@ -404,10 +404,14 @@ def _old_record(record: Path) -> bytes | None:
 
 
 def _move_aside(path: Path, url: str | None) -> Path | None:
-    """Move the token in ``path`` aside (``.PATH-NAME.aside``, beside it: no hook reads it)
-    when its record names another service than ``url`` (or either names none): between the
-    record's write and the token's a hook would pair it with ``url``'s record (A-10). The
-    place it went; None when it stays (the same service, no regular file, a failed rename)."""
+    """Move the token in ``path`` aside (``.PATH-NAME.aside-XXXXXXXX``, a name of its own made
+    beside it, ``0600``: no hook reads it, and no leftover of an earlier run that stopped
+    midway is overwritten) when its record names another service than ``url`` (or either
+    names none): between the record's write and the token's a hook would pair it with
+    ``url``'s record (A-10). The place it went; None when it stays (the same service, no
+    regular file, a name or rename that failed)."""
+    import tempfile  # only token set moves a token aside (H-5)
+
     from harness_memory.settings import same_service, token_service
 
     if not path.is_file() or path.is_symlink():
@@ -415,10 +419,16 @@ def _move_aside(path: Path, url: str | None) -> Path | None:
     before = token_service(path)
     if before and url is not None and same_service(before, url):
         return None
-    aside = path.with_name(f".{path.name}.aside")
     try:
-        path.replace(aside)
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.aside-", dir=path.parent)
     except OSError:
+        return None
+    os.close(fd)
+    aside = Path(name)
+    try:
+        path.replace(aside)  # over the empty file made for it, never another
+    except OSError:
+        aside.unlink(missing_ok=True)
         return None
     return aside
 

@@ -220,17 +220,26 @@ def same_service(url: str, other: str) -> bool:
     return key(url) == key(other)
 
 
-def _given_for_another(given_for: str, url: str, hooks: Hooks) -> str:
+def _given_for_another(given_for: str, url: str, hooks: Hooks, token_file: Path | None) -> str:
     """Why a hook for the service at ``url`` refuses a token recorded as given for the one at
-    ``given_for`` (A-10), and the command that gives ``url``'s to these ``hooks``. Both URLs as
-    they may be shown (``shown_url``: never a password or an id)."""
+    ``given_for`` (A-10), and the command that gives ``url``'s, runnable as printed: ``token set
+    --url`` into the hooks' ``token_file`` (``--managed`` for the managed hooks; an install
+    never replaces a token the user gave for another service), or for an install's
+    ``--token-file`` (``token_file`` None) the install again given it. ``given_for`` as
+    ``shown_url`` shows it, ``url`` so too unless the user said its id is no secret
+    (:func:`_url_as_said`)."""
+    import shlex  # only on this refusal (H-5)
+
     from memory_core.addresses import shown_url
 
-    before, now = shown_url(given_for), shown_url(url)
+    before = shown_url(given_for)
+    now = shown_url(url) if token_file is None else _url_as_said(url, token_file.parent)
+    where = "--managed" if hooks.managed or token_file is None else f"--file {quoted(token_file)}"
     fix = (
-        f"run {MANAGED_TOKEN_SET} with {now}'s token"
-        if hooks.managed
-        else f"give {now}'s token: {hooks.new_token(now)}"
+        f"give {now}'s token: {hooks.new_token(now)}"
+        if token_file is None and not hooks.managed
+        else f"run `harness-memory token set {where} --url {shlex.quote(now)}` with {now}'s "
+        "token (it reads it from stdin)"
     )
     return (
         f"it holds the token given for the service at {before}, not {now}: a token is never "
@@ -238,21 +247,50 @@ def _given_for_another(given_for: str, url: str, hooks: Hooks) -> str:
     )
 
 
-def _unreadable_record(token_file: Path, url: str, hooks: Hooks) -> str:
-    """Why a hook refuses a token whose service record is not one URL (:func:`token_service`
-    ``""``), never saying what the record holds (a token put there by mistake), and the fix:
-    remove the record, give ``url``'s token (A-10)."""
-    import shlex  # only on this refusal (H-5)
+def quoted(path: Path) -> str:
+    """``path`` quoted for a POSIX shell, as a command printed for the user names it."""
+    import shlex  # only on a refusal (H-5)
+
+    return shlex.quote(str(path))
+
+
+def _url_as_said(url: str, state: Path) -> str:
+    """``url`` as a command printed for the user names it (A-10): ``shown_url``, but with its
+    ids shown when the install record in the state folder ``state`` (``install.json``) keeps
+    that the user said they are no secret (``--url-id-not-secret``): the command is then
+    runnable as printed. A password or key stays hidden."""
+    import hashlib
 
     from memory_core.addresses import shown_url
+    from memory_core.json_text import loads
 
-    record = shlex.quote(str(token_service_file(token_file)))
-    now = shown_url(url)
-    fix = f"{MANAGED_TOKEN_SET}" if hooks.managed else hooks.new_token(now)
+    try:
+        said = loads((state / "install.json").read_bytes()).get("urlIdNotSecret")
+    except (OSError, ValueError, AttributeError):
+        said = None
+    digest = hashlib.sha256(url.encode("utf-8")).hexdigest()
+    return shown_url(url, ids=not (isinstance(said, list) and digest in said))
+
+
+def _unreadable_record(token_file: Path, url: str, hooks: Hooks) -> str:
+    """Why a hook refuses a token beside a ``token.url`` that is not a service record the
+    plugin writes (:func:`token_service` ``""``: the user's own file of that name, or a token
+    put there by mistake), never saying what it holds: it is not used nor replaced, and the
+    token is sent nowhere while it is there (A-10); the way on, runnable as printed: move it
+    aside (a name the user picks; nothing of it is removed), then ``token set --url``."""
+    import shlex  # only on this refusal (H-5)
+
+    record = token_service_file(token_file)
+    now = _url_as_said(url, token_file.parent)
+    where = "--managed" if hooks.managed else f"--file {quoted(token_file)}"
+    aside = quoted(record.with_name(record.name + ".mine"))
     return (
-        f"its service record {token_service_file(token_file)} is an unreadable record (not one "
-        f"http(s) URL), so the token's service is not known (A-10): check it, remove it "
-        f"(`rm {record}`) and give {now}'s token: {fix}"
+        f"{record} is not a service record harness-memory wrote (one http(s) URL on one line): "
+        "your own file, or a token put there by mistake; harness-memory neither uses nor "
+        "replaces it, and sends this token to no service while it is there, since whose it is "
+        f"is not known (A-10): move it aside (`mv {quoted(record)} {aside}`), then give {now}'s "
+        f"token: `harness-memory token set {where} --url {shlex.quote(now)}` (it reads it from "
+        "stdin)"
     )
 
 
@@ -414,6 +452,9 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
     managed_hooks: bool = False
     """Whether these are the managed hooks' settings (``--flags-only`` and no ``--state-dir``:
     the account's own folder), whose 401 names ``token set --managed`` (H-7)."""
+    install_reads: bool = False
+    """Whether an install reads :attr:`token_file` (its ``--token-file``, for its check): a
+    token of another service is refused naming the install again, not ``token set``."""
     harness: str | None = None
     """The harness whose hook runs with these settings (``hook codex …``, set by the hook's
     command line after :func:`load_settings`); None for a command run by hand. With
@@ -478,7 +519,10 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
             )
         if self.url and given_for is not None and not same_service(given_for, self.url):
             raise TokenFileError(
-                self.token_file, _given_for_another(given_for, self.url, self.hooks)
+                self.token_file,
+                _given_for_another(
+                    given_for, self.url, self.hooks, None if self.install_reads else self.token_file
+                ),
             )
         return token
 

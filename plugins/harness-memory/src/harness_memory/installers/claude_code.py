@@ -69,9 +69,9 @@ from harness_memory.installers.spec import (
     without_our_roots,
 )
 from harness_memory.installers.token_place import (
+    hooks_token_file,
     refused_by_other_readers,
     still_read,
-    token_place,
     token_plan,
 )
 from harness_memory.installers.workspace_switches import managed_memory_on
@@ -274,8 +274,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if token is None:
         token, dropped = _env_token(document, options.url, path, dry_run=options.dry_run)
     token_file, place_warning = None, None
-    if install and state is not None and token is not None:  # never in a work tree, or warned
-        token_file, place_warning = token_place(path.parent, options.home, environ)
+    if install and state is not None:  # never in a work tree, or warned; the user's kept
+        token_file, place_warning = hooks_token_file(path.parent, options, environ, token)
     wanted = _wanted(options, state, token_file) if install else {}
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
@@ -326,7 +326,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes: list[FileChange] = []
     removals: list[Path] = []
     if install and managed is None:
-        changes, removals, left = token_plan(record, token, token_file, options.url)
+        changes, removals, left = token_plan(record, token, token_file, options)
         removals, kept = still_read(removals, options.home, environ, besides=path)
         notes += [*left, *kept]
         written = token_file if token is not None else None

@@ -80,9 +80,9 @@ from harness_memory.installers.spec import (
     without_our_roots,
 )
 from harness_memory.installers.token_place import (
+    hooks_token_file,
     refused_by_other_readers,
     still_read,
-    token_place,
     token_plan,
 )
 
@@ -193,8 +193,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     record = read_record(home)
     record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
     token_file, place_warning = None, None
-    if install and options.token is not None:  # never in a git work tree, or one with a warning
-        token_file, place_warning = token_place(home, options.home, environ)
+    if install:  # never in a git work tree, or one with a warning; the user's kept
+        token_file, place_warning = hooks_token_file(home, options, environ, options.token)
     wanted = hook_groups(options, home / STATE_FOLDER, token_file) if install else {}
     merged, _ = merge_hooks(document, HARNESS, wanted, source=hooks_path)
     old_config = read_text(config_path)
@@ -242,7 +242,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
 
         notes += switches_back(config, switches, record.previous, first=first, then=give_back)
         notes += profile_notes
-    planned = token_plan(record, options.token, token_file, options.url) if install else None
+    planned = token_plan(record, options.token, token_file, options) if install else None
     changes, removals, left = planned or ([], [], [])
     removals, kept = still_read(removals, options.home, environ, besides=hooks_path)
     notes += left + kept + refused_by_other_readers(token_file, options, environ, hooks_path)

@@ -53,9 +53,9 @@ from harness_memory.installers.spec import (
     without_our_roots,
 )
 from harness_memory.installers.token_place import (
+    hooks_token_file,
     refused_by_other_readers,
     still_read,
-    token_place,
     token_plan,
 )
 
@@ -161,8 +161,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
     state = path.parent / STATE_FOLDER
     token_file, place_warning = None, None
-    if install and options.token is not None:  # never in a git work tree, or one with a warning
-        token_file, place_warning = token_place(path.parent, options.home, environ)
+    if install:  # never in a git work tree, or one with a warning; the user's kept
+        token_file, place_warning = hooks_token_file(path.parent, options, environ, options.token)
     wanted: dict[str, list[dict[str, Any]]] = {}
     if install:
 
@@ -200,7 +200,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         if why := gemini_off(merged, hook_names(merged)):  # the file keeps our hooks from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS, managed=False)
-    planned = token_plan(record, options.token, token_file, options.url) if install else None
+    planned = token_plan(record, options.token, token_file, options) if install else None
     changes, removals, left = planned or ([], [], [])
     removals, kept = still_read(removals, options.home, environ, besides=path)
     notes += left + kept

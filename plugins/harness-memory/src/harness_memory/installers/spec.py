@@ -79,6 +79,11 @@ class InstallOptions:
     no_check: bool = False
     """``--no-check``: settings prepared for another machine, which this one's say nothing of:
     the plan reads none of this machine's managed settings (H-7)."""
+    kept_token: Path | None = None
+    """The token file of the hooks installed before that records a service neither they nor
+    this install name (the user's ``token set --url``, A-10): never removed or replaced; with
+    no :attr:`token` the hooks go on naming it (and refuse it until it holds this service's),
+    and a :attr:`token` to be written there is refused."""
 
     @property
     def remote(self) -> bool:

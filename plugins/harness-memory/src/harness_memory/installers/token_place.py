@@ -65,6 +65,7 @@ __all__ = [
     "TokenPlaceError",
     "config_home",
     "home_tree_warning",
+    "hooks_token_file",
     "lone_tokens_ignore",
     "plugin_token_file",
     "refused_by_other_readers",
@@ -206,8 +207,20 @@ def token_place(
     return place, None if also is None else home_tree_warning(place, also)
 
 
+def hooks_token_file(
+    settings_folder: Path, options: InstallOptions, environ: Mapping[str, str], token: str | None
+) -> tuple[Path | None, str | None]:
+    """``(the token file the hooks name, a warning)`` for an install of ``settings_folder``:
+    with a ``token``, where it is written (:func:`token_place`); without one, the user's token
+    of another service the hooks named before (``options.kept_token``, A-10: kept, and the
+    hooks refuse it until it holds this service's), else None. Raises as :func:`token_place`."""
+    if token is None:
+        return options.kept_token, None
+    return token_place(settings_folder, options.home, environ)
+
+
 def token_plan(
-    record: InstallRecord, token: str | None, place: Path | None, url: str | None = None
+    record: InstallRecord, token: str | None, place: Path | None, options: InstallOptions
 ) -> tuple[list[FileChange], list[Path], list[str]]:
     """``(changes, removals, notes)`` for the token file at ``place`` (the state folder's ``token``,
     or one outside a git work tree: :func:`token_place`) of the settings folder ``record``
@@ -231,14 +244,11 @@ def token_plan(
     the record first, an old token there for another service (or none recorded) moved aside
     before it (:attr:`~harness_memory.installers.files.FileChange.clears`), then the token, so
     that no hook pairs a token with another service's record, not even between the writes.
+    ``options.url`` is that service; ``options.kept_token`` a token file the user gave for
+    another (``token set --url``, A-10), never removed nor replaced (:func:`_stale`).
     """
-    own = record.path.parent / TOKEN_NAME
-    earlier = [own, *([Path(record.token_file)] if record.token_file else [])]
-    stale = [
-        path
-        for path in dict.fromkeys(earlier)
-        if path != place and plugin_token_file(path) and path.is_file()
-    ]
+    url, own = options.url, record.path.parent / TOKEN_NAME
+    stale = _stale(record, token, place, options)
     record.token_file = None if token is None or place in (None, own) else str(place)
     if token is None or place is None:
         return [], stale, []
@@ -284,6 +294,49 @@ def token_plan(
             "which every name of it shares"
         )
     return changes, stale, notes
+
+
+def _stale(
+    record: InstallRecord, token: str | None, place: Path | None, options: InstallOptions
+) -> list[Path]:
+    """The token files an earlier install left that :func:`token_plan` removes: the state
+    folder's and the one ``record`` names, but ``place`` and the user's token of another
+    service (``options.kept_token``, A-10). Raises ``SettingsFileError`` when ``token`` would
+    be written into that one (:func:`_not_replaced`)."""
+    keep = options.kept_token
+    if (
+        token is not None
+        and keep is not None
+        and place is not None
+        and place.absolute() == keep.absolute()
+    ):
+        said = record.id_said_not_secret(options.url)
+        raise SettingsFileError(_not_replaced(keep, options.url, said))
+    earlier = [record.path.parent / TOKEN_NAME]
+    earlier += [Path(record.token_file)] if record.token_file else []
+    return [
+        path
+        for path in dict.fromkeys(earlier)
+        if path not in (place, keep) and plugin_token_file(path) and path.is_file()
+    ]
+
+
+def _not_replaced(kept: Path, url: str, ids_said: bool) -> str:
+    """Why an install given a token for ``url`` writes none into ``kept``, the token file the
+    user gave for another service (A-10), and the command that replaces it, as printed
+    (``ids_said``: the ids in ``url``'s path said to be no secret, and shown)."""
+    from memory_core.addresses import shown_url
+
+    from harness_memory.settings import token_service
+
+    recorded, now = shown_url(str(token_service(kept))), shown_url(url, ids=not ids_said)
+    return (
+        f"{kept} holds the token given for the service at {recorded} (`harness-memory token set "
+        f"--url`), not {now}, and an install never removes or replaces such a token (A-10): "
+        f"`harness-memory token set --file {shlex.quote(str(kept))} --url {shlex.quote(now)}` "
+        f"puts {now}'s token there ({recorded}'s is then gone), then run this install again "
+        "without a token"
+    )
 
 
 def _recorded_for(place: Path, url: str) -> bool:

@@ -43,6 +43,7 @@ from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.rules import (
     AGENT_NAME_RULE,
     INDEX_PLACEHOLDER,
+    KNOWN_PLACEHOLDERS,
     MEMORY_PROMPT_RULE,
     TEMPLATE_RULE,
     USER_INDEX_PLACEHOLDER,
@@ -314,20 +315,22 @@ def _check_name(name: str) -> str:
 
 
 def _check_template(template: str | None) -> None:
-    """Refuse a template holding hidden characters (I-9): :class:`BadRequest` (400) naming each
-    line and what is hidden there (:data:`~memory_core.rules.TEMPLATE_RULE`), as an agent name
-    with hidden characters is refused; and one holding ``{{MEMORY}}`` more than once or text
-    written as a memory placeholder that nothing fills in (I-1): :class:`Unprocessable` (422)
-    naming it (:func:`~memory_core.rules.template_placeholder_problem`), as a memory prompt
-    without its placeholder is. ``None`` (the default template) passes."""
+    """Refuse a template holding hidden characters (I-9), naming each line and what is hidden
+    there (:data:`~memory_core.rules.TEMPLATE_RULE`); one holding ``{{MEMORY}}`` more than once
+    or text written as a placeholder that nothing fills in (I-1: a typo of memory's or of the
+    Session's own, ``{{AGNET_ID}}``), naming it, the one it was meant for and those filled in
+    (:func:`~memory_core.rules.template_placeholder_problem`): :class:`Unprocessable` (422)
+    both, as a memory prompt breaking its rule is — a well-formed body whose value a rule
+    refuses (the template's hidden characters were a 400). ``None`` (the default) passes."""
     if template is None:
         return
     if (reason := TEMPLATE_RULE.problem(template)) is not None:
-        raise BadRequest(f"template {reason}. Nothing was saved")
+        raise Unprocessable(f"template {reason}. Nothing was saved")
     if (problem := template_placeholder_problem(template)) is not None:
         raise Unprocessable(
             "template must hold {{MEMORY}} at most once, where the memory goes, and nothing "
-            f"else written as a memory placeholder; {problem}. Nothing was saved"
+            "else written as a placeholder but those filled in "
+            f"({', '.join(KNOWN_PLACEHOLDERS)}); {problem}. Nothing was saved"
         )
 
 

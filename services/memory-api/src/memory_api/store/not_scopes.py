@@ -10,10 +10,11 @@ agents list (A-1) name each such entry with :func:`why_no_scope`, by its name al
 listing shows it (escaped, T-5b; never a path, never a target it leads to, which may lie
 outside the memory root: A-7).
 
-Names starting with ``.`` are the service's and the system's own (a lock, a temp file,
-``.DS_Store``) and are never named, but for a folder a forget left (:data:`FORGETTING_PREFIX`,
-K-5): the overview puts it back first, and names one that still holds what it could not put
-back.
+Files whose names start with ``.`` are the service's and the system's own (a lock, a temp
+file, ``.DS_Store``) and are never named; a dot-named folder is (:data:`HIDDEN_FOLDER`: one
+copied in by hand, ``.user-backup``, was skipped without a word), but for the service's temp
+folders (``.*.tmp``) and a folder a forget left (:data:`FORGETTING_PREFIX`, K-5): the overview
+puts that back first, and names one that still holds what it could not put back.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from memory_core.wire import SkippedEntry
 
 __all__ = [
     "FORGETTING_PREFIX",
+    "HIDDEN_FOLDER",
     "SKIPPED_NAMED",
     "Skipped",
     "forgotten_key",
@@ -97,7 +99,7 @@ class Skipped:
     def add(self, entry: os.DirEntry[str]) -> None:
         """Count ``entry`` (no scope) and name it, as a listing shows a name (:func:`~memory_core.
         shown_names.shown_name`: a byte that is not UTF-8 made the overview and the agents
-        list a 500), when it is among the first by name; a name starting with ``.`` is never
+        list a 500), when it is among the first by name; a file named with a leading ``.`` is never
         counted nor named (see the module)."""
         key = forgotten_key(entry.name)
         if key is not None and entry.is_dir(follow_symlinks=False):
@@ -107,7 +109,9 @@ class Skipped:
                 "(names that scope holds too): move them into it by hand; never read"
             )
         elif entry.name.startswith("."):
-            return
+            if not _hidden_folder(entry):
+                return  # the system's or the service's own file (a lock, ``.DS_Store``)
+            why = HIDDEN_FOLDER
         else:
             why = None
         self.count += 1
@@ -116,6 +120,27 @@ class Skipped:
             return
         bisect.insort(self.named, (name, why or why_no_scope(entry)))
         del self.named[self.most :]
+
+
+HIDDEN_FOLDER = (
+    "a hidden folder (its name starts with '.'), no scope folder (those are named by their "
+    "key: 'user' or a Workspace key): never read; to use what it holds, rename it to its "
+    "scope's key, or move its notes into that scope's folder"
+)
+"""Why a dot-named folder of the memory root is no scope (A-3): one copied in by hand
+(``.user-backup``, ``.memory``) was skipped by every listing without a word."""
+
+
+def _hidden_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether the dot-named memory-root ``entry`` is a folder someone put there: a real folder
+    (a symlink is never followed), not a temp folder of the service's own (``.*.tmp``, a
+    history write's, gone once it is done)."""
+    if entry.name.endswith(".tmp"):
+        return False
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def skipped_entries(skipped: Skipped) -> list[SkippedEntry]:

@@ -25,6 +25,7 @@ from memory_core import layout
 from memory_core.atomic import data_folder_mode, make_dirs
 from memory_core.byte_order import decode_marked, marked_codec, not_text
 from memory_core.caps import folder_unlisted, folder_unreadable
+from memory_core.char_classes import is_format_character
 from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.file_kind import file_kind
@@ -694,7 +695,9 @@ def _goes_on_after_md(name: str) -> bool:
     """Whether ``name`` would be a topic file's but for blanks, dots or characters no one sees
     after its ``.md`` (``notes.md ``, ``notes.md.``, ``notes.md\n``, ``notes.md`` then U+200B or
     U+FEFF: a title pasted by a script, copied from a page), which no route reads. Unseen: a
-    format character (category Cf, U+FFFB and U+0600 too) or a default-ignorable one (the
+    format character (category Cf, U+FFFB and U+0600 too, those of Unicode versions newer
+    than this Python's data as well: :func:`~memory_core.char_classes.is_format_character`)
+    or a default-ignorable one (the
     Hangul filler U+3164 too, :func:`~memory_core.ignorable.is_ignorable`)."""
     kept = name.rstrip()
     while kept and (kept[-1] == "." or kept[-1].isspace() or _unseen(kept[-1])):
@@ -703,7 +706,7 @@ def _goes_on_after_md(name: str) -> bool:
 
 
 def _unseen(char: str) -> bool:
-    return unicodedata.category(char) == "Cf" or is_ignorable(char)
+    return is_format_character(char) or is_ignorable(char)
 
 
 def _name_refusal(name: str, entry: os.DirEntry[str]) -> str:

@@ -25,7 +25,7 @@ const { L, M, N, ND } = await import("./unicode-classes.js").catch(() => BROWSER
 const cls = (body) => new RegExp(body, "u");
 
 const CANDIDATE =
-  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\u{1bca0}-\u{1bca3}\u{1d159}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/u;
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\u{13430}-\u{1343f}\u{1bca0}-\u{1bca3}\u{1d159}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/u;
 const ALWAYS =
   /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u115f\u1160\u17b4\u17b5\u200e\u200f\u202a-\u202e\u2060-\u206f\u3164\uffa0\ufff0-\ufffb\u{1d159}\u{1d173}-\u{1d17a}\u{e0080}-\u{e00ff}\u{e01f0}-\u{e0fff}]/u;
 const LONGEST_LEGITIMATE_RUN = 8; // a subdivision flag's tags and cancel tag
@@ -44,6 +44,10 @@ const MONGOLIAN_VOWEL_SEPARATOR = "\u180e";
 const ZWSP_SCRIPTS = /^[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff]$/u;
 const MONGOLIAN = /^[\u1800-\u18af]$/u;
 const DUPLOYAN = /^[\u{1bc00}-\u{1bc9f}]$/u;
+// Egyptian hieroglyphs (their Unicode 15 modifiers, 16's Extended-A): what a format control
+// U+13430–U+1343F lays out into a quadrat (named by code point: Unicode 15's are not Cf to
+// the service's Unicode 14 data).
+const EGYPTIAN = /^[\u{13000}-\u{1342f}\u{13440}-\u{1345f}\u{13460}-\u{143ff}]$/u;
 const BRAILLE_PATTERN = /^[\u2801-\u28ff]$/u;
 const JOINING_SCRIPTS =
   /^[\u0600-\u08ff\u0900-\u0dff\u0f00-\u109f\u1780-\u18af\ua8e0-\ua8ff\ufb50-\ufdff\ufe70-\ufefe]$/u;
@@ -126,6 +130,7 @@ function inItsPlace(char, before, after) {
     return mongolianBefore && isLetter(after) && MONGOLIAN.test(after);
   }
   if (point >= 0x1bca0 && point <= 0x1bca3) return Boolean(before) && DUPLOYAN.test(before);
+  if (point >= 0x13430 && point <= 0x1343f) return [before, after].some((near) => EGYPTIAN.test(near));
   if (char === "\r") return after === "\n";
   if (char === ZWSP) {
     return [before, after].every((near) => isLetter(near, true) && ZWSP_SCRIPTS.test(near));
