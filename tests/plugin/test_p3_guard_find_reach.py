@@ -107,6 +107,20 @@ def test_p3_a_find_following_a_link_to_the_data_dir_is_refused(where: Layout) ->
     )
 
 
+def test_p3_a_find_reading_its_start_folders_at_run_time_is_refused(where: Layout) -> None:
+    """``-files0-from t`` takes find's start folders from ``t``: here the other scope's."""
+    (where.workspace / "notes").unlink()
+    other = where.root / where.other
+    (where.workspace / "t").write_bytes(f"{other}\0".encode())
+
+    assert_each_refused_by_every_harness(
+        where, ["find -files0-from t -delete"], "find reads its start folders from t"
+    )
+    assert_refused_by_every_harness_and_bash_writes(
+        where, "find -files0-from t -type f -exec cp /etc/hostname {{}}.bak \\;"
+    )
+
+
 EVERYDAY_FINDS = [
     "find . -name '*.pyc' -delete",
     "find . -type f -name '*.py' -exec grep -l x {} +",

@@ -73,7 +73,9 @@ class Bounds(NamedTuple):
 
 class Reach(NamedTuple):
     """One start folder of a ``find`` whose actions write through what they find: ``start``
-    absolute, ``shown`` as find prints it (the word expanded), and its :class:`Bounds`."""
+    absolute, ``shown`` as find prints it (the word expanded), and its :class:`Bounds`;
+    ``start`` empty for the folders ``-files0-from FILE`` reads at run time (``shown``:
+    ``FILE``)."""
 
     start: str
     shown: str

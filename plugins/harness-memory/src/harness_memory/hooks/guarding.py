@@ -1612,13 +1612,21 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
     the data dir, the Session records) that its ``-name``/``-path`` tests let through, or any
     such link where its tests are none the guard matches (``-type l``, ``-regex``,
     ``-newer``, ``-o``, ``!``, ``-L``); with no such name test, also a start (or a
-    folder a followed link leads to) holding the data dir, the memory root or the records.
+    folder a followed link leads to) holding the data dir, the memory root or the records;
+    and start folders read at run time (``-files0-from FILE``).
     Past :data:`~harness_memory.hooks.find_reach.REACH_CAP` entries such a ``find`` is refused;
     one bounded by name tests, past :data:`~harness_memory.hooks.find_reach.NAMED_REACH_CAP`,
     keeps the guard's reading of its words alone (P-3)."""
     held = [*_held_folders(roots, judge.records), *roots]
     held_set = set(held)
     for start, shown, bounds in found.reached:
+        if not start:
+            return (
+                f"{REFUSAL_PREFIX}find reads its start folders from {shown_path(shown)} at run "
+                "time (-files0-from), and its actions write through what it finds there: "
+                "they may be another Workspace's memory scope; name the start folders in the "
+                "command"
+            )
         why = bounds.why
         walked = None
         if bounds.links or bounds.follow:

@@ -4497,7 +4497,9 @@ class _Writes:
         command reads it: ``cp``, ``tee``, ``sh -c``; not ``grep``, ``wc``), an
         ``-execdir``/``-okdir`` running one even without ``{}`` (it runs in each found
         entry's folder: ``-execdir touch a.md ;``).
-        A start built at run time is judged as a word written at run time already."""
+        A start built at run time is judged as a word written at run time already; start
+        folders read from a file (``-files0-from FILE``) are kept as a start ``""`` shown as
+        ``FILE``."""
         writing = [at for at, word in enumerate(words) if word == "-delete"]
         suffixed = False
         for at, action, command in find_actions(words):
@@ -4512,6 +4514,9 @@ class _Writes:
         if not writing:
             return
         read = bounds(words, min(writing), suffixed=suffixed)
+        if "-files0-from" in words:  # its start folders read from a file at run time
+            at = words.index("-files0-from") + 1
+            self._found.reached.append(Reach("", words[at] if at < len(words) else "-", read))
         for start, shown in self._find_start_folders(words):
             self._found.reached.append(Reach(start, shown, read))
 
