@@ -2528,11 +2528,11 @@ def _add_pieces(
     """Add the paths of ``word``'s pieces (split at ``=``, quotes and shell punctuation:
     :data:`_WORD_SPLIT_RE`), and the path a short option glued to a piece names (``-t/dir``).
     A word holding an equivalence class or a collating symbol (``[[=n=]]otes/a.md``), or a
-    ``=`` after a ``[`` and before a ``]`` (``[=-z]otes``, ``[n=]otes``: a bracket expression
-    holding ``=``, a range from it), is a piece whole too: its ``=`` and ``.`` are the
-    pattern's (:func:`_bracketed_equals`)."""
+    ``=`` (``<``, ``;``…) after a ``[`` and before a ``]`` (``[=-z]otes``, ``[n=]otes``: a
+    bracket expression holding it, a range from it), is a piece whole too: those characters
+    are the pattern's (:func:`_bracketed_split`)."""
     pieces = re.split(_WORD_SPLIT_RE, word)
-    whole = "[[=" in word or "[[." in word or _bracketed_equals(word)
+    whole = "[[=" in word or "[[." in word or _bracketed_split(word)
     for piece in [*pieces, word] if whole else pieces:
         if piece:
             _add(found, piece, bases, known, environ, lost=lost)
@@ -2541,15 +2541,19 @@ def _add_pieces(
                     _add(found, piece[at:], bases, known, environ, lost=lost)
 
 
-def _bracketed_equals(word: str) -> bool:
-    """Whether ``word`` holds a ``=`` after a ``[`` with a ``]`` after it: the ``=`` may be a
-    member of a bracket expression (``[=-z]otes`` is bash's range from ``=`` to ``z``, so it
-    matches ``notes``), not an assignment's. Split there, neither piece was a pattern that
-    matched, so ``echo x > [=-z]otes/a.md`` wrote through a link ``notes`` into another
-    scope (P-3). Linear."""
+def _bracketed_split(word: str) -> bool:
+    """Whether ``word`` holds a character :data:`_WORD_SPLIT_RE` splits at (``=``, ``<``,
+    ``;``, a quote…) after a ``[`` with a ``]`` after it, and no ``$(`` or backquote: the
+    character may be a member of a bracket expression (``[=-z]otes``, ``[\\<-z]otes`` are
+    bash's ranges from ``=`` and ``<`` to ``z``, so they match ``notes``), not an
+    assignment's or a redirection's. Split there, neither piece was a pattern that matched,
+    so ``echo x > [=-z]otes/a.md`` wrote through a link ``notes`` into another scope (P-3).
+    Linear."""
     opened = word.find("[")
-    equals = word.find("=", opened + 1) if opened >= 0 else -1
-    return equals >= 0 and word.rfind("]") > equals
+    if opened < 0 or "$(" in word or "`" in word:
+        return False
+    inside = re.search(_WORD_SPLIT_RE, word[opened + 1 :])
+    return inside is not None and word.rfind("]") > opened + 1 + inside.start()
 
 
 def _see_inside(
