@@ -185,18 +185,23 @@ def links_below(start: str, *, follow: bool, cap: int) -> tuple[list[str], list[
     seen = 0
     links: list[str] = []
     targets: list[str] = []
-    visited = {os.path.realpath(start)}
-    pending = [start] if os.path.isdir(start) else []  # noqa: PTH112
+    try:
+        visited = {os.path.realpath(start)}
+        pending = [start] if os.path.isdir(start) else []  # noqa: PTH112
+    except ValueError:  # a NUL: no folder find could walk
+        return links, targets
     while pending:
         folder = pending.pop()
+        listed: list[os.DirEntry[str]] = []
         try:
             with os.scandir(folder) as entries:
-                listed = list(entries)
+                for entry in entries:  # counted as read: a huge folder stops at the cap
+                    seen += 1
+                    if seen > cap:
+                        return None
+                    listed.append(entry)
         except (OSError, ValueError):
             continue
-        seen += len(listed)
-        if seen > cap:
-            return None
         for entry in listed:
             if entry.is_symlink():
                 links.append(entry.path)

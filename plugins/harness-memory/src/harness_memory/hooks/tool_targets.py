@@ -4497,10 +4497,12 @@ class _Writes:
         """Keep in ``found.reached`` each start folder of a ``find`` (``words``: as the shell
         gives them) whose actions write through what it finds, with what they may act on
         (:func:`~harness_memory.hooks.find_reach.bounds`): ``-delete``, an ``-exec``/``-ok``
-        given ``{}`` running a writer or a program the guard does not read (read as this
-        command reads it: ``cp``, ``tee``, ``sh -c``; not ``grep``, ``wc``), an
-        ``-execdir``/``-okdir`` running one even without ``{}`` (it runs in each found
-        entry's folder: ``-execdir touch a.md ;``).
+        whose command, read as this command reads it, surely writes a place built from
+        ``{}`` (``cp x {}``, ``tee {}/a.md``, ``sh -c 'cp x "$1"' _ {}``; not ``grep -l x
+        {}``, ``node --check {}``, ``sh -c 'wc -l "$1"' _ {}``: a program the guard does not
+        read is judged by its text, as everywhere), an ``-execdir``/``-okdir`` whose command
+        surely writes any place (it runs in each found entry's folder: ``-execdir touch a.md
+        ;``).
         A start built at run time is judged as a word written at run time already; start
         folders read from a file (``-files0-from FILE``) are kept as a start ``""`` shown as
         ``FILE``."""
@@ -4511,7 +4513,8 @@ class _Writes:
                 continue  # ``-exec touch stamp \;``: its words are judged as any command's
             text = " ".join(_fed_word(word, "$" in word or "`" in word, ["{}"]) for word in command)
             found = self._read_run(text)
-            if found.written or found.written_at_run_time:  # ``grep -l "$(cat f)" {}``: none
+            sure = set(found.written[::2]) - set(found.guessed[::2])  # not a guess at ``node {}``
+            if found.written_at_run_time or (action.endswith("dir") and sure):
                 writing.append(at)
                 # ``{}/a.md``, or code given ``{}`` (``sh -c '… "$1"/a.md'``), not ``sed -i``
                 suffixed = suffixed or _runs_code(command) or any("{}/" in w for w in command)
