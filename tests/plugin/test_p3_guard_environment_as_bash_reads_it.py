@@ -483,13 +483,25 @@ BRACKET_WRITES = [
     'echo x >> [n"]"\\\\]otes/MEMORY.md',
     'echo x >> n[o"]""]"]tes/MEMORY.md',
     'echo x >> [n][o"]""]"]tes/MEMORY.md',
+    "echo x >> [=-z]otes/MEMORY.md",
+    "echo x | tee [n=]otes/MEMORY.md",
+    "cp note.md [=-o]otes/",
+    "echo x >> [.-z]otes/MEMORY.md",
+    "echo x >> [:-z]otes/MEMORY.md",
+    "echo x >> [[:alpha:]-z]otes/MEMORY.md",
+    "echo x >> [\\<-z]otes/MEMORY.md",
+    "echo x | tee [n\\;]otes/MEMORY.md",
+    'echo x >> [\\"-z]otes/MEMORY.md',
 ]
 """Writes through ``notes`` by a bracket expression bash reads and ``fnmatch`` does not (a
 POSIX class, ``[^…]`` negating, an equivalence class), or one whose quotes the guard no longer
 sees (``["^"n]`` is a set to bash, ``[n"-"a]`` three characters), a range under ``nocaseglob``,
 one ending in a collating symbol, one starting at ``:`` (a crash): each unread, so
 maybe matching (review of fix65g); a quoted ``]`` or backslash in a set, read both ways
-(review lead65), several at once too (review final65)."""
+(review lead65), several at once too (review final65); a ``=`` in a set or starting a range
+(``[=-z]``, ``[n=]``, ``[\\<-z]``, ``[n\\;]``): the word was split there as an assignment's
+or a redirection's, so neither piece was a pattern (review fix65g, open in lead65; ``[.-z]``,
+``[:-z]`` were read already)."""
 
 
 @pytest.mark.parametrize("command", BRACKET_WRITES)

@@ -43,7 +43,7 @@ from harness_memory.guard import (
     replaceable_ancestor,
     unseen_by_mount,
 )
-from harness_memory.hooks import claude_code, tool_targets
+from harness_memory.hooks import claude_code, find_reach, tool_targets
 from harness_memory.hooks.archive_members import (
     ARCHIVE_BYTES_CAP,
     EXITS_SCAN_CAP,
@@ -266,6 +266,8 @@ def _judged(
         if (reason := _fed_refusal(found)) is not None:
             return reason
         if (reason := _moved_home_refusal(found, roots, records)) is not None:
+            return reason
+        if (reason := _find_reach_refusal(found, judge, roots, cwd)) is not None:
             return reason
         if (reason := _folder_writer_refusal(found)) is not None:
             return reason
@@ -1600,6 +1602,83 @@ def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -
                     "memory service's data dir (or the hooks' Session records): that reaches "
                     "every scope without naming one; name the folders you mean inside it"
                 )
+    return None
+
+
+def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: str) -> str | None:
+    """The refusal of a ``find`` whose actions write through what they find
+    (``ShellPaths.reached``) when what they may act on reaches where this Session may not
+    write: a symlink below a start folder (into another Workspace's scope, the memory root,
+    the data dir, the Session records) that its ``-name``/``-path`` tests let through, or any
+    such link where its tests are none the guard matches (``-type l``, ``-regex``,
+    ``-newer``, ``-o``, ``!``, ``-L``); with no such name test, also a start (or a
+    folder a followed link leads to) holding the data dir, the memory root or the records;
+    and start folders read at run time (``-files0-from FILE``).
+    Past :data:`~harness_memory.hooks.find_reach.REACH_CAP` entries such a ``find`` is refused;
+    one bounded by name tests, past :data:`~harness_memory.hooks.find_reach.NAMED_REACH_CAP`,
+    keeps the guard's reading of its words alone (P-3)."""
+    held = [*_held_folders(roots, judge.records), *roots]
+    held_set = set(held)
+    for start, shown, bounds in found.reached:
+        if not start:
+            return (
+                f"{REFUSAL_PREFIX}find reads its start folders from {shown_path(shown)} at run "
+                "time (-files0-from), and its actions write through what it finds there: "
+                "they may be another Workspace's memory scope; name the start folders in the "
+                "command"
+            )
+        why = bounds.why
+        walked = None
+        if bounds.links or bounds.follow:
+            named = bounds.names is not None
+            cap = find_reach.NAMED_REACH_CAP if named else find_reach.REACH_CAP
+            walked = find_reach.links_below(start, follow=bounds.follow, cap=cap)
+            if walked is None and bounds.names is None:
+                return (
+                    f"{REFUSAL_PREFIX}find's actions may act on every entry below "
+                    f"{shown_path(start)} ({why}), more than {find_reach.REACH_CAP} entries, "
+                    "which the guard cannot look through for symlinks into memory within the "
+                    "hook's time limit; add a -name or -path test, -type f, or start find in a "
+                    "smaller folder"
+                )
+        links, targets = walked or ([], [])
+        if bounds.names is None:
+            for folder in (start, *targets):
+                if (holding := _folder_holding(folder, held)) is not None:
+                    return (
+                        f"{REFUSAL_PREFIX}find's actions may act on every entry below "
+                        f"{shown_path(holding)} ({why}), which holds the memory root, the "
+                        "memory service's data dir or the hooks' Session records: that reaches "
+                        "every scope without naming one; start find in the folders you mean, "
+                        "or add a -name or -path test"
+                    )
+        for link in links:
+            names = bounds.names
+            if names is not None and not find_reach.matches(link, start, shown, names):
+                continue
+            if not _lies_in(link, held_set, judge.table):
+                continue  # ``node_modules/.bin/tsc``: judged (a walk) only if it may reach memory
+            if (reason := _path_refusal(link, cwd, judge, roots)) is not None:
+                return (
+                    f"{REFUSAL_PREFIX}find's actions may act on the symlink "
+                    f"{shown_path(link)} below {shown_path(start)} ({why}), and through it "
+                    f"write where this Session may not: {reason.removeprefix(REFUSAL_PREFIX)}. "
+                    "Add a -name or -path test that leaves it out (or -type f), start find "
+                    "in a folder holding no such link, or leave out -L"
+                )
+    return None
+
+
+def _folder_holding(folder: str, held: list[str]) -> str | None:
+    """``folder`` (spelled or resolved) when one of the ``held`` folders is it or lies below
+    it; None otherwise."""
+    if not is_usable_path(folder):
+        return None
+    spelled = os.path.normpath(folder)
+    for spelling in dict.fromkeys((spelled, real_or_none(folder) or spelled)):
+        inside = spelling.rstrip("/") + "/"
+        if any(each == spelling or each.startswith(inside) for each in held):
+            return spelling
     return None
 
 

@@ -104,6 +104,7 @@ from harness_memory.hooks.definitions import (
     read_definitions,
     with_ansi_c_decoded,
 )
+from harness_memory.hooks.find_reach import Reach, bounds, find_actions
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.glob_match import bash_match, fnmatch_case
 from harness_memory.hooks.here_data import (
@@ -389,6 +390,7 @@ class ShellPaths:
         "over_scan",
         "paths",
         "programs",
+        "reached",
         "redirected",
         "replaced_unknown",
         "revised",
@@ -422,6 +424,7 @@ class ShellPaths:
         self.moved: list[str] = []
         self.swept: list[str] = []
         self.sifted: list[tuple[str, tuple[tuple[bool, str], ...]]] = []
+        self.reached: list[Reach] = []
         self.programs: list[str] = []
         self.settings_readers: list[tuple[str, str]] = []
         self.settings_moved: list[tuple[str, str, bool]] = []
@@ -465,6 +468,7 @@ class ShellPaths:
         self.moved.extend(inner.moved)
         self.swept.extend(inner.swept)
         self.sifted.extend(inner.sifted)
+        self.reached.extend(inner.reached)
         self.programs.extend(inner.programs)
         self.settings_readers.extend(inner.settings_readers)
         self.settings_moved.extend(inner.settings_moved)
@@ -2523,15 +2527,33 @@ def _add_pieces(
 ) -> None:
     """Add the paths of ``word``'s pieces (split at ``=``, quotes and shell punctuation:
     :data:`_WORD_SPLIT_RE`), and the path a short option glued to a piece names (``-t/dir``).
-    A word holding an equivalence class or a collating symbol (``[[=n=]]otes/a.md``) is a
-    piece whole too: its ``=`` and ``.`` are the pattern's."""
+    A word holding an equivalence class or a collating symbol (``[[=n=]]otes/a.md``), or a
+    ``=`` (``<``, ``;``…) after a ``[`` and before a ``]`` (``[=-z]otes``, ``[n=]otes``: a
+    bracket expression holding it, a range from it), is a piece whole too: those characters
+    are the pattern's (:func:`_bracketed_split`)."""
     pieces = re.split(_WORD_SPLIT_RE, word)
-    for piece in [*pieces, word] if "[[=" in word or "[[." in word else pieces:
+    whole = "[[=" in word or "[[." in word or _bracketed_split(word)
+    for piece in [*pieces, word] if whole else pieces:
         if piece:
             _add(found, piece, bases, known, environ, lost=lost)
             if (glued := re.match(_GLUED_OPTION_RE, piece)) is not None:
                 for at in range(glued.start("letters") + 1, glued.end("letters") + 1):
                     _add(found, piece[at:], bases, known, environ, lost=lost)
+
+
+def _bracketed_split(word: str) -> bool:
+    """Whether ``word`` holds a character :data:`_WORD_SPLIT_RE` splits at (``=``, ``<``,
+    ``;``, a quote…) after a ``[`` with a ``]`` after it, and no ``$(`` or backquote: the
+    character may be a member of a bracket expression (``[=-z]otes``, ``[\\<-z]otes`` are
+    bash's ranges from ``=`` and ``<`` to ``z``, so they match ``notes``), not an
+    assignment's or a redirection's. Split there, neither piece was a pattern that matched,
+    so ``echo x > [=-z]otes/a.md`` wrote through a link ``notes`` into another scope (P-3).
+    Linear."""
+    opened = word.find("[")
+    if opened < 0 or "$(" in word or "`" in word:
+        return False
+    inside = re.search(_WORD_SPLIT_RE, word[opened + 1 :])
+    return inside is not None and word.rfind("]") > opened + 1 + inside.start()
 
 
 def _see_inside(
@@ -4468,6 +4490,69 @@ class _Writes:
                 self._found.sifted.extend((start, names) for start in starts or [self._base])
             else:
                 self._found.swept.extend(starts or [self._base])
+        if command == "find":
+            self._note_find_reach(words)
+
+    def _note_find_reach(self, words: list[str]) -> None:
+        """Keep in ``found.reached`` each start folder of a ``find`` (``words``: as the shell
+        gives them) whose actions write through what it finds, with what they may act on
+        (:func:`~harness_memory.hooks.find_reach.bounds`): ``-delete``, an ``-exec``/``-ok``
+        whose command, read as this command reads it, surely writes a place built from
+        ``{}`` (``cp x {}``, ``tee {}/a.md``, ``sh -c 'cp x "$1"' _ {}``; not ``grep -l x
+        {}``, ``node --check {}``, ``sh -c 'wc -l "$1"' _ {}``: a program the guard does not
+        read is judged by its text, as everywhere), an ``-execdir``/``-okdir`` whose command
+        surely writes any place (it runs in each found entry's folder: ``-execdir touch a.md
+        ;``).
+        A start built at run time is judged as a word written at run time already; start
+        folders read from a file (``-files0-from FILE``) are kept as a start ``""`` shown as
+        ``FILE``."""
+        writing = [at for at, word in enumerate(words) if word == "-delete"]
+        suffixed = False
+        for at, action, command in find_actions(words):
+            if not (action.endswith("dir") or any("{}" in word for word in command)):
+                continue  # ``-exec touch stamp \;``: its words are judged as any command's
+            text = " ".join(_fed_word(word, "$" in word or "`" in word, ["{}"]) for word in command)
+            found = self._read_run(text)
+            sure = set(found.written[::2]) - set(found.guessed[::2])  # not a guess at ``node {}``
+            if found.written_at_run_time or (action.endswith("dir") and sure):
+                writing.append(at)
+                # ``{}/a.md``, or code given ``{}`` (``sh -c '… "$1"/a.md'``), not ``sed -i``
+                suffixed = suffixed or _runs_code(command) or any("{}/" in w for w in command)
+        if not writing:
+            return
+        read = bounds(words, min(writing), suffixed=suffixed)
+        if "-files0-from" in words:  # its start folders read from a file at run time
+            at = words.index("-files0-from") + 1
+            self._found.reached.append(Reach("", words[at] if at < len(words) else "-", read))
+        for start, shown in self._find_start_folders(words):
+            self._found.reached.append(Reach(start, shown, read))
+
+    def _find_start_folders(self, words: list[str]) -> list[tuple[str, str]]:
+        """A ``find``'s start folders among its ``words`` (:func:`_find_starts`; none: the
+        shell's folder, ``.``), each absolute and as find prints it (expanded, a loop
+        variable's each value, a pattern's each match); one built at run time, or relative
+        after a ``cd`` into a folder known only at run time, is left out (refused as a place
+        written at run time)."""
+        folders: list[tuple[str, str]] = []
+        starts = _find_starts(words) or ["."]
+        looped = [each for word in starts for each in _through_loops(word, self._loops) or [word]]
+        for word in looped:  # ``for d in src lib; do find "$d" -type l -delete; done``
+            expanded = _expand(word, self._known, self._environ)
+            if expanded is None or (self._run_lost and not expanded.startswith(("/", "~"))):
+                continue
+            shown = _tilde(expanded, self._environ)
+            start = os.path.normpath(os.path.join(self._base, shown))  # noqa: PTH118
+            if not re.search(_GLOB_CHARS, shown):
+                folders.append((start, shown))
+                continue
+            try:
+                found = _scan(start, self._found.budget)
+            except _OverScan:
+                self._found.over_scan = True
+                found = []
+            cut = 0 if PurePath(shown).is_absolute() else len(self._base.rstrip("/")) + 1
+            folders.extend((match, match[cut:]) for match in found)
+        return folders
 
     def _after_linker(self, word: str) -> None:
         """Keep in ``found.after_linker`` a place the command writes (``word``, not built at
@@ -5250,6 +5335,17 @@ def _operand_places(
     if command == "git":  # its literal words are judged as paths already
         written = [(word, built) for word, built in _git_folders(operands) if built]
     return written
+
+
+def _runs_code(command: list[str]) -> bool:
+    """Whether a ``find`` action's ``command`` (its words) runs code that may build any place
+    from the names it is given (``sh -c 'cp x "$1"/a.md' _ {}``, ``python3 mk.py {}``, a
+    script by its relative path, a program named at run time): a word naming a shell or an
+    interpreter (:func:`~harness_memory.hooks.link_texts.reads_text`, after ``env`` too)."""
+    program = command[0] if command else ""
+    if re.search(r"[$`]", program) or (program.count("/") and not program.startswith("/")):
+        return True
+    return any(reads_text(os.path.basename(word)) for word in command)  # noqa: PTH119
 
 
 def _found_places(

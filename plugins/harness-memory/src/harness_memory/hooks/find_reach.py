@@ -1,0 +1,231 @@
+"""What a ``find``'s writing actions may act on below its start folders, for the guard (P-3).
+
+``find . -type l -exec cp /etc/hostname {} \\;`` names no file: ``{}`` is each entry find
+meets, a symlink into another Workspace's memory scope among them, and ``cp`` writes through
+it. :func:`bounds` reads what a ``find``'s expression leaves its actions: only entries whose
+names match its ``-name``/``-path`` tests (joined by AND, before the first writing action;
+``-iname``, ``-ipath`` in any letter case), or every entry (any other test: ``-type l``,
+``-regex``, ``-lname``, ``-samefile``, ``-newer``; an ``-o``, ``!``, parenthesis,
+``-L``/``-follow``), and whether a symlink itself may be one of them (a ``-type f`` or
+``-type d`` before the actions keeps links out unless ``-L``). :func:`links_below` walks a
+start folder as find does, counted against a cap, and gives the symlinks in it (and,
+following links, the folders they lead to); :func:`matches` tells whether a link found
+passes the name tests. The guard judges each link so reached as a place written
+(:mod:`~harness_memory.hooks.guarding`). Pure reading, linear in the words and the folder
+entries read (H-5).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from harness_memory.hooks.glob_match import fnmatch_case
+from harness_memory.hooks.option_words import FIND_ENDS, FIND_RUNNING
+
+__all__ = [
+    "NAMED_REACH_CAP",
+    "REACH_CAP",
+    "Bounds",
+    "Reach",
+    "bounds",
+    "find_actions",
+    "links_below",
+    "matches",
+]
+
+REACH_CAP = 50_000
+"""The most folder entries :func:`links_below` reads below a start folder of a ``find``
+acting on every entry (0.14–0.56 s for 36,000 at load 14); past it the guard refuses it."""
+NAMED_REACH_CAP = 5_000
+"""The most folder entries read below a start folder of a ``find`` bounded by name tests
+(``find . -name '*.pyc' -delete``, everyday: within H-5's 100 ms); past it the guard keeps
+its reading of the words alone (a link deeper down that the names match is not looked for)."""
+
+NAME_TESTS = {
+    "-name": (False, True),
+    "-iname": (False, False),
+    "-path": (True, True),
+    "-wholename": (True, True),
+    "-ipath": (True, False),
+    "-iwholename": (True, False),
+}
+"""``find``'s tests matching a pattern against an entry's name: whether against its whole
+path as find prints it (``-path``), whether letter case counts."""
+_WIDENING = frozenset({"-o", "-or", "!", "-not", "(", ")", "\\(", "\\)", "\\!", ",", "-follow"})
+"""``find`` words after which its tests no longer bound what its actions reach (an
+alternative, a negation, a group, a list) or after which it follows links."""
+
+
+class Bounds(NamedTuple):
+    """What a ``find``'s writing actions may act on (:func:`bounds`): ``names`` the name tests
+    an entry must pass (each its test and pattern; None: any entry), ``links`` whether a
+    symlink itself may be one, ``follow`` whether find follows links (``-L``, ``-follow``),
+    ``why`` the reason an entry may be acted on, as a refusal says it."""
+
+    names: tuple[tuple[str, str], ...] | None
+    links: bool
+    follow: bool
+    why: str
+
+
+class Reach(NamedTuple):
+    """One start folder of a ``find`` whose actions write through what they find: ``start``
+    absolute, ``shown`` as find prints it (the word expanded), and its :class:`Bounds`;
+    ``start`` empty for the folders ``-files0-from FILE`` reads at run time (``shown``:
+    ``FILE``)."""
+
+    start: str
+    shown: str
+    bounds: Bounds
+
+
+def find_actions(words: Sequence[str]) -> list[tuple[int, str, list[str]]]:
+    """Each action of a ``find`` among its ``words`` (as the shell gives them) that runs a
+    command (:data:`~harness_memory.hooks.option_words.FIND_RUNNING`): its index, its name
+    (``-exec``, ``-execdir``, ``-ok``, ``-okdir``) and its command's words up to its ``;`` or
+    a ``+`` after ``{}`` (to the end when none ends it)."""
+    actions: list[tuple[int, str, list[str]]] = []
+    running: tuple[int, str, list[str]] | None = None
+    for at, word in enumerate(words):
+        if running is None:
+            running = (at, word, []) if word in FIND_RUNNING else None
+        elif word in FIND_ENDS or (word == "+" and running[2][-1:] == ["{}"]):
+            actions.append(running)
+            running = None
+        else:
+            running[2].append(word)
+    if running is not None and running[2]:
+        actions.append(running)
+    return actions
+
+
+def bounds(words: Sequence[str], first: int, *, suffixed: bool) -> Bounds:
+    """What a ``find`` whose ``words`` (as the shell gives them, its leading options among
+    them) first writes through what it finds at index ``first`` (``-delete``, an action
+    running a writer) may act on: the ``-name``/``-path`` tests before ``first`` when its
+    expression is tests joined by AND (no :data:`_WIDENING` word), none of them built at run
+    time (``$``, a backquote), and no action appends to ``{}`` (``suffixed``: ``{}/a.md``
+    reaches below every folder it finds); else any entry. A ``-type`` before ``first`` naming
+    no ``l`` keeps symlinks out (not under ``-L``/``-follow``, where ``-type`` is the type of
+    what a link leads to)."""
+    leading = list(_leading_options(words))
+    follow = "-L" in leading or "-follow" in words
+    widened = follow or not _WIDENING.isdisjoint(words)
+    before = list(words[:first])
+    names = tuple(
+        (test, pattern) for test, pattern in itertools.pairwise(before) if test in NAME_TESTS
+    )
+    built = any("$" in pattern or "`" in pattern for _, pattern in names)
+    typed = [kinds for test, kinds in itertools.pairwise(before) if test == "-type"]
+    unlinked = any("l" not in kinds.split(",") for kinds in typed)  # ``-type f``: no link
+    why = _unbounded_why(follow=follow, widened=widened, built=built, suffixed=suffixed)
+    if why is None and not names:
+        why = "its tests are no -name or -path the guard can match"
+    links = widened or suffixed or not unlinked  # ``-type d -exec cp x {}/notes/a.md``
+    if why is not None:
+        return Bounds(None, links, follow, why)
+    return Bounds(names, links, follow, "its -name and -path tests match it")
+
+
+def _unbounded_why(*, follow: bool, widened: bool, built: bool, suffixed: bool) -> str | None:
+    """Why a ``find``'s name tests do not bound what its actions act on (:func:`bounds`), or
+    None when they do."""
+    if follow:
+        return "it follows symlinks: -L, -follow"
+    if widened:
+        return "its expression holds -o, !, -not, a parenthesis or a comma"
+    if built:
+        return "a -name or -path pattern is built at run time"
+    if suffixed:
+        return (
+            "an action writes below what it finds: {}/…, or a program the guard does not "
+            "read is given it"
+        )
+    return None
+
+
+def _leading_options(words: Sequence[str]) -> Sequence[str]:
+    """``find``'s options before its start folders (``-H``, ``-L``, ``-P``, ``-D …``,
+    ``-O…``)."""
+    at = 0
+    while at < len(words) and words[at].startswith(("-H", "-L", "-P", "-D", "-O")):
+        at += 2 if words[at] == "-D" else 1
+    return words[:at]
+
+
+def matches(path: str, start: str, shown: str, names: tuple[tuple[str, str], ...]) -> bool:
+    """Whether the entry ``path`` (absolute, below the absolute ``start``, which find prints
+    as ``shown``) passes every name test of ``names`` (:data:`NAME_TESTS`): its name, or its
+    path as find prints it, matched as GNU find matches (``*`` matching a leading dot and a
+    ``/``; a bracket expression the guard does not read matches: fail closed)."""
+    relative = os.path.relpath(path, start)
+    printed = shown if relative == "." else f"{shown.rstrip('/')}/{relative}"
+    name = os.path.basename(path)  # noqa: PTH119
+    for test, pattern in names:
+        whole, exact = NAME_TESTS[test]
+        text = printed if whole else name
+        if not (fnmatch_case(text, pattern) if exact else _nocase(text, pattern)):
+            return False
+    return True
+
+
+def _nocase(text: str, pattern: str) -> bool:
+    """``-iname``'s match: ``pattern`` against ``text`` in any letter case."""
+    return fnmatch_case(text.casefold(), pattern.casefold())
+
+
+def links_below(start: str, *, follow: bool, cap: int) -> tuple[list[str], list[str]] | None:
+    """The symlinks below the absolute folder ``start`` as find walks it (into no link; into
+    each link to a folder under ``follow``, each folder once), and under ``follow`` the real
+    folders those links lead to; None past ``cap`` folder entries (:data:`REACH_CAP`,
+    :data:`NAMED_REACH_CAP`). A folder that cannot be read is skipped, as find skips it."""
+    seen = 0
+    links: list[str] = []
+    targets: list[str] = []
+    try:
+        visited = {os.path.realpath(start)}
+        pending = [start] if os.path.isdir(start) else []  # noqa: PTH112
+    except ValueError:  # a NUL: no folder find could walk
+        return links, targets
+    while pending:
+        folder = pending.pop()
+        listed: list[os.DirEntry[str]] = []
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:  # counted as read: a huge folder stops at the cap
+                    seen += 1
+                    if seen > cap:
+                        return None
+                    listed.append(entry)
+        except (OSError, ValueError):
+            continue
+        for entry in listed:
+            if entry.is_symlink():
+                links.append(entry.path)
+                if follow and (target := _followed(entry.path, visited)) is not None:
+                    targets.append(target)
+                    pending.append(entry.path)
+            elif _is_folder(entry):
+                pending.append(entry.path)
+    return links, targets
+
+
+def _followed(link: str, visited: set[str]) -> str | None:
+    """The real folder ``link`` leads to when find following links goes into it (a folder
+    not walked yet: find leaves a loop), else None."""
+    real = os.path.realpath(link)
+    if real in visited or not os.path.isdir(real):  # noqa: PTH112
+        return None
+    visited.add(real)
+    return real
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` (no symlink) is a folder find walks into."""
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False

@@ -1,0 +1,210 @@
+"""P-3: a ``find`` whose actions write through what it finds is judged by what it may find.
+
+``find . -type l -exec cp /etc/hostname {} \\;`` names no file: each ``{}`` is an entry find
+meets below ``.``, and in a Workspace holding a symlink ``notes`` into another Workspace's
+scope, ``cp`` writes through it. Every harness let these through (its guard read only the
+words, and ``-iname``, ``-regex``, ``-newer``, ``-type l``, ``-L`` name no file); bash wrote into
+the other scope. Now, where find's expression is anything but ``-name``/``-path`` tests joined
+by AND, ``{}`` stands for every entry below its start folders (following links under ``-L``),
+judged as a glob that may match any name there: a link into another scope (the memory root,
+the data dir) below a start is refused, naming what to do. Where its name tests bound what it
+acts on, a link they match is refused (``find . -name notes`` with the link one folder down).
+Everyday finds pass: their name tests match no link, ``-type f`` keeps links out, their
+actions only read (``grep``), or their Workspace holds no link into memory.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from harness_memory.hooks import find_reach
+
+from tests.support.guard_cases import (
+    Layout,
+    assert_allowed_by_every_harness_and_bash_writes_there,
+    assert_each_refused_by_every_harness,
+    assert_refused_by_every_harness_and_bash_writes,
+    fill,
+    let_through,
+    refusals_by_every_harness,
+    refused_by_some_harness,
+)
+
+WRITES_THROUGH_WHAT_IT_FINDS = [
+    "find . -type l -exec cp /etc/hostname {{}} \\;",
+    "find . -iname NOTES -exec cp /etc/hostname {{}}/a.md \\;",
+    "find . -ipath ./NOTES -exec cp /etc/hostname {{}}/a.md \\;",
+    "find . -iwholename ./Notes -exec cp /etc/hostname {{}}/a.md \\;",
+    "find . -regex '.*/n.tes' -exec cp /etc/hostname {{}}/a.md \\;",
+    "find . -iregex '.*/NOTES' -exec cp /etc/hostname {{}}/a.md \\;",
+    "find . -lname '*-*' -exec cp /etc/hostname {{}}/a.md \\;",
+    "find . -mmin -60 -type l -exec cp /etc/hostname {{}}/a.md \\;",
+    "find . -type l -execdir cp /etc/hostname {{}}/a.md \\;",
+    "yes | find . -type l -ok cp /etc/hostname {{}}/a.md \\;",
+    "yes | find . -type l -okdir cp /etc/hostname {{}}/a.md \\;",
+    "find . -type l -exec sh -c 'cp /etc/hostname {{}}/a.md' \\;",
+    "find . -name '*.py' -o -type l -exec cp /etc/hostname {{}}/a.md \\;",
+    "find . -name '[=-z]otes' -exec cp /etc/hostname {{}}/a.md \\;",
+    'for d in .; do find "$d" -type l -exec cp /etc/hostname {{}} \\; ; done',
+    "bash -c 'find . -type l -exec cp /etc/hostname {{}}/a.md \\;'",
+    "find -L . -name MEMORY.md -exec cp /etc/hostname {{}}.bak \\;",
+    "find . -follow -type f -exec cp /etc/hostname {{}}.bak \\;",
+]
+"""Each let through by every harness before; bash writes a new file into the other scope."""
+
+
+@pytest.mark.parametrize("command", WRITES_THROUGH_WHAT_IT_FINDS)
+def test_p3_a_find_writing_through_a_link_it_may_find_is_refused(
+    where: Layout, command: str
+) -> None:
+    assert_refused_by_every_harness_and_bash_writes(where, command)
+
+
+def test_p3_the_refusal_names_the_link_and_what_to_do(where: Layout) -> None:
+    assert_each_refused_by_every_harness(
+        where,
+        [fill("find . -type l -exec cp /etc/hostname {{}} \\;", where)],
+        f"the symlink {where.workspace}/notes below {where.workspace}",
+        "its tests are no -name or -path the guard can match",
+        "Add a -name or -path test that leaves it out",
+    )
+
+
+def test_p3_a_find_removing_through_a_followed_link_is_refused(where: Layout) -> None:
+    """``-L`` walks into ``notes``: ``-delete`` removes the other scope's ``MEMORY.md``."""
+    command = "find -L . -name MEMORY.md -delete"
+
+    assert let_through(where, [command]) == {}
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=False, timeout=60)
+    assert not (where.root / where.other / "MEMORY.md").exists()
+
+
+def test_p3_a_link_deeper_down_that_a_name_test_matches_is_refused(where: Layout) -> None:
+    """``-name notes`` bounds find's actions, but to a name the link one folder down has; the
+    guard judged the word ``notes`` in the Workspace itself, where nothing is so named."""
+    (where.workspace / "notes").unlink()
+    (where.workspace / "src").mkdir()
+    (where.workspace / "src" / "notes").symlink_to(where.root / where.other)
+
+    assert_refused_by_every_harness_and_bash_writes(
+        where, "find . -name notes -exec cp /etc/hostname {{}}/a.md \\;"
+    )
+    assert_each_refused_by_every_harness(
+        where,
+        ["find src -name 'no*' -delete", "find . -path '*/notes' -exec rm -f {} +"],
+        "its -name and -path tests match it",
+    )
+
+
+def test_p3_a_find_following_a_link_to_the_data_dir_is_refused(where: Layout) -> None:
+    """Under ``-L`` a link to the data dir takes find's actions into every scope."""
+    (where.workspace / "notes").unlink()
+    (where.workspace / "data").symlink_to(where.data)
+
+    assert_refused_by_every_harness_and_bash_writes(
+        where, "find -L . -name MEMORY.md -exec cp /etc/hostname {{}}.bak \\;"
+    )
+
+
+def test_p3_a_find_reading_its_start_folders_at_run_time_is_refused(where: Layout) -> None:
+    """``-files0-from t`` takes find's start folders from ``t``: here the other scope's."""
+    (where.workspace / "notes").unlink()
+    other = where.root / where.other
+    (where.workspace / "t").write_bytes(f"{other}\0".encode())
+
+    assert_each_refused_by_every_harness(
+        where, ["find -files0-from t -delete"], "find reads its start folders from t"
+    )
+    assert_refused_by_every_harness_and_bash_writes(
+        where, "find -files0-from t -type f -exec cp /etc/hostname {{}}.bak \\;"
+    )
+
+
+EVERYDAY_FINDS = [
+    "find . -name '*.pyc' -delete",
+    "find . -type f -name '*.py' -exec grep -l x {} +",
+    "find . -type f -exec grep -l TODO {} +",
+    "find src -type f | xargs wc -l",
+    "find . -iname '*.md'",
+    "find . -type l",
+    "find . -name '*.orig' -exec rm {} \\;",
+    "find . -type d -name __pycache__ -exec rm -rf {} +",
+    "find . -type f -newer note.md -exec rm -f {} +",
+    "find . -type f -name '*.sh' -exec chmod +x {} \\;",
+    "find /tmp/x -mtime +7 -delete",
+    "find . -maxdepth 1 -type f -print",
+    "find . -name '*.py' -exec sed -i 's/a/b/' {} +",
+    "find . -name '*.c' -exec clang-format -i {} \\;",
+    "find . -type f -exec chmod 644 {} \\;",
+    "find . -path ./node_modules -prune -o -type f -exec grep -l x {} +",
+]
+"""Finds from everyday work, in the Workspace holding the link ``notes``: their name tests
+match no link, ``-type f`` or ``-type d`` keeps links out, or their actions only read."""
+
+EVERYDAY_WITHOUT_A_LINK = [
+    "find . -type d -empty -delete",
+    "find . -mtime +7 -exec rm {} \\;",
+    "find . -type l -delete",
+    "find -L . -name '*.tmp' -delete",
+    "find . -newer note.md -exec touch {} +",
+]
+"""Finds acting on every entry, in a Workspace holding no link into memory."""
+
+
+def test_p3_everyday_finds_pass(where: Layout) -> None:
+    (where.workspace / "src").mkdir()
+    (where.workspace / "src" / "app.py").write_text("x = 1\n", encoding="utf-8")
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+
+    assert refused_by_some_harness(where, EVERYDAY_FINDS) == {}
+    (where.workspace / "notes").unlink()
+    assert refused_by_some_harness(where, EVERYDAY_WITHOUT_A_LINK) == {}
+    assert_allowed_by_every_harness_and_bash_writes_there(
+        where, "find . -type f -name '*.md' -exec cp {{}} {{}}.bak \\;", "note.md.bak"
+    )
+
+
+def test_p3_a_find_over_more_entries_than_the_guard_reads_is_refused_unless_named(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the cap a find acting on every entry is refused, saying to narrow it; one whose
+    name tests bound it keeps the reading of its words (the link is never looked for)."""
+    (where.workspace / "notes").unlink()
+    for at in range(8):
+        (where.workspace / f"f{at}.txt").write_text("x\n", encoding="utf-8")
+    monkeypatch.setattr(find_reach, "REACH_CAP", 5)
+
+    reasons = refusals_by_every_harness(where, "find . -type l -delete")
+
+    for reason in reasons.values():
+        assert reason is not None
+        assert "more than 5 entries" in reason
+        assert "add a -name or -path test" in reason
+    assert refused_by_some_harness(where, ["find . -name '*.pyc' -delete"]) == {}
+
+
+@pytest.mark.parametrize(
+    ("words", "names", "links"),
+    [
+        (["-type", "f", "-name", "*.py", "-delete"], (("-name", "*.py"),), False),
+        (["-iname", "X", "-exec", "rm", "{}", ";"], (("-iname", "X"),), True),
+        (["-type", "l", "-delete"], None, True),
+        (["-type", "d", "-empty", "-delete"], None, False),
+        (["-delete", "-name", "x"], None, True),
+        (["-name", "x", "-o", "-name", "y", "-delete"], None, True),
+        (["-name", "$X", "-delete"], None, True),
+        (["-L", ".", "-type", "f", "-name", "x", "-delete"], None, True),
+    ],
+)
+def test_p3_what_a_finds_expression_leaves_its_actions(
+    words: list[str], names: tuple[tuple[str, str], ...] | None, links: bool
+) -> None:
+    """Name tests joined by AND before the first writing action bound it; anything else
+    (none, ``-o``, a pattern built at run time, ``-L``) leaves every entry; ``-type f`` or
+    ``-type d`` keeps links out but under ``-L``."""
+    first = next(at for at, word in enumerate(words) if word in ("-delete", "-exec"))
+
+    read = find_reach.bounds(words, first, suffixed=False)
+
+    assert (read.names, read.links) == (names, links)
