@@ -484,10 +484,15 @@ def test_p3_a_folder_too_large_to_search_for_symlinks_is_refused_for_an_unlisted
     assert answer(where, "claude-code", "Bash", {"command": "tar x -C build < a.tar"}) is None
 
 
-def test_p3_a_large_folder_is_read_only_up_to_the_cap_nearest_first(tmp_path: Path) -> None:
+def test_p3_a_large_folder_is_read_only_up_to_the_cap_nearest_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A folder of many entries (a repository's ``node_modules``) is read only up to
     :data:`~harness_memory.hooks.archive_members.EXITS_SCAN_CAP` entries, each once, and a
-    symlink near the top is found before the deep folders are read (counted, never timed)."""
+    symlink near the top is found before the deep folders are read (counted, never timed).
+    The cap is set to 64 for the test: the same reading past it, with 96 files made instead of
+    the 6,144 of the real cap (4,096; 8 s of file creation on a busy disk)."""
+    monkeypatch.setattr(archive_members, "EXITS_SCAN_CAP", 64)
     for folder in range(3):
         deep = tmp_path / f"d{folder}" / "sub"
         deep.mkdir(parents=True)
