@@ -276,7 +276,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     token_file, place_warning = None, None
     if install and state is not None:  # never in a work tree, or warned; the user's kept
         token_file, place_warning = hooks_token_file(path.parent, options, environ, token)
-    wanted = _wanted(options, state, token_file) if install else {}
+    wanted = _wanted(replace(options, settings_file=path), state, token_file) if install else {}
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
     found = without_our_roots(document, document, HARNESS, _taken_out)  # as the user had it

@@ -189,6 +189,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     """The changes to ``hooks.json`` and ``config.toml``; ``SettingsFileError`` for a bad file."""
     home = codex_home(options.home, environ)
     hooks_path, config_path = home / "hooks.json", home / "config.toml"
+    options = replace(options, settings_file=hooks_path)  # a guard whose program is gone names it
     old_hooks, document = read_json_object(hooks_path)
     record = read_record(home)
     record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)  # A-10
@@ -219,11 +220,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     notes += taken_out_note(config_path, inline)
     notes += install_notes(working_folder(), home, install=install)  # H-3
     # H-6, P-3: a profile file's memories or unified_exec_tty = true too
-    switches = SWITCHES
     trust = partial(_profile_trust, key_sources, document, merged, set(wanted))
-    profiles, profile_notes = profile_plan(home, switches, record, install=install, trust=trust)
+    profiles, profile_notes = profile_plan(home, SWITCHES, record, install=install, trust=trust)
     if install:
-        for switch in switches:
+        for switch in SWITCHES:
             notes.append(switch_off(config, switch, record.previous, tomlkit.table, found=found))
         notes += profile_notes
         notes += _switched_off_notes(config, config_path)
@@ -240,7 +240,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             for keys in EDITED_IN_PLACE:  # a table of the user's, empty, stays (H-3)
                 give_back_made(config, keys, record.previous, before=read, new_table=tomlkit.table)
 
-        notes += switches_back(config, switches, record.previous, first=first, then=give_back)
+        notes += switches_back(config, SWITCHES, record.previous, first=first, then=give_back)
         notes += profile_notes
     planned = token_plan(record, options.token, token_file, options) if install else None
     changes, removals, left = planned or ([], [], [])

@@ -217,8 +217,11 @@ def choose_executable(explicit: str | None, environ: dict[str, str] | None = Non
     checkout = checkout_of(script)
     stops = (
         f"hooks run {script} ({where}), an editable install of the checkout {checkout}: "
-        "`make clean` or moving the checkout stops memory and the write guard (the guard then "
-        "refuses every write it would check)."
+        "`make clean`, moving or deleting the checkout stops memory and the write guard, and "
+        "then every call of the tools the guard sees (Bash, Write, Edit…) is refused: before "
+        f"deleting it, run `{script} uninstall HARNESS`; once it is gone, `harness-memory "
+        "uninstall HARNESS` from any other install (a fresh clone's .venv/bin/harness-memory) "
+        "takes the hooks out."
     )
     return Executable(
         str(script),

@@ -155,6 +155,7 @@ STAYS_ON = (
 def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
     """The change to Gemini CLI's user settings; ``SettingsFileError`` for a bad file."""
     path = settings_path(options.home, environ)
+    options = replace(options, settings_file=path)  # a guard whose program is gone names it
     old, document = read_json_object(path, comments=True)
     require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)

@@ -123,6 +123,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     """
     managed = options.managed_dir
     path = settings_file(managed) if managed is not None else system_settings_path(environ)
+    options = replace(options, settings_file=path)  # a guard whose program is gone names it
     old, document = read_json_object(path, comments=True)
     require_shapes(document, path, {**EDITED_SHAPES, "hooksConfig": dict})
     record = read_record(path.parent)
