@@ -49,6 +49,7 @@ from harness_memory.installers.codex_projects import (
     working_folder,
 )
 from harness_memory.installers.codex_trust import kept_off_notes, switched_off_entry, trust_source
+from harness_memory.installers.executable import import_command
 from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
@@ -230,7 +231,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += profiles_off_notes(home, config) + kept_off_notes(config_path, kept_off)
         notes += roots_note(config_path, gone, added)
         notes += gap_notes(HARNESS, managed=False)
-        notes += _memories_kept(home)
+        notes += _memories_kept(home, import_command(HARNESS, options.memory_root, dict(environ)))
     else:
         first = record.first_found(config_path, toml_object)
         read = parse_toml(old_config)  # as the uninstall read it
@@ -326,15 +327,16 @@ pipeline: ``memory_summary.md``, ``rollout_summaries/``, ad-hoc notes) and ``mem
 first: the same with ``MEMORY.md``, ``skills/``); it may hold both."""
 
 
-def _memories_kept(home: Path) -> list[str]:
-    """The install note naming each memories folder that holds something (P-5, H-6)."""
+def _memories_kept(home: Path, bring: str) -> list[str]:
+    """The install note naming each memories folder that holds something (P-5, H-6), and the
+    command that brings them over (``bring``: :func:`~harness_memory.installers.executable.
+    import_command`)."""
     kept = [home / name for name in MEMORIES_FOLDERS if _holds(home / name)]
     if not kept:
         return []
     return [
         f"Codex CLI's memories stay on disk in {' and '.join(map(str, kept))}; Codex no longer "
-        "reads them. Bring them over (the import reads both folders): "
-        "`memory-api memory import --from codex --workspace PATH ...`"
+        f"reads them. Bring them over (the import reads both folders): {bring}"
     ]
 
 
