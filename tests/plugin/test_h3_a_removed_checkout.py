@@ -81,7 +81,8 @@ def test_h3_make_run_of_a_fresh_clone_names_hooks_whose_checkout_is_gone(
         line = f"{harness}: PROBLEM: the hooks in {home / settings} run {old / SCRIPT}, which "
         line += "is gone (its checkout removed?): every call of the tools their write guard "
         line += f"sees is refused; run `{program} uninstall {harness}` to take them out, or "
-        assert line + f"`{program} install {harness}` to run them from here" in said
+        line += f"`{program} install {harness} --memory-root DIR` (the rest as installed)"
+        assert line + " to run them from here" in said
     _, told = cli(home, fresh, "status")
     assert "every call of the tools the write guard sees is refused" in told
     assert "`harness-memory uninstall gemini` to take the hooks out" in told

@@ -362,7 +362,8 @@ def _gone_line(hooks: InstalledHooks, script: str, program: str) -> str:
     return (
         f"{hooks.label}: PROBLEM: the hooks in {hooks.path} run {script}, which is gone (its "
         "checkout removed?): every call of the tools their write guard sees is refused; run "
-        f"`{uninstall}` to take them out, or `{again}` to run them from here"
+        f"`{uninstall}` to take them out, or `{again} --memory-root DIR` (the rest as installed) "
+        "to run them from here"
     )
 
 
