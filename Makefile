@@ -49,7 +49,9 @@ OLD_NAMES := agent-memory-core memory-api harness-memory
 
 ## Then, as after a move the hooks installed from this checkout still name its old place (their
 ## harness-memory and memory root both gone), each harness whose hooks do is named with the
-## install that mends them (`harness-memory status --moved`; nothing when none did).
+## install that mends them (`harness-memory status --moved`; nothing when none did), and each
+## whose hooks run a harness-memory that is gone (a deleted clone), with the uninstall that
+## takes them out (until then every call of the tools their guard sees is refused).
 $(RUN_STAMP): $(PACKAGES) | $(BIN)/python
 	@$(BIN)/python -m pip uninstall --quiet --yes $(OLD_NAMES) 2>/dev/null || true
 	@$(PIP) "installing shared, memory-api and harness-memory" -- \

@@ -162,3 +162,20 @@ def test_q1_a_data_dir_that_is_a_file_is_an_error_not_an_empty_one(
     assert "no agents" not in capsys.readouterr().out
     assert main(["memory", "export", *IDS, "-o", str(home / "out.tar.gz")]) == 1
     assert "agent create" not in capsys.readouterr().err
+
+
+def test_q1_an_agent_create_nothing_answers_for_names_the_port_make_run_was_given(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's second shell without ``export MEMORY_API_PORT`` beside ``make run
+    MEMORY_API_PORT=9000``: the refusal names the default address, and says how to name the
+    port the service was started on."""
+    create = ["agent", "create", "--project", "acme", "--id", "coder", "--name", "Coding agent"]
+
+    assert main(create) == 2
+
+    said = capsys.readouterr().err
+    assert "no memory-api service answers at http://127.0.0.1:" in said
+    assert "if make run was given another port (make run MEMORY_API_PORT=…), " in said
+    assert "`export MEMORY_API_PORT=…` with it in this shell (or pass --url)" in said
+    assert not (home / ".local" / "share" / "agent-memory").exists()

@@ -94,4 +94,6 @@ def test_h3_the_refusal_names_a_program_with_backslashes_as_it_is_under_dash(
     assert ran.returncode == 2
     refusal = ran.stderr.decode()
     assert f"run `{shlex.quote(program)} status` (from where" in refusal, refusal
-    assert refusal.endswith("if it moved)\n"), refusal
+    settings = home / ".claude" / "settings.json"  # the way out, named as it is under dash
+    assert f"delete the hooks that run {shlex.quote(program)} from {settings}\n" in refusal
+    assert refusal.endswith(f"{settings}\n"), refusal

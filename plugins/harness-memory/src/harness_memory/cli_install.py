@@ -90,8 +90,9 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
         parser.add_argument(
             "--moved",
             action="store_true",
-            help="only the hooks still naming this checkout's old place (it moved), each with "
-            "the install that mends them; nothing when there are none (make install runs it)",
+            help="only the hooks still naming this checkout's old place (it moved) or a "
+            "harness-memory that is gone (a deleted checkout), each with the command that mends "
+            "them; nothing when there are none (make install and make run run it)",
         )
         parser.add_argument(
             "--managed",

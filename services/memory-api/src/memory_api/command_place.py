@@ -140,7 +140,11 @@ def _refusal(args: argparse.Namespace, url: str, answering: bool, default: Path)
             "'data dir: …' when it started."
         )
     if args.command == "agent":
-        what = f"Start the service (make run) or point --url at it, or {name_it}."
+        what = (
+            "Start the service (make run) or point --url at it: if make run was given another "
+            "port (make run MEMORY_API_PORT=…), `export MEMORY_API_PORT=…` with it in this "
+            f"shell (or pass --url); or {name_it}."
+        )
     else:
         what = f"To write there anyway, {name_it}."
     return (

@@ -37,6 +37,7 @@ from harness_memory.installers.claude_drop_ins import (
     with_drop_ins,
 )
 from harness_memory.installers.detail import Detail
+from harness_memory.installers.executable import import_command
 from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
@@ -276,7 +277,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     token_file, place_warning = None, None
     if install and state is not None:  # never in a work tree, or warned; the user's kept (A-10)
         token_file, place_warning = hooks_token_file(path.parent, options, environ, token)
-    wanted = _wanted(options, state, token_file) if install else {}
+    wanted = _wanted(replace(options, settings_file=path), state, token_file) if install else {}
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
     found = without_our_roots(document, document, HARNESS, _taken_out)  # as the user had it
@@ -297,7 +298,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += switched
         kept_on = any(str(note).startswith("WARNING: ") for note in switched)
         config = settings_path(options.home, environ).parent
-        notes += _own_memory_folders(config, options.home, document)
+        notes += _own_memory_folders(config, options, document, environ)
         notes.append(
             Detail(
                 "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, "
@@ -342,10 +343,14 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     return with_state(changes, notes, record, install=install, removals=removals, readers=read)
 
 
-def _own_memory_folders(config_dir: Path, home: Path, document: dict[str, Any]) -> list[str]:
-    """Name the auto-memory folders that hold notes, and how to bring them over (P-5): every
-    ``projects/*/memory`` of ``config_dir``, and the folder the settings' ``autoMemoryDirectory``
-    names as Claude Code takes it (``~/`` is ``home``, the install's ``--home``)."""
+def _own_memory_folders(
+    config_dir: Path, options: InstallOptions, document: dict[str, Any], environ: Mapping[str, str]
+) -> list[str]:
+    """Name the auto-memory folders that hold notes, and how to bring them over (P-5, with a
+    ``memory-api`` that is there: :func:`~harness_memory.installers.executable.import_command`):
+    every ``projects/*/memory`` of ``config_dir``, and the folder the settings'
+    ``autoMemoryDirectory`` names as Claude Code takes it (``~/`` is the install's ``--home``)."""
+    home = options.home
     folders = sorted((config_dir / "projects").glob("*/memory"))
     custom = auto_memory_directory(document.get("autoMemoryDirectory"), home)
     if custom is not None:
@@ -357,8 +362,8 @@ def _own_memory_folders(config_dir: Path, home: Path, document: dict[str, Any]) 
     more = f"; and {len(held) - 5} more" if len(held) > 5 else ""
     return [
         f"Claude Code's auto memory holds notes in {listed}{more}. They stay on disk; bring a "
-        "Workspace's into Agent Memory with `memory-api memory import --from claude-code "
-        "--workspace PATH --project P --agent A`."
+        "Workspace's into Agent Memory with "
+        f"{import_command(HARNESS, options.memory_root, dict(environ))}."
     ]
 
 

@@ -49,6 +49,7 @@ from harness_memory.installers.codex_projects import (
     working_folder,
 )
 from harness_memory.installers.codex_trust import kept_off_notes, switched_off_entry, trust_source
+from harness_memory.installers.executable import import_command
 from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
@@ -189,6 +190,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     """The changes to ``hooks.json`` and ``config.toml``; ``SettingsFileError`` for a bad file."""
     home = codex_home(options.home, environ)
     hooks_path, config_path = home / "hooks.json", home / "config.toml"
+    options = replace(options, settings_file=hooks_path)  # a guard whose program is gone names it
     old_hooks, document = read_json_object(hooks_path)
     record = read_record(home)
     record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)  # A-10
@@ -219,18 +221,17 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     notes += taken_out_note(config_path, inline)
     notes += install_notes(working_folder(), home, install=install)  # H-3
     # H-6, P-3: a profile file's memories or unified_exec_tty = true too
-    switches = SWITCHES
     trust = partial(_profile_trust, key_sources, document, merged, set(wanted))
-    profiles, profile_notes = profile_plan(home, switches, record, install=install, trust=trust)
+    profiles, profile_notes = profile_plan(home, SWITCHES, record, install=install, trust=trust)
     if install:
-        for switch in switches:
+        for switch in SWITCHES:
             notes.append(switch_off(config, switch, record.previous, tomlkit.table, found=found))
         notes += profile_notes
         notes += _switched_off_notes(config, config_path)
         notes += profiles_off_notes(home, config) + kept_off_notes(config_path, kept_off)
         notes += roots_note(config_path, gone, added)
         notes += gap_notes(HARNESS, managed=False)
-        notes += _memories_kept(home)
+        notes += _memories_kept(home, import_command(HARNESS, options.memory_root, dict(environ)))
     else:
         first = record.first_found(config_path, toml_object)
         read = parse_toml(old_config)  # as the uninstall read it
@@ -240,7 +241,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             for keys in EDITED_IN_PLACE:  # a table of the user's, empty, stays (H-3)
                 give_back_made(config, keys, record.previous, before=read, new_table=tomlkit.table)
 
-        notes += switches_back(config, switches, record.previous, first=first, then=give_back)
+        notes += switches_back(config, SWITCHES, record.previous, first=first, then=give_back)
         notes += profile_notes
     planned = token_plan(record, options.token, token_file, options) if install else None
     changes, removals, left = planned or ([], [], [])
@@ -326,15 +327,16 @@ pipeline: ``memory_summary.md``, ``rollout_summaries/``, ad-hoc notes) and ``mem
 first: the same with ``MEMORY.md``, ``skills/``); it may hold both."""
 
 
-def _memories_kept(home: Path) -> list[str]:
-    """The install note naming each memories folder that holds something (P-5, H-6)."""
+def _memories_kept(home: Path, bring: str) -> list[str]:
+    """The install note naming each memories folder that holds something (P-5, H-6), and the
+    command that brings them over (``bring``: :func:`~harness_memory.installers.executable.
+    import_command`)."""
     kept = [home / name for name in MEMORIES_FOLDERS if _holds(home / name)]
     if not kept:
         return []
     return [
         f"Codex CLI's memories stay on disk in {' and '.join(map(str, kept))}; Codex no longer "
-        "reads them. Bring them over (the import reads both folders): "
-        "`memory-api memory import --from codex --workspace PATH ...`"
+        f"reads them. Bring them over (the import reads both folders): {bring}"
     ]
 
 

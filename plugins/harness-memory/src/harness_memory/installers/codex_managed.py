@@ -103,6 +103,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     del environ  # the requirements are the machine's: no user's variable moves them
     folder = options.managed_dir if options.managed_dir is not None else DEFAULT_DIR
     requirements_path, config_path = folder / REQUIREMENTS_NAME, folder / CONFIG_NAME
+    options = replace(options, settings_file=requirements_path)  # named by a gone guard
     record = read_record(folder)
     record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
     old_requirements = read_text(requirements_path)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -37,6 +38,7 @@ __all__ = [
     "compile_bytecode",
     "describe_executable",
     "describe_python",
+    "import_command",
     "interpreter_of",
     "isolated_interpreter",
     "isolation_note",
@@ -217,8 +219,11 @@ def choose_executable(explicit: str | None, environ: dict[str, str] | None = Non
     checkout = checkout_of(script)
     stops = (
         f"hooks run {script} ({where}), an editable install of the checkout {checkout}: "
-        "`make clean` or moving the checkout stops memory and the write guard (the guard then "
-        "refuses every write it would check)."
+        "`make clean`, moving or deleting the checkout stops memory and the write guard, and "
+        "then every call of the tools the guard sees (Bash, Write, Edit…) is refused: before "
+        f"deleting it, run `{script} uninstall HARNESS`; once it is gone, `harness-memory "
+        "uninstall HARNESS` from any other install (a fresh clone's .venv/bin/harness-memory) "
+        "takes the hooks out."
     )
     return Executable(
         str(script),
@@ -293,3 +298,29 @@ def compile_bytecode(command: str, packages: tuple[str, ...] = HOOK_PACKAGES) ->
             "time)"
         )
     return Detail(f"bytecode of {', '.join(packages)} compiled for {interpreter} (H-5)")
+
+
+def import_command(harness: str, memory_root: Path | None, environ: dict[str, str]) -> str:
+    """How an install names ``memory-api memory import --from HARNESS``, the command that brings
+    a harness's own memory over (P-5), so that it names a ``memory-api`` that exists (H-3).
+
+    The plugin's wheel (the plugin README's venv of its own) installs no ``memory-api``. One
+    beside the running Python (``make run``'s ``.venv/bin``: the install's output names it as
+    typed, :func:`~harness_memory.as_typed.as_typed`) or on ``environ``'s ``PATH`` keeps the
+    bare name; else the one in ``.venv/bin`` of the checkout whose ``.data`` holds
+    ``memory_root`` (``<checkout>/.data/agents/<agent>/agent_state/memory``), by absolute
+    path; else the bare name, said to be the service's command, run where it is installed.
+    Returns the command in backticks, with that sentence when there is one."""
+    words = f"memory import --from {harness} --workspace PATH --project P --agent A"
+    beside = Path(sys.executable).parent / "memory-api"
+    if beside.is_file() or shutil.which("memory-api", path=environ.get("PATH", "")):
+        return f"`memory-api {words}`"
+    if memory_root is not None and len(memory_root.parents) > 4:
+        data_dir = memory_root.parents[3]
+        checkout = data_dir.parent / ".venv" / "bin" / "memory-api"
+        if data_dir.name == ".data" and checkout.is_file():
+            return f"`{shlex.quote(str(checkout))} {words}`"
+    return (
+        f"`memory-api {words}`, the service's command (this install has no memory-api: run it "
+        "from the service's install, e.g. the .venv/bin/memory-api of its checkout)"
+    )

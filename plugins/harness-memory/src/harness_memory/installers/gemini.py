@@ -25,6 +25,7 @@ from typing import Any
 
 from harness_memory.hooks.gemini import GEMINI_VERSION
 from harness_memory.installers.detail import Detail
+from harness_memory.installers.executable import import_command
 from harness_memory.installers.files import (
     FileChange,
     dump_json,
@@ -73,6 +74,7 @@ __all__ = [
     "merged_settings",
     "plan",
     "settings_path",
+    "stays_on",
     "system_settings_path",
 ]
 
@@ -148,13 +150,21 @@ STAYS_ON = (
     "private memory folder per project (~/.gemini/tmp/<project>/memory/MEMORY.md), and its "
     "system prompt tells the model it may save notes there. Gemini CLI {version} has no setting "
     "that turns this off; Agent Memory's injection says where this agent's memory lives. Bring "
-    "its notes over: `memory-api memory import --from gemini --workspace PATH ...`"
+    "its notes over: {bring}"
 )
+
+
+def stays_on(memory_root: Path | None, environ: Mapping[str, str]) -> str:
+    """:data:`STAYS_ON` for this install: its import command names a ``memory-api`` that is
+    there (:func:`~harness_memory.installers.executable.import_command`)."""
+    bring = import_command(HARNESS, memory_root, dict(environ))
+    return STAYS_ON.format(version=GEMINI_VERSION, bring=bring)
 
 
 def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
     """The change to Gemini CLI's user settings; ``SettingsFileError`` for a bad file."""
     path = settings_path(options.home, environ)
+    options = replace(options, settings_file=path)  # a guard whose program is gone names it
     old, document = read_json_object(path, comments=True)
     require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)
@@ -196,7 +206,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         )
     if install:
         notes += directories_note(*root_changes(document, HARNESS, options, install=install))
-        notes += [Detail(TREE_WHY), STAYS_ON.format(version=GEMINI_VERSION)]
+        notes += [Detail(TREE_WHY), stays_on(options.memory_root, environ)]
         if why := gemini_off(merged, hook_names(merged)):  # the file keeps our hooks from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS, managed=False)

@@ -41,7 +41,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from harness_memory.hooks.gemini import GEMINI_VERSION
 from harness_memory.installers.detail import Detail
 from harness_memory.installers.files import (
     FileChange,
@@ -56,10 +55,10 @@ from harness_memory.installers.gemini import (
     EDITED_SHAPES,
     GUARD_MATCHER,
     HOOK_TIMEOUT_MS,
-    STAYS_ON,
     TREE_WHY,
     directories_note,
     merged_settings,
+    stays_on,
     system_settings_path,
 )
 from harness_memory.installers.gemini_workspace import hook_names as handler_names
@@ -123,6 +122,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     """
     managed = options.managed_dir
     path = settings_file(managed) if managed is not None else system_settings_path(environ)
+    options = replace(options, settings_file=path)  # a guard whose program is gone names it
     old, document = read_json_object(path, comments=True)
     require_shapes(document, path, {**EDITED_SHAPES, "hooksConfig": dict})
     record = read_record(path.parent)
@@ -138,7 +138,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             notes.append(f"WARNING: {reason}")
         if why := gemini_off(merged, handler_names(merged)):  # the file keeps ours from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
-        notes += [STAYS_ON.format(version=GEMINI_VERSION), *gap_notes(HARNESS, managed=True)]
+        notes += [stays_on(options.memory_root, environ), *gap_notes(HARNESS, managed=True)]
     else:
         first = record.first_found(path, partial(json_object, comments=True))
         notes += switches_back(merged, PINS, record.previous, first=first)

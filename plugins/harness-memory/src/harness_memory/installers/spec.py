@@ -24,6 +24,7 @@ from harness_memory.settings import same_service
 
 __all__ = [
     "ISOLATED",
+    "HookHome",
     "InstallOptions",
     "flag_values",
     "guard_fails_closed",
@@ -74,6 +75,9 @@ class InstallOptions:
     """The user said the UUID or hex id in :attr:`url`'s path is no secret
     (``--url-id-not-secret``: a tenant's id a gateway routes by, A-10): the install record
     keeps that of this URL, and ``status`` does not warn of it."""
+    settings_file: Path | None = None
+    """The settings file the plan writes these hooks into, named by a guard's refusal when its
+    program is gone (:func:`guard_fails_closed`); None: the harness's file in :attr:`home`."""
     dry_run: bool = False
     """``--dry-run``: what the plan says it drops is said as what it would drop (A-10)."""
     no_check: bool = False
@@ -126,7 +130,24 @@ class InstallOptions:
             words += ["--state-dir", str(state_dir)]
         words.append("--flags-only")  # a repository's env cannot override these (P-2a)
         command = " ".join(shell_word(word) for word in words)
-        return command + guard_fails_closed(self.executable) if event in GUARD_EVENTS else command
+        if event not in GUARD_EVENTS:
+            return command
+        gone = HookHome(harness, self.settings_file or _default_settings(harness, self.home))
+        return command + guard_fails_closed(self.executable, gone, managed=self.managed_dir)
+
+
+@dataclass(frozen=True, slots=True)
+class HookHome:
+    """Where a hook command is installed: its ``harness`` and the ``settings`` file holding it."""
+
+    harness: str
+    settings: Path
+
+
+def _default_settings(harness: str, home: Path) -> Path:
+    """The user settings file of ``harness`` in ``home`` when no variable moves it."""
+    relative = {"claude-code": ".claude/settings.json", "codex": ".codex/hooks.json"}
+    return home / relative.get(harness, ".gemini/settings.json")
 
 
 ISOLATED = ("-I", "-X", "utf8")
@@ -158,7 +179,9 @@ def shell_word(word: str) -> str:
 GUARD_EVENTS = ("pre-tool-use", "before-tool")
 
 
-def guard_fails_closed(program: str) -> str:
+def guard_fails_closed(
+    program: str, installed: HookHome | None = None, *, managed: Path | None = None
+) -> str:
     """What every guard hook command ends with, its ``program`` (the ``harness-memory`` it
     starts) named as the command names it, shell-quoted: ``|| { printf '%s\\n' 'Agent Memory:
     the write guard did not run …; run `'/opt/am/.venv/bin/harness-memory' status` …' >&2;
@@ -170,12 +193,24 @@ def guard_fails_closed(program: str) -> str:
     Claude Code, Codex CLI and Gemini CLI refuse the tool call and show the reason, so the
     guard is never lost silently (the harnesses run hook commands through a shell). A bare
     ``harness-memory`` is on no ``PATH`` of an install from a clone (``.venv/bin``): the
-    message names the program the command ran."""
+    message names the program the command ran. With ``installed`` (the harness and settings
+    file the hooks are in; ``managed``: the ``--managed`` folder they were installed with) it
+    also says the way out when that checkout is gone for good: every call of the tools the
+    guard sees is refused until the hooks go, by ``uninstall`` from any other install or by
+    hand from that file (H-3)."""
     named = program if program == "harness-memory" else shlex.quote(program)
     said = (
         "Agent Memory: the write guard did not run (its command failed or is missing), so this "
         f"call is refused; run `{named} status` (from where that checkout is now, if it moved)"
     )
+    if installed is not None:
+        flag = f" --managed {shlex.quote(str(managed))}" if managed is not None else ""
+        said += (
+            "; if it is gone, every such call is refused until its hooks go: run `harness-memory "
+            f"uninstall {installed.harness}{flag}` from another install (a fresh clone's "
+            ".venv/bin/harness-memory, or the plugin README's Install without the checkout), "
+            f"or delete the hooks that run {named} from {installed.settings}"
+        )
     return f" || {{ printf '%s\\n' {shell_word(said)} >&2; exit 2; }}"
 
 

@@ -8,8 +8,8 @@ from; the memory root and whether it exists (Gemini CLI does not start without i
 the guard sees, and
 the tools whose memory writes are recorded as versions (V-1), or that none are (an install
 from before the post-write hook: installing again adds it).
-A hook command that is gone means no memory and a guard that refuses every write it would
-check (the command fails closed, :func:`~harness_memory.installers.spec.guard_fails_closed`):
+A hook command that is gone means no memory and a guard that refuses every call of the tools it
+sees (the command fails closed, :func:`~harness_memory.installers.spec.guard_fails_closed`):
 ``status`` says so and exits 1. Hook commands an earlier install wrote with the token on
 them (``--token``) get a warning to install again (H-7), and so do hook commands without
 ``--flags-only``, whose settings a repository's environment could change (P-2a), hook commands
@@ -325,7 +325,10 @@ def moved_lines(home: Path, environ: Mapping[str, str]) -> list[str]:
     line per installed harness whose hooks' ``harness-memory`` and memory root are gone, moved
     with their folder to where this program's is
     (:func:`~harness_memory.installers.reinstall.moved_root`), naming the install that mends
-    them; none when no hooks have moved (hooks of a checkout still in its place run)."""
+    them; and one per harness whose hooks start a ``harness-memory`` that is gone and did not
+    move here (a deleted checkout: every call of the tools their guard sees is refused), naming
+    this program's ``uninstall`` and ``install`` (H-3). None when every hook's program is there
+    (hooks of a checkout still in its place run)."""
     from harness_memory.installers.reinstall import moved_root
 
     program = choose_executable(None, dict(environ)).command
@@ -335,16 +338,33 @@ def moved_lines(home: Path, environ: Mapping[str, str]) -> list[str]:
         roots = {
             root for command in hooks.commands for root in flag_values(command, "--memory-root")
         }
-        if len(scripts) != 1 or len(roots) != 1:
-            continue
-        script, root = scripts.pop(), roots.pop()
-        if (moved := moved_root(script, root, program)) is not None:
-            lines.append(
-                f"{hooks.label}: the hooks in {hooks.path} still run {script} with the memory "
-                f"root {root}, both gone: this checkout has moved (to where the root is now "
-                f"{moved}); run `{hooks.again}` to install them again from here"
-            )
+        if len(scripts) == 1 and len(roots) == 1:
+            script, root = next(iter(scripts)), next(iter(roots))
+            if (moved := moved_root(script, root, program)) is not None:
+                lines.append(
+                    f"{hooks.label}: the hooks in {hooks.path} still run {script} with the "
+                    f"memory root {root}, both gone: this checkout has moved (to where the root "
+                    f"is now {moved}); run `{hooks.again}` to install them again from here"
+                )
+                continue
+        gone = sorted(script for script in scripts if not Path(script).exists())
+        if gone and os.sep in gone[0]:
+            lines.append(_gone_line(hooks, gone[0], program))
     return lines
+
+
+def _gone_line(hooks: InstalledHooks, script: str, program: str) -> str:
+    """What ``status --moved`` says of ``hooks`` whose ``script`` is gone and did not move
+    here, the commands named with ``program`` (the ``harness-memory`` running)."""
+    named = program if os.sep not in program else shlex.quote(program)
+    uninstall = hooks.again.replace("harness-memory install", f"{named} uninstall", 1)
+    again = hooks.again.replace("harness-memory", named, 1)
+    return (
+        f"{hooks.label}: PROBLEM: the hooks in {hooks.path} run {script}, which is gone (its "
+        "checkout removed?): every call of the tools their write guard sees is refused; run "
+        f"`{uninstall}` to take them out, or `{again} --memory-root DIR` (the rest as installed) "
+        "to run them from here"
+    )
 
 
 def _targets(
@@ -1155,7 +1175,9 @@ def _program_lines(
             fine = False
             lines.append(
                 f"{label}: PROBLEM: the hook command {problem}: no memory reaches its Sessions "
-                f"and the write guard refuses every write it would check; run `{again}` again"
+                "and every call of the tools the write guard sees is refused; run "
+                f"`{again}` again, or `{again.replace(' install ', ' uninstall ', 1)}` to take "
+                "the hooks out (its checkout gone)"
             )
             continue
         checkout = checkout_of(Path(executable))
