@@ -244,6 +244,13 @@ def run_token(
                 "token set: --url holds a secret of the service's shape (mem_ and 43 more): "
                 "give the service's address there, the token on stdin; nothing written",
             )
+        if "***" in args.url:  # a URL shown with its ids hidden (A-10): no service's own
+            refuse(
+                parser,
+                "token set: --url holds `***`, which a message puts where it hides an id: "
+                "no service has that URL; give the real URL (as the hooks' --url names it); "
+                "nothing written",
+            )
         try:
             service_url_parts(args.url)
         except ServiceUnreachableError as error:
