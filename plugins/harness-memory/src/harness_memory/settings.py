@@ -80,6 +80,7 @@ __all__ = [
     "default_state_dir",
     "holds_service_secret",
     "load_settings",
+    "move_aside_command",
     "remote_memory_root",
     "same_service",
     "service_url_line",
@@ -279,6 +280,17 @@ RECORD_MAX_BYTES = 1024 * 1024
 """The most of an install record (``install.json``) a refusal reads to name a URL."""
 
 
+def move_aside_command(record: Path) -> str:
+    """The command, in backticks, that moves the user's own file ``record`` aside (A-10):
+    ``mv -n`` to ``NAME.mine`` (``-n``: a file of that name already there is never
+    overwritten; the ``mv`` then leaves both, and the message says to pick another name)."""
+    aside = quoted(record.with_name(record.name + ".mine"))
+    return (
+        f"`mv -n {quoted(record)} {aside}`; -n never overwrites a {aside} already there: "
+        "if one is, pick another name"
+    )
+
+
 def _unreadable_record(token_file: Path, url: str, hooks: Hooks) -> str:
     """Why a hook refuses a token beside a ``token.url`` that is not a service record the
     plugin writes (:func:`token_service` ``""``: the user's own file of that name, or a token
@@ -290,12 +302,11 @@ def _unreadable_record(token_file: Path, url: str, hooks: Hooks) -> str:
     record = token_service_file(token_file)
     now = url
     where = "--managed" if hooks.managed else f"--file {quoted(token_file)}"
-    aside = quoted(record.with_name(record.name + ".mine"))
     return (
         f"{record} is not a service record harness-memory wrote (one http(s) URL on one line): "
         "your own file, or a token put there by mistake; harness-memory neither uses nor "
         "replaces it, and sends this token to no service while it is there, since whose it is "
-        f"is not known (A-10): move it aside (`mv {quoted(record)} {aside}`), then give {now}'s "
+        f"is not known (A-10): move it aside ({move_aside_command(record)}), then give {now}'s "
         f"token: `harness-memory token set {where} --url {shlex.quote(now)}` (it reads it from "
         "stdin)"
     )

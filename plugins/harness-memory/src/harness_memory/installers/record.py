@@ -33,7 +33,7 @@ from harness_memory.installers.files import (
     read_text,
 )
 from harness_memory.installers.settings_text import decoded, encoded
-from harness_memory.settings import TOKEN_FILE_NAME, token_service_file
+from harness_memory.settings import TOKEN_FILE_NAME, token_service, token_service_file
 
 __all__ = [
     "IGNORE_NAME",
@@ -271,7 +271,8 @@ def unignored_token(settings_folder: Path) -> str | None:
 def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
     """What uninstall removes of the settings folder ``record`` belongs to: (files: the
     record, the token file (also one kept outside, which the record names, in a
-    ``harness-memory/tokens`` folder: no other file) and its service record, the ``.gitignore``
+    ``harness-memory/tokens`` folder: no other file) and its service record (not a ``.url``
+    file there that is no record harness-memory wrote: the user's, A-10), the ``.gitignore``
     an install wrote and
     the Session records; folders, deepest first, removed when they are then empty)."""
     from harness_memory.installers.token_place import plugin_token_file  # it imports this module
@@ -281,7 +282,8 @@ def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
     kept = Path(record.token_file) if record.token_file else None
     if kept is not None and plugin_token_file(kept) and kept.is_file():
         files.append(kept)
-    served = [token_service_file(token) for token in files if token.name != RECORD_NAME]
+    tokens = [token for token in files if token.name != RECORD_NAME]
+    served = [token_service_file(token) for token in tokens if token_service(token) != ""]
     files += [path for path in served if path.is_file() and not path.is_symlink()]
     ignore = state / IGNORE_NAME
     if ignore.is_file() and not ignore.is_symlink() and read_text(ignore) == IGNORE_TEXT:

@@ -52,6 +52,7 @@ from harness_memory.settings import (
     TOKENS_FOLDER,
     account_state_dir,
     token_kept_outside,
+    token_service,
     token_service_file,
 )
 
@@ -76,6 +77,7 @@ __all__ = [
     "token_readers",
     "token_url_readers",
     "token_urls",
+    "users_file_refused",
 ]
 
 
@@ -254,6 +256,8 @@ def token_plan(
         return [], stale, []
     if (shared := shared_token(place, token)) is not None:
         raise SettingsFileError(shared)
+    if url and token_service(place) == "":  # the user's own file: never replaced (A-10)
+        raise SettingsFileError(users_file_refused(place, url))
     old = read_text(place)
     secrets = frozenset(s for s in (token, old, (old or "").strip()) if s)
     # made owner-only again (A-10), its folder too where the install can (else warned)
@@ -329,13 +333,31 @@ def _not_replaced(kept: Path, url: str, ids_said: bool) -> str:
 
     from harness_memory.settings import token_service
 
-    recorded, now = shown_url(str(token_service(kept))), shown_url(url, ids=not ids_said)
+    recorded, now = token_service(kept), shown_url(url, ids=not ids_said)
+    if recorded == "":  # the user's own file beside it, never ours to replace
+        return users_file_refused(kept, now)
+    recorded = shown_url(str(recorded))
     return (
         f"{kept} holds the token given for the service at {recorded} (`harness-memory token set "
         f"--url`), not {now}, and an install never removes or replaces such a token (A-10): "
         f"`harness-memory token set --file {shlex.quote(str(kept))} --url {shlex.quote(now)}` "
         f"puts {now}'s token there ({recorded}'s is then gone), then run this install again "
         "without a token"
+    )
+
+
+def users_file_refused(token_file: Path, url: str) -> str:
+    """Why an install given a token for ``url`` (as said) writes none into ``token_file``: the
+    ``.url`` file beside it is no service record harness-memory wrote (the user's own, A-10),
+    which it neither removes nor replaces; the way on, runnable as printed."""
+    from harness_memory.settings import move_aside_command, token_service_file
+
+    record = token_service_file(token_file)
+    return (
+        f"{record} is not a service record harness-memory wrote (your own file, or a token put "
+        "there by mistake), and an install neither uses, removes nor replaces it, nor the token "
+        f"file {token_file} beside it (A-10): move it aside ({move_aside_command(record)}), "
+        "then run this install again"
     )
 
 
