@@ -232,3 +232,29 @@ def test_a10_installing_again_makes_a_token_record_left_open_owner_only(tmp_path
     assert status == 0, said
     assert stat.S_IMODE(served.stat().st_mode) == 0o600, said
     assert record(token_file) == f"{A}\n" and hook_token(token_file, A) == TOKEN
+
+
+def test_a10_a_managed_install_refusing_its_token_file_names_token_set_for_that_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The refusal of a managed install given ``HARNESS_MEMORY_TOKEN_FILE=G`` recorded for B
+    said `token set --managed --url A`, which writes the managed token, not G: the same
+    install was refused again. It names ``--file G``; run as printed, the install passes."""
+    import re
+    import shlex
+
+    home, token_file = installed(tmp_path, "codex", B)
+    from harness_memory.installers import checks
+
+    monkeypatch.setattr(checks, "check_service", lambda *args, **_: [])
+    monkeypatch.setattr(checks, "check_root", lambda *args: [])
+    managed = tmp_path / "managed"
+    command = ["install", "claude-code", "--managed", str(managed), *flags(home, A)]
+    environ = {"HOME": str(home), "HARNESS_MEMORY_TOKEN_FILE": str(token_file)}
+    assert main(command, environ=environ, stdout=io.StringIO()) == 1
+
+    (printed,) = re.findall(r"`(harness-memory token set [^`]*)`", caplog.text)
+    assert f"--file {token_file} --url {A}" in printed, caplog.text
+    assert token_set(home, *shlex.split(printed)[3:], token=OTHER)[0] == 0
+    out = io.StringIO()
+    assert main(command, environ=environ, stdout=out) == 0, out.getvalue() + caplog.text

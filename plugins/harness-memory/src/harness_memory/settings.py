@@ -221,23 +221,27 @@ def same_service(url: str, other: str) -> bool:
     return key(url) == key(other)
 
 
-def _given_for_another(given_for: str, url: str, hooks: Hooks, token_file: Path | None) -> str:
+def _given_for_another(
+    given_for: str, url: str, hooks: Hooks, token_file: Path, install_reads: bool
+) -> str:
     """Why a hook for the service at ``url`` refuses a token recorded as given for the one at
     ``given_for`` (A-10), and the command that gives ``url``'s, runnable as printed: ``token set
-    --url`` into the hooks' ``token_file`` (``--managed`` for the managed hooks; an install
-    never replaces a token the user gave for another service), or for an install's
-    ``--token-file`` (``token_file`` None) the install again given it. ``given_for`` as
-    ``shown_url`` shows it, ``url`` as :meth:`HarnessSettings.url_as_said` names it."""
+    --url`` into the hooks' ``token_file`` (``--managed`` for the managed hooks' own; an install
+    never replaces a token the user gave for another service), or for a user install's
+    ``--token-file`` (``install_reads``) the install again given it; a managed install's
+    ``HARNESS_MEMORY_TOKEN_FILE`` is named with ``--file`` (``--managed`` wrote another file,
+    and the install was refused again). ``given_for`` as ``shown_url`` shows it, ``url`` as
+    :meth:`HarnessSettings.url_as_said` names it."""
     import shlex  # only on this refusal (H-5)
 
     from memory_core.addresses import shown_url
 
-    before = shown_url(given_for)
-    now = url
-    where = "--managed" if hooks.managed or token_file is None else f"--file {quoted(token_file)}"
+    before, now = shown_url(given_for), url
+    own = hooks.managed and not install_reads
+    where = "--managed" if own else f"--file {quoted(token_file)}"
     fix = (
         f"give {now}'s token: {hooks.new_token(now)}"
-        if token_file is None and not hooks.managed
+        if install_reads and not hooks.managed
         else f"run `harness-memory token set {where} --url {shlex.quote(now)}` with {now}'s "
         "token (it reads it from stdin)"
     )
@@ -540,10 +544,10 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
                 self.token_file, _unreadable_record(self.token_file, now, self.hooks)
             )
         if self.url and given_for is not None and not same_service(given_for, self.url):
-            shown = None if self.install_reads else self.token_file
+            now, reads = self.url_as_said(self.url), self.install_reads
             raise TokenFileError(
                 self.token_file,
-                _given_for_another(given_for, self.url_as_said(self.url), self.hooks, shown),
+                _given_for_another(given_for, now, self.hooks, self.token_file, reads),
             )
         return token
 
