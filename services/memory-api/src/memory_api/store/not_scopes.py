@@ -28,7 +28,7 @@ from pathlib import Path
 
 from memory_core.errors import InvalidId
 from memory_core.file_kind import file_kind
-from memory_core.keys import check_scope_key
+from memory_core.keys import SCOPE_KEY_RULE, check_scope_key
 from memory_core.shown_names import shown_name
 from memory_core.wire import SkippedEntry
 
@@ -150,20 +150,12 @@ def _hidden_folder(entry: os.DirEntry[str]) -> bool:
         return False
     bare = entry.name.lstrip(".")
     heads = [bare] + [bare[:at] for at, char in enumerate(bare) if char in "-._ "]
-    if any(_is_scope_key(head) for head in heads):
+    if any(SCOPE_KEY_RULE.accepts(head) for head in heads):
         return True
     try:
         return stat.S_ISREG(Path(entry.path, "MEMORY.md").lstat().st_mode)
     except OSError:
         return False
-
-
-def _is_scope_key(name: str) -> bool:
-    try:
-        check_scope_key(name)
-    except InvalidId:
-        return False
-    return True
 
 
 def skipped_entries(skipped: Skipped) -> list[SkippedEntry]:
