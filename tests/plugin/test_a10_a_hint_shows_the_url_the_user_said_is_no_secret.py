@@ -90,3 +90,25 @@ def test_a10_token_set_refuses_a_url_shown_with_its_ids_hidden(tmp_path: Path) -
 
     assert status != 0 and "***" in said and "the real URL" in said, said
     assert not token_file.exists() and not Path(f"{token_file}.url").exists()
+
+
+def test_a10_a_fifo_or_link_for_the_install_record_never_holds_up_the_refusal(
+    tmp_path: Path,
+) -> None:
+    """The refusal read ``install.json`` with ``read_bytes()``: a FIFO there hung it until
+    killed, and a link was followed. It is read as the service record is (no link followed, no
+    FIFO waited on, a regular file of a bounded size): the URL is then shown with its id hidden."""
+    import os
+    import threading
+
+    token_file = tmp_path / "state" / "token"
+    assert token_set(tmp_path, "--file", str(token_file), "--url", B)[0] == 0
+    os.mkfifo(token_file.parent / "install.json")
+    said: list[str] = []
+    reader = threading.Thread(
+        target=lambda: said.append(refusal(hook_settings(token_file, TENANT_URL))), daemon=True
+    )
+    reader.start()
+    reader.join(timeout=20)  # a signal: the refusal returns; a hang fails here
+
+    assert not reader.is_alive() and "/tenants/***/memory" in said[0], said
