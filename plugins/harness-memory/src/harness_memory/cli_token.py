@@ -419,6 +419,7 @@ def _move_aside(path: Path, url: str | None) -> Path | None:
     regular file, a name or rename that failed)."""
     import tempfile  # only token set moves a token aside (H-5)
 
+    from harness_memory.installers.files import owner_only
     from harness_memory.settings import same_service, token_service
 
     if not path.is_file() or path.is_symlink():
@@ -437,6 +438,7 @@ def _move_aside(path: Path, url: str | None) -> Path | None:
     except OSError:
         aside.unlink(missing_ok=True)
         return None
+    owner_only(aside)  # it kept the old file's mode (H-7)
     return aside
 
 
