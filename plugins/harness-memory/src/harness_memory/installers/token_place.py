@@ -291,6 +291,7 @@ def token_plan(
     if place.parent.parts[-2:] == TOKENS_FOLDER and not os.path.lexists(ignore):
         changes.insert(0, FileChange(ignore, None, TOKENS_IGNORE_TEXT, backup=False))
     notes = [folder_left_open(place.parent, folder, why)] if why and folder is not None else []
+    notes += _kept_elsewhere(options.kept_token, place, options.home)
     if same is not None and wide & 0o077:
         notes.append(
             f"{place} has {same.st_nlink} hard links and holds this token already: the install "
@@ -298,6 +299,33 @@ def token_plan(
             "which every name of it shares"
         )
     return changes, stale, notes
+
+
+def _kept_elsewhere(kept: Path | None, place: Path, home: Path) -> list[str]:
+    """What an install writing its token to ``place`` says of the user's token of another
+    service ``kept`` (``token set --url``, A-10) at another place: kept, never removed, but no
+    longer read by these hooks, and in a git work tree (``git init ~/.codex`` sends the
+    install's token to ``~/.config``) open to a commit (H-7): it stayed there without a word."""
+    from memory_core.addresses import shown_url
+
+    from harness_memory.settings import token_service
+
+    if kept is None or kept.absolute() == place.absolute() or not kept.is_file():
+        return []
+    tree = work_tree_of(kept.absolute().parent, home, {})
+    where = (
+        ""
+        if tree is None
+        else f"; it lies in the git work tree {tree}, where `git add -f` or `git commit -a` "
+        "can take it into a commit (H-7)"
+    )
+    return [
+        f"kept {kept}: it holds the token given for the service at "
+        f"{shown_url(str(token_service(kept)))} (`harness-memory token set --url`), which an "
+        f"install never removes or replaces (A-10); these hooks no longer read it (they read "
+        f"{place}){where}: if no hook needs it, remove it yourself: "
+        f"`rm {shlex.quote(str(kept))} {shlex.quote(str(token_service_file(kept)))}`"
+    ]
 
 
 def _stale(
