@@ -46,6 +46,8 @@ def test_a10_a_token_kept_outside_a_work_tree_is_named_with_its_url_whole(
     hooks = (home / ".codex" / "hooks.json").read_text("utf-8")
     (token_file,) = {Path(p) for p in re.findall(r"--token-file[\" \\]+([^\" \\]+)", hooks)}
     assert ".config" in token_file.parts, token_file
+    assert "--url-id-not-secret" in hooks, hooks  # what the hook's refusal then goes by
+    assert str(home / ".codex" / "harness-memory") in hooks  # its --state-dir: the record's
     Path(f"{token_file}.url").write_text(f"{B}\n", "utf-8")  # token set --url B's
     settings = hook_settings(token_file, TENANT_URL) | {
         "state_dir": str(home / ".codex" / "harness-memory")
