@@ -224,3 +224,28 @@ async def test_a3_a_hidden_folder_in_the_memory_root_is_named_with_why(
     assert said[".user-backup"].startswith("a hidden folder (its name starts with '.')")
     assert "never read" in said[".user-backup"] and "rename it" in said[".user-backup"]
     assert overview["skippedCount"] == 1
+
+
+async def test_a3_a_tool_folder_in_the_memory_root_is_no_problem_to_report(
+    client: Client, agent: AgentHome
+) -> None:
+    """A memory root kept in git, opened in Obsidian or synced by Syncthing holds ``.git``,
+    ``.obsidian``, ``.stfolder``, ``.trash``: they were each reported in ``skipped`` as "a hidden
+    folder … rename it to its scope's key". Only a dot-named folder that looks meant as a scope
+    is named: its name without the dot a scope key or one followed by more (``.user``,
+    ``.user-backup``), or holding a ``MEMORY.md`` (``.old-notes``)."""
+    root = agent.root
+    for tool in (".git", ".obsidian", ".stfolder", ".trash"):
+        (root / tool).mkdir()
+    (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n", "utf-8")
+    (root / ".trash" / "deploy.md").write_text("body\n", "utf-8")
+    (root / ".user").mkdir()
+    (root / ".old-notes").mkdir()
+    (root / ".old-notes" / "MEMORY.md").write_text("- [d](d.md) — d\n", "utf-8")
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    said = named(overview["skipped"])
+    assert sorted(said) == [".old-notes", ".user"], said
+    assert all("rename it" in why for why in said.values()), said
+    assert overview["skippedCount"] == 2

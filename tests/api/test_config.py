@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from multidict import CIMultiDict
 
@@ -296,11 +297,52 @@ async def test_i1_a_misspelt_session_placeholder_in_a_template_is_refused_naming
         body = await expect_problem(response, 422, "template must hold {{MEMORY}} at most once")
         assert "'{{AGNET_ID}}' (a typo of {{AGENT_ID}}?)" in body["detail"]
         assert (
-            "({{MEMORY}}, {{WORKSPACE_MEMORY_KEY}}, {{APP_DATA_DIR}}, {{AGENT_ID}})"
-            in body["detail"]
+            "placeholders filled in: {{MEMORY}}, {{WORKSPACE_MEMORY_KEY}}, {{APP_DATA_DIR}}, "
+            "{{AGENT_ID}}, {{CWD}}" in body["detail"]
         )
+        assert "nothing else written as a placeholder" not in body["detail"]
     assert await ok_json(await client.get(CONFIG)) == before
     other = "# Role\n{{AGENT}} {{CWD}} {{AGENT_ID}}\n{{MEMORY}}\n"  # another thing's: kept
     assert (await ok_json(await client.patch(CONFIG, json={"template": other})))[
         "template"
     ] == other
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "```jinja\n<p>{{ agent.id }}</p>\n```",
+        "Use `{{ agent_id }}` in views",
+        "Use `{{AGNET_ID}}` as written",
+        "~~~\n{{AGNET_ID}}\n~~~",
+        "{{AGENT_IP}} {{AGENT_IN}} {{AGENT_IDS}} {{agent_id}} {{ AGENT_ID }}",
+    ],
+)
+async def test_i1_a_template_with_other_names_in_braces_is_kept(
+    client: Client, agent: AgentHome, line: str
+) -> None:
+    """Only what is surely a typo of a Session placeholder is refused: written in its own style
+    (upper case, no spaces), outside code spans and fences, a swap of two neighbours or one
+    letter missing or doubled (``{{AGNET_ID}}``, ``{{AGENT_D}}``, ``{{AGENTT_ID}}``). A Jinja
+    example in a fence, an inline code span, ``{{AGENT_IP}}``, ``{{AGENT_IN}}``,
+    ``{{AGENT_IDS}}`` (other plausible names) were refused; they are saved as written."""
+    template = f"# Role\n{line}\n{{{{MEMORY}}}}\n"
+
+    changed = await ok_json(await client.patch(CONFIG, json={"template": template}))
+
+    assert changed["template"] == template
+
+
+@pytest.mark.parametrize(
+    "typo", ["{{AGNET_ID}}", "{{AGENT_D}}", "{{AGENTT_ID}}", "{{APP-DATA-DIR}}"]
+)
+async def test_i1_a_sure_typo_of_a_session_placeholder_is_refused(
+    client: Client, agent: AgentHome, typo: str
+) -> None:
+    template = f"# Role\n- {typo}\n{{{{MEMORY}}}}\n"
+
+    body = await expect_problem(
+        await client.patch(CONFIG, json={"template": template}), 422, "template must hold"
+    )
+
+    assert f"{typo!r} (a typo of" in body["detail"], body

@@ -94,8 +94,9 @@ def test_a10_a_users_own_url_file_beside_the_token_is_said_to_be_none_of_ours(
         "replaces it, and sends this token to no service while it is there"
     ) in said, said
     assert "unreadable" not in said and "rm " not in said and "my notes" not in said
-    (move,) = re.findall(r"`(mv [^`]*)`", said)
-    _, source, target = shlex.split(move)
+    (move,) = re.findall(r"`(mv -n [^`]*)`", said)  # -n: never over a .mine already there
+    assert "-n never overwrites" in said, said
+    _, _, source, target = shlex.split(move)
     Path(source).rename(target)  # as printed
     run_printed(said, home)
     assert load_settings(settings, {}, flags_only=True).bearer_token() == NEW_TOKEN

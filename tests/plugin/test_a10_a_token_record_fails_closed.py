@@ -39,6 +39,33 @@ __all__ = ["account"]  # the fixture
 OTHER = "mem_0ther-Token-0815-fedcba"
 
 
+def left_aside(
+    monkeypatch: pytest.MonkeyPatch, home: Path, token_file: Path, url: str, token: str
+) -> tuple[Path, str]:
+    """``(the old token's place aside, what token set said)`` after a ``token set --url url``
+    whose token write fails (a full disk) and whose record cannot be put back (read-only)."""
+    from harness_memory import cli_token
+
+    def full_disk(token: str, path: Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    written = cli_token._replace_record
+    calls: list[Path] = []
+
+    def stuck_once_written(record_file: Path, data: bytes) -> None:
+        calls.append(record_file)  # the new record is written; putting the old back fails
+        if len(calls) > 1:
+            raise OSError(errno.EROFS, "Read-only file system")
+        written(record_file, data)
+
+    monkeypatch.setattr(cli_token, "set_token", full_disk)
+    monkeypatch.setattr(cli_token, "_replace_record", stuck_once_written)
+    status, said = token_set(home, "--file", str(token_file), "--url", url, token=token)
+    assert status == 2, said
+    (aside,) = [p for p in token_file.parent.iterdir() if p.name.startswith(".token.aside-")]
+    return aside, said
+
+
 def hook_token_or_refused(token_file: Path, url: str) -> str | None:
     """The token a hook for ``url`` sends from ``token_file``; None for none or refused."""
     try:
@@ -113,25 +140,7 @@ def test_a10_token_set_moves_a_token_aside_under_a_name_of_its_own(
     assert status == 0, said
     assert leftover.read_text("utf-8") == "mem_leftover-Token-of-a-stopped-run\n"
     assert hook_token(token_file, B) == OTHER
-    from harness_memory import cli_token
-
-    def full_disk(token: str, path: Path) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device", str(path))
-
-    written = cli_token._replace_record
-    calls: list[Path] = []
-
-    def stuck_once_written(record_file: Path, data: bytes) -> None:
-        calls.append(record_file)  # the new record is written; putting the old back fails
-        if len(calls) > 1:
-            raise OSError(errno.EROFS, "Read-only file system")
-        written(record_file, data)
-
-    monkeypatch.setattr(cli_token, "set_token", full_disk)
-    monkeypatch.setattr(cli_token, "_replace_record", stuck_once_written)
-    status, said = token_set(home, "--file", str(token_file), "--url", A, token=TOKEN)
-    assert status == 2, said
-    (aside,) = [p for p in token_file.parent.iterdir() if p.name.startswith(".token.aside-")]
+    aside, said = left_aside(monkeypatch, home, token_file, A, TOKEN)
     assert f"the old token is in {aside}" in said, said
     assert aside.read_text("utf-8") == f"{OTHER}\n" and stat.S_IMODE(aside.stat().st_mode) == 0o600
     assert leftover.read_text("utf-8") == "mem_leftover-Token-of-a-stopped-run\n"
@@ -232,3 +241,45 @@ def test_a10_installing_again_makes_a_token_record_left_open_owner_only(tmp_path
     assert status == 0, said
     assert stat.S_IMODE(served.stat().st_mode) == 0o600, said
     assert record(token_file) == f"{A}\n" and hook_token(token_file, A) == TOKEN
+
+
+def test_a10_a_managed_install_refusing_its_token_file_names_token_set_for_that_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The refusal of a managed install given ``HARNESS_MEMORY_TOKEN_FILE=G`` recorded for B
+    said `token set --managed --url A`, which writes the managed token, not G: the same
+    install was refused again. It names ``--file G``; run as printed, the install passes."""
+    import re
+    import shlex
+
+    home, token_file = installed(tmp_path, "codex", B)
+    from harness_memory.installers import checks
+
+    monkeypatch.setattr(checks, "check_service", lambda *args, **_: [])
+    monkeypatch.setattr(checks, "check_root", lambda *args: [])
+    managed = tmp_path / "managed"
+    command = ["install", "claude-code", "--managed", str(managed), *flags(home, A)]
+    environ = {"HOME": str(home), "HARNESS_MEMORY_TOKEN_FILE": str(token_file)}
+    assert main(command, environ=environ, stdout=io.StringIO()) == 1
+
+    (printed,) = re.findall(r"`(harness-memory token set [^`]*)`", caplog.text)
+    assert f"--file {token_file} --url {A}" in printed, caplog.text
+    assert token_set(home, *shlex.split(printed)[3:], token=OTHER)[0] == 0
+    out = io.StringIO()
+    assert main(command, environ=environ, stdout=out) == 0, out.getvalue() + caplog.text
+
+
+def test_a10_a_token_moved_aside_is_owner_only_and_status_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A token ``token set`` moved aside (``.token.aside-XXXXXXXX``) and could not put back kept
+    the old file's mode (``0644``: every user could read it) and was named nowhere after that
+    run. It is ``0600``, and ``status`` names it, with what to do."""
+    home, token_file = installed(tmp_path, "codex", A)
+    token_file.chmod(0o644)
+    aside, _ = left_aside(monkeypatch, home, token_file, B, OTHER)
+
+    assert stat.S_IMODE(aside.stat().st_mode) == 0o600
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+    assert f"{aside}" in out.getvalue() and "token set" in out.getvalue(), out.getvalue()

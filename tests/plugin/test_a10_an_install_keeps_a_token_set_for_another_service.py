@@ -85,3 +85,39 @@ def test_a10_an_install_for_the_service_a_token_was_set_for_uses_it(tmp_path: Pa
     assert status == 0, said
     assert token_file.read_text("utf-8") == f"{B_TOKEN}\n" and record(token_file) == f"{B}\n"
     assert str(token_file) in (home / ".codex" / "hooks.json").read_text("utf-8")
+
+
+def test_a10_an_install_whose_token_goes_elsewhere_says_it_kept_the_users_token(
+    tmp_path: Path,
+) -> None:
+    """After ``git init ~/.codex``, ``install codex --url A`` with A's token writes it to
+    ``~/.config/harness-memory/tokens/`` and left B's token (``token set --url B``) in
+    ``~/.codex/harness-memory/token``, in the work tree, without a word. It is kept (an install
+    never removes it) and said: where it is, that the hooks no longer read it, how to remove it."""
+    import subprocess
+
+    home, token_file = given_for_b(tmp_path, "codex")
+    subprocess.run(["git", "init", "-q", str(home / ".codex")], check=True)
+
+    status, said = install(home, "codex", *flags(home, A), environ={"HARNESS_MEMORY_TOKEN": TOKEN})
+
+    assert status == 0, said
+    assert token_file.read_text("utf-8") == f"{B_TOKEN}\n" and record(token_file) == f"{B}\n"
+    assert f"kept {token_file}" in said and "no longer read it" in said, said
+    assert "git work tree" in said and f"rm {token_file} {token_file}.url" in said, said
+
+
+def test_a10_an_uninstall_keeps_a_token_the_user_set_for_another_service(
+    tmp_path: Path,
+) -> None:
+    """``uninstall`` deleted the token ``token set --url B`` put in the hooks' token file, which
+    the docs call yours, never removed by an install (H-7, A-10): it is kept with its record."""
+    from harness_memory.cli import main
+
+    home, token_file = given_for_b(tmp_path, "codex")
+    status, said = install(home, "codex", *flags(home, A), environ={})
+    assert status == 0, said
+
+    assert main(["uninstall", "codex", "--home", str(home)], environ={"HOME": str(home)}) == 0
+
+    assert token_file.read_text("utf-8") == f"{B_TOKEN}\n" and record(token_file) == f"{B}\n"

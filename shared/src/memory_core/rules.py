@@ -38,6 +38,7 @@ __all__ = [
     "AGENT_NAME_RULE",
     "CONTROL_CLASS",
     "DRAFT_PROMPT_RULE",
+    "FILLED_IN",
     "INDEX_PLACEHOLDER",
     "KNOWN_PLACEHOLDERS",
     "MACHINE_ID_RULE",
@@ -619,43 +620,57 @@ SESSION_PLACEHOLDERS = ("{{APP_DATA_DIR}}", "{{AGENT_ID}}")
 of the Environment section, :mod:`memory_core.template`)."""
 KNOWN_PLACEHOLDERS = ("{{MEMORY}}", "{{WORKSPACE_MEMORY_KEY}}", *SESSION_PLACEHOLDERS)
 """Every placeholder the service fills in an agent's template, as written (I-1, A-2)."""
+FILLED_IN = (*KNOWN_PLACEHOLDERS, "{{CWD}}")
+"""Every placeholder a template's text is filled in for, as a refusal lists them: the service's
+(:data:`KNOWN_PLACEHOLDERS`) and the Session's working folder, ``{{CWD}}`` (the default
+template's ``- CWD:`` line, :data:`memory_core.template.CWD_PLACEHOLDER`)."""
 
 
 def _session_typos(template: str) -> dict[str, str]:
-    """Each ``{{NAME}}`` of ``template`` written for a Session's own placeholder but not as it
-    is (``{{AGNET_ID}}``, ``{{APP_DATA_DRI}}``: one edit from it, as
-    :mod:`~memory_core.placeholder_typos` reads a typo of memory's), mapped to the placeholder
-    it was meant for: nothing fills it in, and the model is told ``{{AGNET_ID}}`` as its id.
+    """Each ``{{NAME}}`` of ``template`` that is surely a typo of a Session's own placeholder,
+    mapped to the placeholder it was meant for: nothing fills it in, and the model is told
+    ``{{AGNET_ID}}`` as its id. Surely: written in the placeholder's own style (upper case,
+    digits, ``_`` or ``-``, no space) outside code spans and fenced blocks (a Jinja or
+    Handlebars example keeps its ``{{ agent.id }}``), and the placeholder with ``-`` for its
+    ``_``, two neighbours swapped, one character missing or one doubled; a changed or added
+    letter may be another name (``{{AGENT_IP}}``, ``{{AGENT_IN}}``, ``{{AGENT_IDS}}``): kept.
 
-    >>> _session_typos("{{AGENT_ID}} {{AGNET_ID}} {{AGENT}} {{APP-DATA-DIR}}")
+    >>> _session_typos("{{AGENT_ID}} {{AGNET_ID}} {{AGENT_IDS}} {{APP-DATA-DIR}} `{{AGNET_ID}}`")
     {'{{AGNET_ID}}': '{{AGENT_ID}}', '{{APP-DATA-DIR}}': '{{APP_DATA_DIR}}'}
     """
     if "{{" not in template:
         return {}
-    from memory_core.placeholder_typos import fold_name, within_one_edit
-
+    prose = re.sub(r"(?ms)^[ \t]*(`{3,}|~{3,}).*?(^[ \t]*\1|\Z)", "", template)
+    prose = re.sub(r"(`+)[^`]*?\1", "", prose)  # inline code spans
     found: dict[str, str] = {}
-    for written in dict.fromkeys(re.findall(r"\{\{[^{}\n]{1,64}\}\}", template)):
-        if written in KNOWN_PLACEHOLDERS or _far_from_session(written[2:-2]):
+    for written in dict.fromkeys(re.findall(r"\{\{[A-Z0-9_-]{1,64}\}\}", prose)):
+        if written in KNOWN_PLACEHOLDERS:
             continue
-        folded = fold_name(written[2:-2])
-        for own in SESSION_PLACEHOLDERS:  # folded alike: ``I`` is drawn as ``l``
-            if within_one_edit(folded, fold_name(own[2:-2])):
+        for own in SESSION_PLACEHOLDERS:
+            if _sure_typo(written[2:-2], own[2:-2]):
                 found[written] = own
                 break
     return found
 
 
-def _far_from_session(name: str) -> bool:
-    """Whether the ASCII ``name`` is too far from each Session placeholder's to be its typo,
-    known without folding it: one edit leaves the first three or the last three characters of
-    a name of eight or more as they were (``NAME_0000000`` is neither ``APP…`` nor ``…DIR``),
-    so a template of thousands of other names folds none of them."""
-    if not name.isascii():
+def _sure_typo(name: str, own: str) -> bool:
+    """Whether ``name`` is ``own`` written with ``-`` for ``_``, two neighbouring characters
+    swapped, one character missing, or one doubled (:func:`_session_typos`)."""
+    name = name.replace("-", "_")
+    if name == own:
+        return True
+    if len(name) == len(own):
+        at = [i for i, (a, b) in enumerate(zip(name, own, strict=True)) if a != b]
+        return len(at) == 2 and at[1] == at[0] + 1 and name[at[0]] == own[at[1]] == own[at[0] + 1]
+    short, long_ = (name, own) if len(name) < len(own) else (own, name)
+    if len(long_) != len(short) + 1:
         return False
-    plain = re.sub(r"[\s_-]+", "_", name).strip("_").upper()
-    owns = (own[2:-2] for own in SESSION_PLACEHOLDERS)
-    return not any(plain[:3] == own[:3] or plain[-3:] == own[-3:] for own in owns)
+    gap = next(
+        (i for i, (a, b) in enumerate(zip(short, long_, strict=False)) if a != b), len(short)
+    )
+    if short != long_[:gap] + long_[gap + 1 :]:
+        return False
+    return len(name) < len(own) or name[gap] in {name[gap - 1 : gap], name[gap + 1 : gap + 2]}
 
 
 def template_placeholder_problem(template: str) -> str | None:

@@ -141,6 +141,7 @@ _SETTING_FLAGS = (
     "state_dir",
     "root",
     "remote",
+    "url_id_not_secret",
 )
 """The setting flags' names (``argparse`` dests), as :func:`load_settings` takes them."""
 
@@ -762,6 +763,13 @@ def _add_hook(hook: argparse.ArgumentParser, *, only: str | None = None) -> None
                 "default 1",
             )
         _add_setting_flags(adapter, hook=True)
+        adapter.add_argument(
+            "--url-id-not-secret",
+            action="store_const",
+            const="on",
+            help="the id in --url's path is no secret (what install was told): a refusal names "
+            "the URL whole, so the command it prints runs as printed (A-10)",
+        )
         adapter.add_argument(
             "--flags-only",
             action="store_true",

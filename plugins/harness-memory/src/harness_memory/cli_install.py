@@ -490,6 +490,8 @@ class Dropped(NamedTuple):
         """The sentence saying so (``dry_run``: what the install would do; ``install``: the
         whole install asked for, which a refused one names: :meth:`~harness_memory.advice.
         Hooks.new_token`)."""
+        if self.kept is not None and self.before is None:
+            return users_file_kept_said(self.kept, self.url, dry_run=dry_run)
         if self.kept is not None:
             return kept_token_said(self.kept, str(self.before), self.url, dry_run=dry_run)
         if self.before is None:
@@ -555,7 +557,35 @@ def _users_own(found: Installed) -> bool:
 
     before = found.flags.get("url")
     recorded = token_service(Path(found.token_file)) if found.token_file else None
+    if recorded == "":  # a file beside it that is no record of ours: the user's (A-10)
+        return True
     return bool(recorded and before) and not same_service(str(recorded), str(before))
+
+
+def users_file_kept_said(kept: Path, url: str, *, dry_run: bool = False) -> str:
+    """Why an install keeps the token file ``kept`` and the ``.url`` file beside it that is no
+    service record harness-memory wrote (the user's own file, or a token put there: A-10), and
+    the way on, runnable as printed: move it aside, then give ``url``'s token (``url`` as
+    said)."""
+    from harness_memory.settings import move_aside_command, quoted, token_service_file
+
+    verb = "would keep" if dry_run else "kept"
+    record = token_service_file(kept)
+    return (
+        f"{verb} {kept} and {record}: {record} is not a service record harness-memory wrote "
+        "(your own file, or a token put there by mistake), and an install neither uses, "
+        "removes nor replaces it; these hooks send the token to no service while it is there "
+        f"(A-10): move it aside ({move_aside_command(record)}), then give {url}'s token: "
+        f"`harness-memory token set --file {quoted(kept)} --url {shlex_quote(url)}` (it reads "
+        "it from stdin)"
+    )
+
+
+def shlex_quote(text: str) -> str:
+    """``text`` quoted for a POSIX shell (only where an install quotes: H-5)."""
+    import shlex
+
+    return shlex.quote(text)
 
 
 def kept_token_said(kept: Path, recorded: str, url: str, *, dry_run: bool = False) -> str:

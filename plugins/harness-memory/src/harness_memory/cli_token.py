@@ -244,6 +244,13 @@ def run_token(
                 "token set: --url holds a secret of the service's shape (mem_ and 43 more): "
                 "give the service's address there, the token on stdin; nothing written",
             )
+        if "***" in args.url:  # a URL shown with its ids hidden (A-10): no service's own
+            refuse(
+                parser,
+                "token set: --url holds `***`, which a message puts where it hides an id: "
+                "no service has that URL; give the real URL (as the hooks' --url names it); "
+                "nothing written",
+            )
         try:
             service_url_parts(args.url)
         except ServiceUnreachableError as error:
@@ -412,6 +419,7 @@ def _move_aside(path: Path, url: str | None) -> Path | None:
     regular file, a name or rename that failed)."""
     import tempfile  # only token set moves a token aside (H-5)
 
+    from harness_memory.installers.files import owner_only
     from harness_memory.settings import same_service, token_service
 
     if not path.is_file() or path.is_symlink():
@@ -430,6 +438,7 @@ def _move_aside(path: Path, url: str | None) -> Path | None:
     except OSError:
         aside.unlink(missing_ok=True)
         return None
+    owner_only(aside)  # it kept the old file's mode (H-7)
     return aside
 
 

@@ -80,6 +80,7 @@ __all__ = [
     "default_state_dir",
     "holds_service_secret",
     "load_settings",
+    "move_aside_command",
     "remote_memory_root",
     "same_service",
     "service_url_line",
@@ -220,24 +221,27 @@ def same_service(url: str, other: str) -> bool:
     return key(url) == key(other)
 
 
-def _given_for_another(given_for: str, url: str, hooks: Hooks, token_file: Path | None) -> str:
+def _given_for_another(
+    given_for: str, url: str, hooks: Hooks, token_file: Path, install_reads: bool
+) -> str:
     """Why a hook for the service at ``url`` refuses a token recorded as given for the one at
     ``given_for`` (A-10), and the command that gives ``url``'s, runnable as printed: ``token set
-    --url`` into the hooks' ``token_file`` (``--managed`` for the managed hooks; an install
-    never replaces a token the user gave for another service), or for an install's
-    ``--token-file`` (``token_file`` None) the install again given it. ``given_for`` as
-    ``shown_url`` shows it, ``url`` so too unless the user said its id is no secret
-    (:func:`_url_as_said`)."""
+    --url`` into the hooks' ``token_file`` (``--managed`` for the managed hooks' own; an install
+    never replaces a token the user gave for another service), or for a user install's
+    ``--token-file`` (``install_reads``) the install again given it; a managed install's
+    ``HARNESS_MEMORY_TOKEN_FILE`` is named with ``--file`` (``--managed`` wrote another file,
+    and the install was refused again). ``given_for`` as ``shown_url`` shows it, ``url`` as
+    :meth:`HarnessSettings.url_as_said` names it."""
     import shlex  # only on this refusal (H-5)
 
     from memory_core.addresses import shown_url
 
-    before = shown_url(given_for)
-    now = shown_url(url) if token_file is None else _url_as_said(url, token_file.parent)
-    where = "--managed" if hooks.managed or token_file is None else f"--file {quoted(token_file)}"
+    before, now = shown_url(given_for), url
+    own = hooks.managed and not install_reads
+    where = "--managed" if own else f"--file {quoted(token_file)}"
     fix = (
         f"give {now}'s token: {hooks.new_token(now)}"
-        if token_file is None and not hooks.managed
+        if install_reads and not hooks.managed
         else f"run `harness-memory token set {where} --url {shlex.quote(now)}` with {now}'s "
         "token (it reads it from stdin)"
     )
@@ -254,22 +258,41 @@ def quoted(path: Path) -> str:
     return shlex.quote(str(path))
 
 
-def _url_as_said(url: str, state: Path) -> str:
-    """``url`` as a command printed for the user names it (A-10): ``shown_url``, but with its
-    ids shown when the install record in the state folder ``state`` (``install.json``) keeps
-    that the user said they are no secret (``--url-id-not-secret``): the command is then
-    runnable as printed. A password or key stays hidden."""
+def _record_says_id_no_secret(state: Path, url: str) -> bool:
+    """Whether the install record in the state folder ``state`` (``install.json``) keeps that
+    the user said the ids of ``url`` are no secret (``--url-id-not-secret``, A-10). Read as the
+    service record beside it is (:func:`token_service`): no link followed, no FIFO waited on,
+    a regular file of at most :data:`RECORD_MAX_BYTES`; False for anything else."""
     import hashlib
 
-    from memory_core.addresses import shown_url
     from memory_core.json_text import loads
 
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
     try:
-        said = loads((state / "install.json").read_bytes()).get("urlIdNotSecret")
+        with os.fdopen(os.open(state / "install.json", flags), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return False
+            raw = handle.read(RECORD_MAX_BYTES + 1)
+        said = loads(raw).get("urlIdNotSecret") if len(raw) <= RECORD_MAX_BYTES else None
     except (OSError, ValueError, AttributeError):
-        said = None
+        return False
     digest = hashlib.sha256(url.encode("utf-8")).hexdigest()
-    return shown_url(url, ids=not (isinstance(said, list) and digest in said))
+    return isinstance(said, list) and digest in said
+
+
+RECORD_MAX_BYTES = 1024 * 1024
+"""The most of an install record (``install.json``) a refusal reads to name a URL."""
+
+
+def move_aside_command(record: Path) -> str:
+    """The command, in backticks, that moves the user's own file ``record`` aside (A-10):
+    ``mv -n`` to ``NAME.mine`` (``-n``: a file of that name already there is never
+    overwritten; the ``mv`` then leaves both, and the message says to pick another name)."""
+    aside = quoted(record.with_name(record.name + ".mine"))
+    return (
+        f"`mv -n {quoted(record)} {aside}`; -n never overwrites a {aside} already there: "
+        "if one is, pick another name"
+    )
 
 
 def _unreadable_record(token_file: Path, url: str, hooks: Hooks) -> str:
@@ -281,14 +304,13 @@ def _unreadable_record(token_file: Path, url: str, hooks: Hooks) -> str:
     import shlex  # only on this refusal (H-5)
 
     record = token_service_file(token_file)
-    now = _url_as_said(url, token_file.parent)
+    now = url
     where = "--managed" if hooks.managed else f"--file {quoted(token_file)}"
-    aside = quoted(record.with_name(record.name + ".mine"))
     return (
         f"{record} is not a service record harness-memory wrote (one http(s) URL on one line): "
         "your own file, or a token put there by mistake; harness-memory neither uses nor "
         "replaces it, and sends this token to no service while it is there, since whose it is "
-        f"is not known (A-10): move it aside (`mv {quoted(record)} {aside}`), then give {now}'s "
+        f"is not known (A-10): move it aside ({move_aside_command(record)}), then give {now}'s "
         f"token: `harness-memory token set {where} --url {shlex.quote(now)}` (it reads it from "
         "stdin)"
     )
@@ -449,6 +471,9 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
     """Where the token comes from, as a refusal names it (``--token``, ``HARNESS_MEMORY_TOKEN``,
     ``--token-file PATH``, ``HARNESS_MEMORY_TOKEN_FILE PATH``, ``the token file PATH`` of the
     state dir); None when no token is configured (or the settings were not loaded)."""
+    url_id_said: bool = False
+    """Whether the hook was told the id in :attr:`url` is no secret (its
+    ``--url-id-not-secret``, written by an install given it): its refusals name the URL whole."""
     managed_hooks: bool = False
     """Whether these are the managed hooks' settings (``--flags-only`` and no ``--state-dir``:
     the account's own folder), whose 401 names ``token set --managed`` (H-7)."""
@@ -514,17 +539,31 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
             )
         given_for = token_service(self.token_file) if self.url else None
         if self.url and given_for == "":
+            now = self.url_as_said(self.url)
             raise TokenFileError(
-                self.token_file, _unreadable_record(self.token_file, self.url, self.hooks)
+                self.token_file, _unreadable_record(self.token_file, now, self.hooks)
             )
         if self.url and given_for is not None and not same_service(given_for, self.url):
+            now, reads = self.url_as_said(self.url), self.install_reads
             raise TokenFileError(
                 self.token_file,
-                _given_for_another(
-                    given_for, self.url, self.hooks, None if self.install_reads else self.token_file
-                ),
+                _given_for_another(given_for, now, self.hooks, self.token_file, reads),
             )
         return token
+
+    def url_as_said(self, url: str) -> str:
+        """``url`` as a command printed for the user names it (A-10): ``shown_url``, but with
+        its ids shown when the user said they are no secret: the hook's
+        ``--url-id-not-secret`` (:attr:`url_id_said`), or for hooks installed before it the
+        install record (``install.json``) in the state dir or the token file's folder; the
+        command is then runnable as printed. A password or key stays hidden."""
+        from memory_core.addresses import shown_url
+
+        folders = [self.state_dir, self.token_file.parent if self.token_file else None]
+        said = self.url_id_said or any(
+            _record_says_id_no_secret(folder, url) for folder in folders if folder is not None
+        )
+        return shown_url(url, ids=not said)
 
     def read_template(self) -> str:
         """Return the template file's text (UTF-8); without a file, the built-in template.
@@ -654,9 +693,9 @@ def load_settings(
 
     With ``flags_only`` (an installed hook's ``--flags-only``) no ``HARNESS_MEMORY_*`` variable
     is read, the token's neither: a setting is its flag or its default, and the variables that
-    say otherwise are listed in ``ignored_env`` (P-2a). Without ``state_dir`` the state dir is
-    then :func:`account_state_dir`, and without ``token``/``token_file`` the token file is its
-    :data:`TOKEN_FILE_NAME` when there is one.
+    say otherwise are listed in ``ignored_env`` (P-2a); ``url_id_not_secret`` is a flag only.
+    Without ``state_dir`` the state dir is then :func:`account_state_dir`, and without
+    ``token``/``token_file`` the token file is its :data:`TOKEN_FILE_NAME` when there is one.
 
     Raises :class:`SettingsError` for a timeout that is not a number of seconds in
     (0, :data:`MAX_TIMEOUT_S`] and a ``remote`` value other than on/off (1/0, true/false, yes/no).
@@ -702,7 +741,6 @@ def load_settings(
         if not os.path.lexists(own_token_file) and outside is not None:
             own_token_file = outside
         token_file = str(own_token_file) if os.path.lexists(own_token_file) else None
-    source = _token_source(flags, token, token_file, own_token_file)
     switch = (pick("remote") or "off").lower()
     if switch not in _SWITCH:
         raise SettingsError(f"remote must be on or off, got {switch!r}")
@@ -724,7 +762,8 @@ def load_settings(
         token_file=Path(token_file) if token_file else None,
         remote=_SWITCH[switch],
         ignored_env=tuple(sorted(ignored)),
-        token_source=source,
+        token_source=_token_source(flags, token, token_file, own_token_file),
+        url_id_said=bool(flags.get("url_id_not_secret")),
         managed_hooks=flags_only and not given_state_dir,
     )
 

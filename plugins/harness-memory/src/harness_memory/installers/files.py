@@ -74,6 +74,7 @@ __all__ = [
     "has_comments_safely",
     "json_object",
     "mode_of",
+    "owner_only",
     "prune_backups",
     "read_json_object",
     "read_text",
@@ -813,6 +814,19 @@ def _write(change: FileChange, target: Path, stamp: str, made: list[Path]) -> Wr
     )
 
 
+def owner_only(path: Path) -> None:
+    """Make the file ``path`` (a token moved aside) owner-only (``0600``, H-7), a link at its
+    name never followed (opened ``O_NOFOLLOW``, changed through that descriptor); a file that
+    cannot be opened or changed is left as it is (never raises ``OSError``)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+    with contextlib.suppress(OSError):
+        fd = os.open(path, flags)
+        try:
+            os.fchmod(fd, 0o600)
+        finally:
+            os.close(fd)
+
+
 def _moved_aside(token_file: Path | None) -> Path | None:
     """Move the token file ``token_file`` (:attr:`FileChange.record_of`) to a hidden name in its
     folder (:func:`~harness_memory.installers.own_names.keep_aside`'s, which a later install
@@ -827,6 +841,7 @@ def _moved_aside(token_file: Path | None) -> Path | None:
         return None  # a link at its name is replaced by a file of its own, and said so
     aside = token_file.with_name(f".{token_file.name}{KEPT_INFIX}{token_hex(4)}")
     token_file.rename(aside)
+    owner_only(aside)  # it kept the old file's mode (H-7)
     return aside
 
 

@@ -33,7 +33,7 @@ from harness_memory.installers.files import (
     read_text,
 )
 from harness_memory.installers.settings_text import decoded, encoded
-from harness_memory.settings import TOKEN_FILE_NAME, token_service_file
+from harness_memory.settings import TOKEN_FILE_NAME, token_service, token_service_file
 
 __all__ = [
     "IGNORE_NAME",
@@ -101,6 +101,12 @@ class InstallRecord:
         """The token file an install keeps outside the state folder (its folder lies in a git
         work tree: :mod:`~harness_memory.installers.token_place`), which ``uninstall``
         removes; None when the token is in the state folder, or there is none."""
+        served = document.get("serviceUrl")
+        self.service_digest: str | None = served if isinstance(served, str) else None
+        """The digest (:func:`text_digest`) of the service URL the last install wrote its hooks
+        and token record for: a token file whose record names another was given by the user
+        (``token set --url``, A-10), and ``uninstall`` keeps it. None: not known (an install
+        from before)."""
         said = document.get("urlIdNotSecret")
         listed = said if isinstance(said, list) else []
         self.url_id_not_secret: list[str] = [d for d in listed if isinstance(d, str)]
@@ -151,6 +157,7 @@ class InstallRecord:
         install writes is no secret (only this install's URL is kept)."""
         digest = text_digest(url.encode("utf-8"))
         self.url_id_not_secret = [digest] if id_not_secret and url else []
+        self.service_digest = digest if url else self.service_digest
 
     def id_said_not_secret(self, url: str) -> bool:
         """Whether the user said the id in ``url``'s path is no secret when installing it."""
@@ -173,6 +180,8 @@ class InstallRecord:
             document["tokenFile"] = self.token_file
         if self.url_id_not_secret:
             document["urlIdNotSecret"] = self.url_id_not_secret
+        if self.service_digest:
+            document["serviceUrl"] = self.service_digest
         return FileChange(self.path, self.text, dump_json(document), backup=False)
 
 
@@ -271,7 +280,8 @@ def unignored_token(settings_folder: Path) -> str | None:
 def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
     """What uninstall removes of the settings folder ``record`` belongs to: (files: the
     record, the token file (also one kept outside, which the record names, in a
-    ``harness-memory/tokens`` folder: no other file) and its service record, the ``.gitignore``
+    ``harness-memory/tokens`` folder: no other file) and its service record (not a ``.url``
+    file there that is no record harness-memory wrote: the user's, A-10), the ``.gitignore``
     an install wrote and
     the Session records; folders, deepest first, removed when they are then empty)."""
     from harness_memory.installers.token_place import plugin_token_file  # it imports this module
@@ -281,7 +291,9 @@ def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
     kept = Path(record.token_file) if record.token_file else None
     if kept is not None and plugin_token_file(kept) and kept.is_file():
         files.append(kept)
-    served = [token_service_file(token) for token in files if token.name != RECORD_NAME]
+    files = [path for path in files if not _users_token(path, record)]
+    tokens = [token for token in files if token.name != RECORD_NAME]
+    served = [token_service_file(token) for token in tokens if token_service(token) != ""]
     files += [path for path in served if path.is_file() and not path.is_symlink()]
     ignore = state / IGNORE_NAME
     if ignore.is_file() and not ignore.is_symlink() and read_text(ignore) == IGNORE_TEXT:
@@ -291,6 +303,16 @@ def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
         files += sorted(p for p in sessions.iterdir() if p.suffix == ".json" and p.is_file())
     folders = [folder for folder in (sessions, state) if folder.is_dir()]
     return files, folders
+
+
+def _users_token(token_file: Path, record: InstallRecord) -> bool:
+    """Whether ``token_file``'s service record names a service other than the one the last
+    install (``record``) wrote it for: the user gave it (``token set --url``), and it is no
+    uninstall's to remove (A-10, H-7)."""
+    if token_file.name == RECORD_NAME or record.service_digest is None:
+        return False
+    given_for = token_service(token_file)
+    return bool(given_for) and text_digest(str(given_for).encode()) != record.service_digest
 
 
 def others_in(settings_folder: Path, removed: list[Path]) -> list[Path]:

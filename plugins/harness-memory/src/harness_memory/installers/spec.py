@@ -128,6 +128,8 @@ class InstallOptions:
             state_dir = self.remote_state_dir
         if state_dir is not None:
             words += ["--state-dir", str(state_dir)]
+        if self.url_id_not_secret:  # its refusals then name the URL whole
+            words.append("--url-id-not-secret")
         words.append("--flags-only")  # a repository's env cannot override these (P-2a)
         command = " ".join(shell_word(word) for word in words)
         if event not in GUARD_EVENTS:

@@ -127,6 +127,7 @@ from harness_memory.installers.workspace_switches import (
 
 __all__ = [
     "InstalledHooks",
+    "aside_lines",
     "copy_left_lines",
     "installed_hooks",
     "machine_problems",
@@ -208,7 +209,7 @@ def status(
             continue
         again = f"harness-memory install {harness}{managed_flag}"
         said, fine = _installed(label, again, path, document, commands, here)
-        said += noted + last_session_lines(label, harness, commands)
+        said += noted + last_session_lines(label, harness, commands) + aside_lines(label, commands)
         fine = fine and not any(": PROBLEM: " in line for line in noted)
         said += [f"{label}: {note}" for note in _own_memory_notes(label, path, document, again)]
         if off := _skipped_lines(label, path, document, gemini_sys, (home, environ, systems)):
@@ -237,6 +238,36 @@ def status(
 
     said, taken = service_lines(installed, environ, env=given, harnesses=installed)  # H-7
     return lines + said, healthy and taken
+
+
+def aside_lines(label: str, commands: list[str]) -> list[str]:
+    """A warning for each token ``token set`` moved aside and could not put back
+    (``.token.aside-XXXXXXXX`` beside a token file the hook ``commands`` read: their
+    ``--token-file``, their ``--state-dir``'s ``token``; a run that stopped midway, or a disk
+    that refused the put back), read by no hook, with what to do (A-10, H-7): they piled up
+    unseen."""
+    import shlex
+
+    from harness_memory.installers.record import TOKEN_NAME
+    from harness_memory.installers.spec import flag_values
+
+    files = {Path(f) for c in commands for f in flag_values(c, "--token-file")}
+    files |= {Path(d) / TOKEN_NAME for c in commands for d in flag_values(c, "--state-dir")}
+    lines = []
+    for token_file in sorted(files):
+        try:
+            found = sorted(token_file.parent.glob(f".{token_file.name}.aside-*"))
+        except OSError:
+            continue
+        lines += [
+            f"{label}: WARNING: {aside} holds an old token `harness-memory token set` moved "
+            f"aside and could not put back, read by no hook: if {token_file} should hold it, "
+            f"`mv {shlex.quote(str(aside))} {shlex.quote(str(token_file))}`, else remove it "
+            f"(`rm {shlex.quote(str(aside))}`)"
+            for aside in found
+            if aside.is_file() and not aside.is_symlink()
+        ]
+    return lines
 
 
 _OFF = 'CLAUDE_CODE_DISABLE_AUTO_MEMORY to "1" and autoMemoryEnabled to false'

@@ -52,6 +52,7 @@ from harness_memory.settings import (
     TOKENS_FOLDER,
     account_state_dir,
     token_kept_outside,
+    token_service,
     token_service_file,
 )
 
@@ -76,6 +77,7 @@ __all__ = [
     "token_readers",
     "token_url_readers",
     "token_urls",
+    "users_file_refused",
 ]
 
 
@@ -254,6 +256,8 @@ def token_plan(
         return [], stale, []
     if (shared := shared_token(place, token)) is not None:
         raise SettingsFileError(shared)
+    if url and token_service(place) == "":  # the user's own file: never replaced (A-10)
+        raise SettingsFileError(users_file_refused(place, url))
     old = read_text(place)
     secrets = frozenset(s for s in (token, old, (old or "").strip()) if s)
     # made owner-only again (A-10), its folder too where the install can (else warned)
@@ -287,6 +291,7 @@ def token_plan(
     if place.parent.parts[-2:] == TOKENS_FOLDER and not os.path.lexists(ignore):
         changes.insert(0, FileChange(ignore, None, TOKENS_IGNORE_TEXT, backup=False))
     notes = [folder_left_open(place.parent, folder, why)] if why and folder is not None else []
+    notes += _kept_elsewhere(options.kept_token, place, options.home)
     if same is not None and wide & 0o077:
         notes.append(
             f"{place} has {same.st_nlink} hard links and holds this token already: the install "
@@ -294,6 +299,33 @@ def token_plan(
             "which every name of it shares"
         )
     return changes, stale, notes
+
+
+def _kept_elsewhere(kept: Path | None, place: Path, home: Path) -> list[str]:
+    """What an install writing its token to ``place`` says of the user's token of another
+    service ``kept`` (``token set --url``, A-10) at another place: kept, never removed, but no
+    longer read by these hooks, and in a git work tree (``git init ~/.codex`` sends the
+    install's token to ``~/.config``) open to a commit (H-7): it stayed there without a word."""
+    from memory_core.addresses import shown_url
+
+    from harness_memory.settings import token_service
+
+    if kept is None or kept.absolute() == place.absolute() or not kept.is_file():
+        return []
+    tree = work_tree_of(kept.absolute().parent, home, {})
+    where = (
+        ""
+        if tree is None
+        else f"; it lies in the git work tree {tree}, where `git add -f` or `git commit -a` "
+        "can take it into a commit (H-7)"
+    )
+    return [
+        f"kept {kept}: it holds the token given for the service at "
+        f"{shown_url(str(token_service(kept)))} (`harness-memory token set --url`), which an "
+        f"install never removes or replaces (A-10); these hooks no longer read it (they read "
+        f"{place}){where}: if no hook needs it, remove it yourself: "
+        f"`rm {shlex.quote(str(kept))} {shlex.quote(str(token_service_file(kept)))}`"
+    ]
 
 
 def _stale(
@@ -329,13 +361,31 @@ def _not_replaced(kept: Path, url: str, ids_said: bool) -> str:
 
     from harness_memory.settings import token_service
 
-    recorded, now = shown_url(str(token_service(kept))), shown_url(url, ids=not ids_said)
+    recorded, now = token_service(kept), shown_url(url, ids=not ids_said)
+    if recorded == "":  # the user's own file beside it, never ours to replace
+        return users_file_refused(kept, now)
+    recorded = shown_url(str(recorded))
     return (
         f"{kept} holds the token given for the service at {recorded} (`harness-memory token set "
         f"--url`), not {now}, and an install never removes or replaces such a token (A-10): "
         f"`harness-memory token set --file {shlex.quote(str(kept))} --url {shlex.quote(now)}` "
         f"puts {now}'s token there ({recorded}'s is then gone), then run this install again "
         "without a token"
+    )
+
+
+def users_file_refused(token_file: Path, url: str) -> str:
+    """Why an install given a token for ``url`` (as said) writes none into ``token_file``: the
+    ``.url`` file beside it is no service record harness-memory wrote (the user's own, A-10),
+    which it neither removes nor replaces; the way on, runnable as printed."""
+    from harness_memory.settings import move_aside_command, token_service_file
+
+    record = token_service_file(token_file)
+    return (
+        f"{record} is not a service record harness-memory wrote (your own file, or a token put "
+        "there by mistake), and an install neither uses, removes nor replaces it, nor the token "
+        f"file {token_file} beside it (A-10): move it aside ({move_aside_command(record)}), "
+        "then run this install again"
     )
 
 

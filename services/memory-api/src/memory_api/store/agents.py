@@ -42,8 +42,8 @@ from memory_core.placeholder_sight import placeholder_out_of_sight
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.rules import (
     AGENT_NAME_RULE,
+    FILLED_IN,
     INDEX_PLACEHOLDER,
-    KNOWN_PLACEHOLDERS,
     MEMORY_PROMPT_RULE,
     TEMPLATE_RULE,
     USER_INDEX_PLACEHOLDER,
@@ -328,9 +328,9 @@ def _check_template(template: str | None) -> None:
         raise Unprocessable(f"template {reason}. Nothing was saved")
     if (problem := template_placeholder_problem(template)) is not None:
         raise Unprocessable(
-            "template must hold {{MEMORY}} at most once, where the memory goes, and nothing "
-            "else written as a placeholder but those filled in "
-            f"({', '.join(KNOWN_PLACEHOLDERS)}); {problem}. Nothing was saved"
+            "template must hold {{MEMORY}} at most once, where the memory goes, and no "
+            f"misspelt or unclosed placeholder; {problem} (placeholders filled in: "
+            f"{', '.join(FILLED_IN)}). Nothing was saved"
         )
 
 

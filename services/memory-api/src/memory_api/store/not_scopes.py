@@ -11,8 +11,9 @@ listing shows it (escaped, T-5b; never a path, never a target it leads to, which
 outside the memory root: A-7).
 
 Files whose names start with ``.`` are the service's and the system's own (a lock, a temp
-file, ``.DS_Store``) and are never named; a dot-named folder is (:data:`HIDDEN_FOLDER`: one
-copied in by hand, ``.user-backup``, was skipped without a word), but for the service's temp
+file, ``.DS_Store``) and are never named, nor are tools' folders (``.git``, ``.obsidian``); a
+dot-named folder that looks meant as a scope is (:data:`HIDDEN_FOLDER`, :func:`_hidden_folder`:
+one copied in by hand, ``.user-backup``, was skipped without a word), but for the service's temp
 folders (``.*.tmp``) and a folder a forget left (:data:`FORGETTING_PREFIX`, K-5): the overview
 puts that back first, and names one that still holds what it could not put back.
 """
@@ -23,10 +24,11 @@ import bisect
 import os
 import stat
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from memory_core.errors import InvalidId
 from memory_core.file_kind import file_kind
-from memory_core.keys import check_scope_key
+from memory_core.keys import SCOPE_KEY_RULE, check_scope_key
 from memory_core.shown_names import shown_name
 from memory_core.wire import SkippedEntry
 
@@ -132,13 +134,26 @@ HIDDEN_FOLDER = (
 
 
 def _hidden_folder(entry: os.DirEntry[str]) -> bool:
-    """Whether the dot-named memory-root ``entry`` is a folder someone put there: a real folder
-    (a symlink is never followed), not a temp folder of the service's own (``.*.tmp``, a
-    history write's, gone once it is done)."""
+    """Whether the dot-named memory-root ``entry`` is a folder someone meant as a scope: a real
+    folder (a symlink is never followed), not a temp folder of the service's own (``.*.tmp``,
+    a history write's, gone once it is done), whose name without its leading dots is a scope
+    key, alone or followed by more after a ``-``, ``.``, ``_`` or space (``.user``,
+    ``.user-backup``, ``.my-app-a81f32c4.old``), or which holds a ``MEMORY.md`` (a scope's
+    index). A tool's folder (``.git``, ``.obsidian``, ``.stfolder``, ``.trash``: a memory root
+    kept in git, opened in Obsidian, synced) is none of these, and is never named."""
     if entry.name.endswith(".tmp"):
         return False
     try:
-        return entry.is_dir(follow_symlinks=False)
+        if not entry.is_dir(follow_symlinks=False):
+            return False
+    except OSError:
+        return False
+    bare = entry.name.lstrip(".")
+    heads = [bare] + [bare[:at] for at, char in enumerate(bare) if char in "-._ "]
+    if any(SCOPE_KEY_RULE.accepts(head) for head in heads):
+        return True
+    try:
+        return stat.S_ISREG(Path(entry.path, "MEMORY.md").lstat().st_mode)
     except OSError:
         return False
 
