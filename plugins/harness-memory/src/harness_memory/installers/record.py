@@ -33,7 +33,12 @@ from harness_memory.installers.files import (
     read_text,
 )
 from harness_memory.installers.settings_text import decoded, encoded
-from harness_memory.settings import TOKEN_FILE_NAME, token_service, token_service_file
+from harness_memory.settings import (
+    TOKEN_FILE_NAME,
+    service_key,
+    token_service,
+    token_service_file,
+)
 
 __all__ = [
     "IGNORE_NAME",
@@ -152,12 +157,17 @@ class InstallRecord:
         """Remember ``text`` as backed up by this install before it changed ``path``."""
         _note(self.backed_up, path, text)
 
-    def note_url(self, url: str, *, id_not_secret: bool) -> None:
+    def note_url(self, url: str, id_not_secret: bool, *, install: bool) -> None:
         """Remember whether the user said the id in the path of the service ``url`` this
-        install writes is no secret (only this install's URL is kept)."""
+        install writes is no secret (``id_not_secret``, only this install's URL is kept; an
+        uninstall keeps none), and (``install``) the service the hooks are installed for, as
+        :func:`~harness_memory.settings.service_key` spells it. An uninstall never notes its
+        own URL (its environment's ``HARNESS_MEMORY_URL``) as the installed service: the
+        record says what was installed."""
         digest = text_digest(url.encode("utf-8"))
-        self.url_id_not_secret = [digest] if id_not_secret and url else []
-        self.service_digest = digest if url else self.service_digest
+        self.url_id_not_secret = [digest] if install and id_not_secret and url else []
+        if install and url:
+            self.service_digest = text_digest(service_key(url).encode("utf-8"))
 
     def id_said_not_secret(self, url: str) -> bool:
         """Whether the user said the id in ``url``'s path is no secret when installing it."""
@@ -308,11 +318,14 @@ def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
 def _users_token(token_file: Path, record: InstallRecord) -> bool:
     """Whether ``token_file``'s service record names a service other than the one the last
     install (``record``) wrote it for: the user gave it (``token set --url``), and it is no
-    uninstall's to remove (A-10, H-7)."""
-    if token_file.name == RECORD_NAME or record.service_digest is None:
+    uninstall's to remove (A-10, H-7). The same service however written
+    (:func:`~harness_memory.settings.same_service`) is the installed one; a record written
+    before this rule holds the digest of the URL as the install was given it."""
+    given_for = None if token_file.name == RECORD_NAME else token_service(token_file)
+    if not given_for or record.service_digest is None:
         return False
-    given_for = token_service(token_file)
-    return bool(given_for) and text_digest(str(given_for).encode()) != record.service_digest
+    spellings = {str(given_for), service_key(str(given_for))}
+    return record.service_digest not in {text_digest(text.encode()) for text in spellings}
 
 
 def others_in(settings_folder: Path, removed: list[Path]) -> list[Path]:
