@@ -11,12 +11,26 @@ scheme's own port, a last ``/``). A token ``token set --url A/`` gave the hooks 
 from __future__ import annotations
 
 import io
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
+from harness_memory.installers.record import IGNORE_TEXT
 
-from tests.plugin.test_a10_a_token_keeps_its_recorded_service import A, installed, token_set
+from tests.plugin.test_a10_a_token_keeps_its_recorded_service import (
+    A,
+    B,
+    installed,
+    token_set,
+)
+from tests.plugin.test_a10_an_install_keeps_a_token_set_for_another_service import (
+    B_TOKEN,
+    given_for_b,
+)
+from tests.plugin.test_a10_install_again_makes_the_token_file_private import install
+from tests.plugin.test_a10_install_again_with_its_settings_keeps_the_token import flags
 
 HARNESSES = ["claude-code", "codex", "gemini"]
 
@@ -52,3 +66,57 @@ def test_a10_uninstall_removes_a_token_set_for_the_same_service_written_otherwis
 
     assert not token_file.exists(), said
     assert "not made by harness-memory" not in said, said
+
+
+def staged_by_git_add_all(folder: Path) -> list[str]:
+    """What ``git add -A`` in ``folder`` (a dotfiles repository) takes in."""
+    env = {"PATH": os.environ["PATH"], "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+    git = ["git", "-C", str(folder)]
+    subprocess.run([*git, "init", "-q"], check=True, env=env)
+    subprocess.run([*git, "add", "-A"], check=True, env=env)
+    listed = subprocess.run([*git, "ls-files"], check=True, env=env, capture_output=True, text=True)
+    return listed.stdout.split()
+
+
+def test_h7_uninstall_keeping_a_token_of_another_service_keeps_it_out_of_git_and_says_whose(
+    tmp_path: Path,
+) -> None:
+    """``uninstall`` kept B's token (``token set --url B``) but deleted the ``.gitignore``
+    (``*``) beside it: ``git add -A`` in ``~/.codex`` then took the token in. And it said the
+    token was "not made by harness-memory"; it holds B's token, which the user may remove."""
+    home, token_file = given_for_b(tmp_path, "codex")
+    status, said = install(home, "codex", *flags(home, A), environ={})
+    assert status == 0, said
+
+    said = uninstall(home, "codex")
+
+    assert token_file.read_text("utf-8") == f"{B_TOKEN}\n", said
+    assert "harness-memory/token" not in staged_by_git_add_all(home / ".codex"), said
+    ignore = token_file.parent / ".gitignore"
+    assert (
+        f"left {token_file}: it holds the bearer token given for the service at {B} "
+        f"(`harness-memory token set --url`), not the one these hooks were installed for, and "
+        f"an uninstall never removes such a token (A-10); if no one needs it, remove it yourself: "
+        f"`rm {token_file} {token_file}.url`"
+    ) in said, said
+    assert f"left {ignore}: it keeps what is left in {token_file.parent} out of git" in said
+    assert "not made by harness-memory" not in said, said
+
+
+def test_a10_install_and_uninstall_agree_on_a_token_beside_the_users_own_url_file(
+    tmp_path: Path,
+) -> None:
+    """Install keeps the token beside a ``token.url`` that is no record harness-memory wrote
+    (the user's notes), and says the uninstall removes the token, never that file; the uninstall
+    does so, and keeps the ``.gitignore`` while the user's file is there."""
+    home, token_file = installed(tmp_path, "codex", A)
+    mine = token_file.parent / "token.url"
+    mine.write_text("my notes\n", "utf-8")
+
+    status, said = install(home, "codex", *flags(home, A), environ={})
+
+    assert status == 0, said
+    assert f"`harness-memory uninstall` removes {token_file}, never {mine}" in said, said
+    said = uninstall(home, "codex")
+    assert not token_file.exists() and mine.read_text("utf-8") == "my notes\n", said
+    assert (token_file.parent / ".gitignore").read_text("utf-8") == IGNORE_TEXT, said

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -48,6 +49,7 @@ __all__ = [
     "TOKEN_NAME",
     "InstallRecord",
     "ignore_plan",
+    "left_said",
     "leftovers",
     "others_in",
     "read_record",
@@ -305,12 +307,13 @@ def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
     tokens = [token for token in files if token.name != RECORD_NAME]
     served = [token_service_file(token) for token in tokens if token_service(token) != ""]
     files += [path for path in served if path.is_file() and not path.is_symlink()]
-    ignore = state / IGNORE_NAME
-    if ignore.is_file() and not ignore.is_symlink() and read_text(ignore) == IGNORE_TEXT:
-        files.append(ignore)
     sessions = state / _SESSIONS
     if sessions.is_dir() and not sessions.is_symlink():
         files += sorted(p for p in sessions.iterdir() if p.suffix == ".json" and p.is_file())
+    ignore = state / IGNORE_NAME
+    ours = ignore.is_file() and not ignore.is_symlink() and read_text(ignore) == IGNORE_TEXT
+    if ours and not others_in(state.parent, [*files, ignore]):  # kept out of git while kept
+        files.append(ignore)
     folders = [folder for folder in (sessions, state) if folder.is_dir()]
     return files, folders
 
@@ -326,6 +329,33 @@ def _users_token(token_file: Path, record: InstallRecord) -> bool:
         return False
     spellings = {str(given_for), service_key(str(given_for))}
     return record.service_digest not in {text_digest(text.encode()) for text in spellings}
+
+
+def left_said(path: Path) -> str:
+    """Why ``uninstall`` left ``path`` in the state folder (one of :func:`others_in`): a token
+    given for another service (``token set --url``, A-10) with its record, the ``.gitignore``
+    that keeps them out of a dotfiles repository's ``git add -A`` while they are there (H-7),
+    or a file harness-memory did not make."""
+    from memory_core.addresses import shown_url
+
+    recorded = token_service(path) if path.name == TOKEN_NAME else None
+    if recorded:
+        return (
+            f"left {path}: it holds the bearer token given for the service at "
+            f"{shown_url(recorded)} (`harness-memory token set --url`), not the one these "
+            "hooks were installed for, and an uninstall never removes such a token (A-10); if "
+            f"no one needs it, remove it yourself: `rm {shlex.quote(str(path))} "
+            f"{shlex.quote(str(token_service_file(path)))}`"
+        )
+    beside = path.with_name(TOKEN_NAME)
+    if path == token_service_file(beside) and beside.is_file() and token_service(beside):
+        return f"left {path}: the service record of {beside}, kept with it"
+    if path.name == IGNORE_NAME and read_text(path) == IGNORE_TEXT:
+        return (
+            f"left {path}: it keeps what is left in {path.parent} out of git (a dotfiles "
+            "repository's `git add -A`, H-7) while anything is there; remove it with them"
+        )
+    return f"left {path} (not made by harness-memory)"
 
 
 def others_in(settings_folder: Path, removed: list[Path]) -> list[Path]:
