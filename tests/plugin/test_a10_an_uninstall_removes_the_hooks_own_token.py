@@ -120,3 +120,21 @@ def test_a10_install_and_uninstall_agree_on_a_token_beside_the_users_own_url_fil
     said = uninstall(home, "codex")
     assert not token_file.exists() and mine.read_text("utf-8") == "my notes\n", said
     assert (token_file.parent / ".gitignore").read_text("utf-8") == IGNORE_TEXT, said
+
+
+def test_a10_uninstall_reads_a_record_written_before_as_it_was_written(tmp_path: Path) -> None:
+    """An install record from before keeps the digest of the URL as the install was given it:
+    the token recorded for that URL is still the hooks' own, and removed."""
+    import json
+
+    from harness_memory.installers.record import text_digest
+
+    home, token_file = installed(tmp_path, "codex", A)
+    record_file = token_file.parent / "install.json"
+    document = json.loads(record_file.read_text("utf-8"))
+    document["serviceUrl"] = text_digest(A.encode())
+    record_file.write_text(json.dumps(document), "utf-8")
+
+    said = uninstall(home, "codex")
+
+    assert not token_file.exists(), said
