@@ -249,3 +249,23 @@ async def test_a3_a_tool_folder_in_the_memory_root_is_no_problem_to_report(
     assert sorted(said) == [".old-notes", ".user"], said
     assert all("rename it" in why for why in said.values()), said
     assert overview["skippedCount"] == 2
+
+
+async def test_a3_a_tool_folder_is_never_named_even_holding_a_memory_index(
+    client: Client, agent: AgentHome
+) -> None:
+    """Obsidian's trash took a scope's ``MEMORY.md`` (``.trash/MEMORY.md``), and a git
+    checkout of a scope folder sits in ``.git`` … : the overview named ``.trash`` "a hidden
+    folder … rename it to its scope's key" though the docs say a tool's folder is never named.
+    A tool's folder is never named, whatever it holds; another dot folder with a ``MEMORY.md``
+    still is."""
+    root = agent.root
+    for tool in (".trash", ".obsidian", ".git", ".stversions"):
+        (root / tool).mkdir()
+        (root / tool / "MEMORY.md").write_text("- [d](d.md) — d\n", "utf-8")
+    (root / ".old-notes").mkdir()
+    (root / ".old-notes" / "MEMORY.md").write_text("- [d](d.md) — d\n", "utf-8")
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert sorted(named(overview["skipped"])) == [".old-notes"], overview["skipped"]

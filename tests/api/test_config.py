@@ -316,6 +316,7 @@ async def test_i1_a_misspelt_session_placeholder_in_a_template_is_refused_naming
         "Use `{{AGNET_ID}}` as written",
         "~~~\n{{AGNET_ID}}\n~~~",
         "{{AGENT_IP}} {{AGENT_IN}} {{AGENT_IDS}} {{agent_id}} {{ AGENT_ID }}",
+        "{{AGENT_DB}} {{AGENT_DN}} {{AGNXT_ID}}",  # a changed letter, no swap of neighbours
     ],
 )
 async def test_i1_a_template_with_other_names_in_braces_is_kept(

@@ -60,7 +60,7 @@ def test_h3_the_refusal_of_a_gone_guard_says_how_to_take_its_hooks_out(
     assert ran.returncode == 2
     refusal = ran.stderr.decode()
     assert "if it is gone, every such call is refused until its hooks go" in refusal, refusal
-    assert f"run `harness-memory uninstall {harness}` from another install" in refusal
+    assert f"run `harness-memory uninstall {harness} --home {home}` from another install" in refusal
     assert f"delete the hooks that run {old / SCRIPT} from {settings}\n" in refusal
     # the way out named works: the fresh clone's uninstall takes them out, program gone
     assert cli(home, fresh, "uninstall", harness)[0] == 0

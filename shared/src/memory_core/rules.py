@@ -661,7 +661,8 @@ def _sure_typo(name: str, own: str) -> bool:
         return True
     if len(name) == len(own):
         at = [i for i, (a, b) in enumerate(zip(name, own, strict=True)) if a != b]
-        return len(at) == 2 and at[1] == at[0] + 1 and name[at[0]] == own[at[1]] == own[at[0] + 1]
+        swapped = len(at) == 2 and at[1] == at[0] + 1  # the rest equal; the two exchanged
+        return swapped and name[at[0]] == own[at[1]] and name[at[1]] == own[at[0]]
     short, long_ = (name, own) if len(name) < len(own) else (own, name)
     if len(long_) != len(short) + 1:
         return False

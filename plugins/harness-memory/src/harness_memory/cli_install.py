@@ -577,7 +577,7 @@ def users_file_kept_said(kept: Path, url: str, *, dry_run: bool = False) -> str:
         "removes nor replaces it; these hooks send the token to no service while it is there "
         f"(A-10): move it aside ({move_aside_command(record)}), then give {url}'s token: "
         f"`harness-memory token set --file {quoted(kept)} --url {shlex_quote(url)}` (it reads "
-        "it from stdin)"
+        f"it from stdin); `harness-memory uninstall` removes {kept}, never {record}"
     )
 
 

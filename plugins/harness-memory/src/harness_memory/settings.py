@@ -83,6 +83,7 @@ __all__ = [
     "move_aside_command",
     "remote_memory_root",
     "same_service",
+    "service_key",
     "service_url_line",
     "token_kept_outside",
     "token_service",
@@ -207,18 +208,25 @@ def same_service(url: str, other: str) -> bool:
     any case, the scheme's own port written or not, the path with or without a last ``/``
     (``http://Host:80/api/`` is ``http://host/api``). A URL that cannot be split is only
     itself."""
+    return service_key(url) == service_key(other)
+
+
+def service_key(url: str) -> str:
+    """The one spelling of the service ``url`` names, as :func:`same_service` judges it:
+    ``scheme://host:port/path``, scheme and host in lower case, the scheme's own port written,
+    no last ``/`` (``http://Host/api/`` gives ``http://host:80/api``); a URL that cannot be
+    split is only itself. What an install record keeps a digest of (A-10)."""
     from urllib.parse import urlsplit  # only where a token's service is judged (H-5)
 
-    def key(text: str) -> tuple[str, str, int | None, str] | str:
-        try:
-            parts = urlsplit(text.strip())
-            scheme = parts.scheme.lower()
-            port = parts.port or {"http": 80, "https": 443}.get(scheme)
-        except ValueError:
-            return text
-        return scheme, (parts.hostname or "").lower(), port, parts.path.rstrip("/")
-
-    return key(url) == key(other)
+    try:
+        parts = urlsplit(url.strip())
+        scheme = parts.scheme.lower()
+        port = parts.port or {"http": 80, "https": 443}.get(scheme)
+    except ValueError:
+        return url
+    host = (parts.hostname or "").lower()
+    host = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{host}{f':{port}' if port else ''}{parts.path.rstrip('/')}"
 
 
 def _given_for_another(

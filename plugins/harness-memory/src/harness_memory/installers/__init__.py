@@ -44,7 +44,7 @@ from harness_memory.installers.files import (
 )
 from harness_memory.installers.own_names import drop_leftovers
 from harness_memory.installers.plan import Plan
-from harness_memory.installers.record import RECORD_NAME, TOKEN_NAME, others_in
+from harness_memory.installers.record import RECORD_NAME, TOKEN_NAME, left_said, others_in
 from harness_memory.installers.secrets import (
     folder_left_open,
     holds,
@@ -595,4 +595,4 @@ def _report(
     if planned.folders:
         left = others_in(planned.folders[-1].parent, removed)
         for path in left:
-            out.write(f"{harness}: left {path} (not made by harness-memory)\n")
+            out.write(f"{harness}: {left_said(path)}\n")

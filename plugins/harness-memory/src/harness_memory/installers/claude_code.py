@@ -269,7 +269,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     old, document = read_json_object(path, utf16=True)  # as Claude Code reads it
     require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)
-    record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
+    record.note_url(options.url, options.url_id_not_secret, install=install)
     state = None if managed is not None else path.parent / STATE_FOLDER  # each user's own
     token, dropped = options.token, None
     if token is None:

@@ -193,7 +193,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     options = replace(options, settings_file=hooks_path)  # a guard whose program is gone names it
     old_hooks, document = read_json_object(hooks_path)
     record = read_record(home)
-    record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
+    record.note_url(options.url, options.url_id_not_secret, install=install)
     token_file, place_warning = None, None
     if install:  # never in a git work tree, or one with a warning; the user's kept
         token_file, place_warning = hooks_token_file(home, options, environ, options.token)

@@ -105,7 +105,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     requirements_path, config_path = folder / REQUIREMENTS_NAME, folder / CONFIG_NAME
     options = replace(options, settings_file=requirements_path)  # named by a gone guard
     record = read_record(folder)
-    record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
+    record.note_url(options.url, options.url_id_not_secret, install=install)
     old_requirements = read_text(requirements_path)
     requirements = _parse(requirements_path, old_requirements)
     check_tables(requirements, requirements_path, ("features", "hooks"))

@@ -168,7 +168,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     old, document = read_json_object(path, comments=True)
     require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)
-    record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
+    record.note_url(options.url, options.url_id_not_secret, install=install)
     state = path.parent / STATE_FOLDER
     token_file, place_warning = None, None
     if install:  # never in a git work tree, or one with a warning; the user's kept

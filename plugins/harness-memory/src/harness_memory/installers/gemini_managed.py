@@ -126,7 +126,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     old, document = read_json_object(path, comments=True)
     require_shapes(document, path, {**EDITED_SHAPES, "hooksConfig": dict})
     record = read_record(path.parent)
-    record.note_url(options.url, id_not_secret=install and options.url_id_not_secret)
+    record.note_url(options.url, options.url_id_not_secret, install=install)
     wanted = _wanted(options, hook_names(document)) if install else {}
     merged = merged_settings(document, wanted, options, path, install=install)
     notes: list[str] = []

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -33,7 +34,12 @@ from harness_memory.installers.files import (
     read_text,
 )
 from harness_memory.installers.settings_text import decoded, encoded
-from harness_memory.settings import TOKEN_FILE_NAME, token_service, token_service_file
+from harness_memory.settings import (
+    TOKEN_FILE_NAME,
+    service_key,
+    token_service,
+    token_service_file,
+)
 
 __all__ = [
     "IGNORE_NAME",
@@ -43,6 +49,7 @@ __all__ = [
     "TOKEN_NAME",
     "InstallRecord",
     "ignore_plan",
+    "left_said",
     "leftovers",
     "others_in",
     "read_record",
@@ -152,12 +159,17 @@ class InstallRecord:
         """Remember ``text`` as backed up by this install before it changed ``path``."""
         _note(self.backed_up, path, text)
 
-    def note_url(self, url: str, *, id_not_secret: bool) -> None:
+    def note_url(self, url: str, id_not_secret: bool, *, install: bool) -> None:
         """Remember whether the user said the id in the path of the service ``url`` this
-        install writes is no secret (only this install's URL is kept)."""
+        install writes is no secret (``id_not_secret``, only this install's URL is kept; an
+        uninstall keeps none), and (``install``) the service the hooks are installed for, as
+        :func:`~harness_memory.settings.service_key` spells it. An uninstall never notes its
+        own URL (its environment's ``HARNESS_MEMORY_URL``) as the installed service: the
+        record says what was installed."""
         digest = text_digest(url.encode("utf-8"))
-        self.url_id_not_secret = [digest] if id_not_secret and url else []
-        self.service_digest = digest if url else self.service_digest
+        self.url_id_not_secret = [digest] if install and id_not_secret and url else []
+        if install and url:
+            self.service_digest = text_digest(service_key(url).encode("utf-8"))
 
     def id_said_not_secret(self, url: str) -> bool:
         """Whether the user said the id in ``url``'s path is no secret when installing it."""
@@ -295,12 +307,13 @@ def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
     tokens = [token for token in files if token.name != RECORD_NAME]
     served = [token_service_file(token) for token in tokens if token_service(token) != ""]
     files += [path for path in served if path.is_file() and not path.is_symlink()]
-    ignore = state / IGNORE_NAME
-    if ignore.is_file() and not ignore.is_symlink() and read_text(ignore) == IGNORE_TEXT:
-        files.append(ignore)
     sessions = state / _SESSIONS
     if sessions.is_dir() and not sessions.is_symlink():
         files += sorted(p for p in sessions.iterdir() if p.suffix == ".json" and p.is_file())
+    ignore = state / IGNORE_NAME
+    ours = ignore.is_file() and not ignore.is_symlink() and read_text(ignore) == IGNORE_TEXT
+    if ours and not others_in(state.parent, [*files, ignore]):  # kept out of git while kept
+        files.append(ignore)
     folders = [folder for folder in (sessions, state) if folder.is_dir()]
     return files, folders
 
@@ -308,11 +321,41 @@ def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
 def _users_token(token_file: Path, record: InstallRecord) -> bool:
     """Whether ``token_file``'s service record names a service other than the one the last
     install (``record``) wrote it for: the user gave it (``token set --url``), and it is no
-    uninstall's to remove (A-10, H-7)."""
-    if token_file.name == RECORD_NAME or record.service_digest is None:
+    uninstall's to remove (A-10, H-7). The same service however written
+    (:func:`~harness_memory.settings.same_service`) is the installed one; a record written
+    before this rule holds the digest of the URL as the install was given it."""
+    given_for = None if token_file.name == RECORD_NAME else token_service(token_file)
+    if not given_for or record.service_digest is None:
         return False
-    given_for = token_service(token_file)
-    return bool(given_for) and text_digest(str(given_for).encode()) != record.service_digest
+    spellings = {str(given_for), service_key(str(given_for))}
+    return record.service_digest not in {text_digest(text.encode()) for text in spellings}
+
+
+def left_said(path: Path) -> str:
+    """Why ``uninstall`` left ``path`` in the state folder (one of :func:`others_in`): a token
+    given for another service (``token set --url``, A-10) with its record, the ``.gitignore``
+    that keeps them out of a dotfiles repository's ``git add -A`` while they are there (H-7),
+    or a file harness-memory did not make."""
+    from memory_core.addresses import shown_url
+
+    recorded = token_service(path) if path.name == TOKEN_NAME else None
+    if recorded:
+        return (
+            f"left {path}: it holds the bearer token given for the service at "
+            f"{shown_url(recorded)} (`harness-memory token set --url`), not the one these "
+            "hooks were installed for, and an uninstall never removes such a token (A-10); if "
+            f"no one needs it, remove it yourself: `rm {shlex.quote(str(path))} "
+            f"{shlex.quote(str(token_service_file(path)))}`"
+        )
+    beside = path.with_name(TOKEN_NAME)
+    if path == token_service_file(beside) and beside.is_file() and token_service(beside):
+        return f"left {path}: the service record of {beside}, kept with it"
+    if path.name == IGNORE_NAME and read_text(path) == IGNORE_TEXT:
+        return (
+            f"left {path}: it keeps what is left in {path.parent} out of git (a dotfiles "
+            "repository's `git add -A`, H-7) while anything is there; remove it with them"
+        )
+    return f"left {path} (not made by harness-memory)"
 
 
 def others_in(settings_folder: Path, removed: list[Path]) -> list[Path]:

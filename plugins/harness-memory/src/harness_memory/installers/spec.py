@@ -134,16 +134,36 @@ class InstallOptions:
         command = " ".join(shell_word(word) for word in words)
         if event not in GUARD_EVENTS:
             return command
-        gone = HookHome(harness, self.settings_file or _default_settings(harness, self.home))
+        settings = self.settings_file or _default_settings(harness, self.home)
+        gone = HookHome(harness, settings, self.home)
         return command + guard_fails_closed(self.executable, gone, managed=self.managed_dir)
 
 
 @dataclass(frozen=True, slots=True)
 class HookHome:
-    """Where a hook command is installed: its ``harness`` and the ``settings`` file holding it."""
+    """Where a hook command is installed: its ``harness``, the ``settings`` file holding it and
+    the ``home`` it was installed for (``--home``; None: not known)."""
 
     harness: str
     settings: Path
+    home: Path | None = None
+
+    def uninstall_words(self, managed: Path | None) -> list[str]:
+        """The ``harness-memory uninstall`` command, as words, that finds these hooks again from
+        any shell: ``--home``, ``--managed DIR`` (the ``managed`` folder they were installed
+        with), and for user settings a variable moving them (``CLAUDE_CONFIG_DIR``,
+        ``CODEX_HOME``, ``GEMINI_CLI_HOME``) as ``VAR=DIR`` before it (H-3)."""
+        words = ["harness-memory", "uninstall", self.harness]
+        if self.home is not None:
+            words += ["--home", str(self.home)]
+            moved = self.settings != _default_settings(self.harness, self.home)
+            if managed is None and moved:
+                variable, folder = {
+                    "claude-code": ("CLAUDE_CONFIG_DIR", self.settings.parent),
+                    "codex": ("CODEX_HOME", self.settings.parent),
+                }.get(self.harness, ("GEMINI_CLI_HOME", self.settings.parent.parent))
+                words.insert(0, f"{variable}={folder}")
+        return words + (["--managed", str(managed)] if managed is not None else [])
 
 
 def _default_settings(harness: str, home: Path) -> Path:
@@ -206,14 +226,22 @@ def guard_fails_closed(
         f"call is refused; run `{named} status` (from where that checkout is now, if it moved)"
     )
     if installed is not None:
-        flag = f" --managed {shlex.quote(str(managed))}" if managed is not None else ""
+        uninstall = " ".join(map(_said, installed.uninstall_words(managed)))
         said += (
-            "; if it is gone, every such call is refused until its hooks go: run `harness-memory "
-            f"uninstall {installed.harness}{flag}` from another install (a fresh clone's "
+            "; if it is gone, every such call is refused until its hooks go: run "
+            f"`{uninstall}` from another install (a fresh clone's "
             ".venv/bin/harness-memory, or the plugin README's Install without the checkout), "
             f"or delete the hooks that run {named} from {installed.settings}"
         )
     return f" || {{ printf '%s\\n' {shell_word(said)} >&2; exit 2; }}"
+
+
+def _said(word: str) -> str:
+    """``word`` quoted for a user's shell; a leading ``VAR=value`` stays an assignment."""
+    name, is_set, value = word.partition("=")
+    if is_set and name.isidentifier() and name.isupper():
+        return f"{name}={shlex.quote(value)}"
+    return shlex.quote(word)
 
 
 def is_ours(command: object, harness: str) -> bool:

@@ -384,8 +384,9 @@ def users_file_refused(token_file: Path, url: str) -> str:
     return (
         f"{record} is not a service record harness-memory wrote (your own file, or a token put "
         "there by mistake), and an install neither uses, removes nor replaces it, nor the token "
-        f"file {token_file} beside it (A-10): move it aside ({move_aside_command(record)}), "
-        "then run this install again"
+        f"file {token_file} beside it (A-10; `harness-memory uninstall` removes that token "
+        f"file, never {record}): move it aside ({move_aside_command(record)}), then run this "
+        "install again"
     )
 
 

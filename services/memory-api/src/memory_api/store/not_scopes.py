@@ -133,6 +133,19 @@ HIDDEN_FOLDER = (
 (``.user-backup``, ``.memory``) was skipped by every listing without a word."""
 
 
+TOOL_FOLDERS = frozenset(
+    (
+        ".git", ".hg", ".svn", ".obsidian", ".trash", ".trashes", ".stfolder", ".stversions",
+        ".sync", ".dropbox.cache", ".idea", ".vscode", ".fseventsd", ".spotlight-v100",
+        ".temporaryitems", ".documentrevisions-v100",
+    )
+)  # fmt: skip
+"""The dot folders tools keep in a folder they manage (version control, Obsidian and its
+trash, Syncthing, Resilio Sync, Dropbox, editors, macOS), in lower case: never named as a
+folder meant as a scope (A-3), even one holding a ``MEMORY.md`` (Obsidian's trash keeps a
+scope's index the user deleted)."""
+
+
 def _hidden_folder(entry: os.DirEntry[str]) -> bool:
     """Whether the dot-named memory-root ``entry`` is a folder someone meant as a scope: a real
     folder (a symlink is never followed), not a temp folder of the service's own (``.*.tmp``,
@@ -140,8 +153,9 @@ def _hidden_folder(entry: os.DirEntry[str]) -> bool:
     key, alone or followed by more after a ``-``, ``.``, ``_`` or space (``.user``,
     ``.user-backup``, ``.my-app-a81f32c4.old``), or which holds a ``MEMORY.md`` (a scope's
     index). A tool's folder (``.git``, ``.obsidian``, ``.stfolder``, ``.trash``: a memory root
-    kept in git, opened in Obsidian, synced) is none of these, and is never named."""
-    if entry.name.endswith(".tmp"):
+    kept in git, opened in Obsidian, synced: :data:`TOOL_FOLDERS`) is none of these, and is
+    never named, whatever it holds."""
+    if entry.name.endswith(".tmp") or entry.name.lower() in TOOL_FOLDERS:
         return False
     try:
         if not entry.is_dir(follow_symlinks=False):
