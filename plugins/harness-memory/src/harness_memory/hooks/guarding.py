@@ -1614,9 +1614,8 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
     ``-newer``, ``-o``, ``!``, ``-L``); with no such name test, also a start (or a
     folder a followed link leads to) holding the data dir, the memory root or the records;
     and start folders read at run time (``-files0-from FILE``).
-    Past :data:`~harness_memory.hooks.find_reach.REACH_CAP` entries such a ``find`` is refused;
-    one bounded by name tests, past :data:`~harness_memory.hooks.find_reach.NAMED_REACH_CAP`,
-    keeps the guard's reading of its words alone (P-3)."""
+    Past :data:`~harness_memory.hooks.find_reach.REACH_CAP` entries such a ``find`` is
+    refused, bounded by name tests or not (fail closed, P-3)."""
     held = [*_held_folders(roots, judge.records), *roots]
     held_set = set(held)
     for start, shown, bounds in found.reached:
@@ -1630,16 +1629,14 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
         why = bounds.why
         walked = None
         if bounds.links or bounds.follow:
-            named = bounds.names is not None
-            cap = find_reach.NAMED_REACH_CAP if named else find_reach.REACH_CAP
-            walked = find_reach.links_below(start, follow=bounds.follow, cap=cap)
-            if walked is None and bounds.names is None:
+            walked = find_reach.links_below(start, follow=bounds.follow, cap=find_reach.REACH_CAP)
+            if walked is None:
                 return (
-                    f"{REFUSAL_PREFIX}find's actions may act on every entry below "
-                    f"{shown_path(start)} ({why}), more than {find_reach.REACH_CAP} entries, "
+                    f"{REFUSAL_PREFIX}find's actions write through what they find below "
+                    f"{shown_path(start)} ({why}): more than {find_reach.REACH_CAP} entries, "
                     "which the guard cannot look through for symlinks into memory within the "
-                    "hook's time limit; add a -name or -path test, -type f, or start find in a "
-                    "smaller folder"
+                    "hook's time limit; start find in a smaller folder, add -type f (without "
+                    "-L), or let the action only read ({} given to grep, cat…)"
                 )
         links, targets = walked or ([], [])
         if bounds.names is None:

@@ -104,7 +104,7 @@ from harness_memory.hooks.definitions import (
     read_definitions,
     with_ansi_c_decoded,
 )
-from harness_memory.hooks.find_reach import Reach, bounds, find_actions
+from harness_memory.hooks.find_reach import Reach, bounds, find_actions, follows
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.glob_match import bash_match, fnmatch_case
 from harness_memory.hooks.here_data import (
@@ -2602,6 +2602,13 @@ _FIND_OPERATORS = frozenset({"!", "("})
 """``find``'s operators that the shell's lexer gives as separators (``\\!``, ``\\(``)."""
 
 
+def _finds_on(word: str) -> bool:
+    """Whether ``word``, after a ``find`` action's ``;``, is more of find's expression (a
+    primary, ``,``, ``!``, a parenthesis, a separator ending it): a command named ``-exec``
+    runs nowhere, so reading it as find's fails closed."""
+    return word.startswith("-") or word in (",", "!", "(", ")", *_SEPARATORS)
+
+
 def _find_starts(moving: list[str]) -> list[str]:
     """A ``find``'s start folders among its words (options as written, operands anchored):
     those after its leading options (``-H``, ``-L``, ``-P``, ``-D debug``, ``-O3``, then
@@ -2989,10 +2996,7 @@ class _Writes:
         glued, self._closed = self._closed and word in self._tails, False
         self._base, self._known, self.reading, self.named_now = base, known, False, False
         self._note_input(word)
-        opened = self._words.count("(") > self._words.count(")")  # ``\( … \)`` of a find
-        if self._command == "find" and (word in _FIND_OPERATORS or (word == ")" and opened)):
-            self._words.append(word)
-            self._moving.append(word)
+        if self._find_goes_on(word, known, environ, base):
             return
         if word in _SEPARATORS and not glued:  # ``${C:-$(echo cp)}``: its ``}`` ends no group
             self.end()
@@ -3117,6 +3121,40 @@ class _Writes:
             path = _tilde(each, self._environ)
             if not re.search(_GLOB_CHARS, path):  # a pattern names what is there already
                 self._found.named.append(path if path.startswith("/") else f"{self._base}/{path}")
+
+    def _find_goes_on(
+        self, word: str, known: dict[str, str | None], environ: Mapping[str, str], base: str
+    ) -> bool:
+        """Take ``word`` as a ``find``'s when it is a ``;`` ending one of its actions (``\\;``,
+        ``';'``: the lexer gives it as bash's separator; ``-exec true \\; -exec cp x {} \\;``:
+        find reads on); end the ``find`` when, after such a ``;``, ``word`` is no more of its
+        expression (``find … -exec x {} \\; ; rm y``, :func:`_finds_on`). Find's operators the lexer
+        gives as separators (``!``, ``( … )``) are taken too. Whether taken."""
+        if self._command == "find" and self._words[-1:] == [";"] and not _finds_on(word):
+            self.end()
+        opened = self._words.count("(") > self._words.count(")")  # ``\( … \)`` of a find
+        if self._command == "find" and (word in _FIND_OPERATORS or (word == ")" and opened)):
+            self._words.append(word)
+            self._moving.append(word)
+            return True
+        if not (self._command == "find" and word == ";" and self._find_running()):
+            return False
+        self._see_moving(word, known, environ, base)
+        self._said.append(word)
+        self._operands.append((word, False))
+        return True
+
+    def _find_running(self) -> bool:
+        """Whether the ``find`` read so far has an action running a command that no ``;`` or
+        ``+`` after ``{}`` ended yet: a ``;`` now (``\\;``, ``';'``: the lexer gives it as
+        bash's separator) is the action's end, and find reads on after it."""
+        running = False
+        for at, word in enumerate(self._words):
+            if not running:
+                running = word in FIND_RUNNING
+            elif word == ";" or (word == "+" and self._words[at - 1 : at] == ["{}"]):
+                running = False
+        return running
 
     def _see_moving(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str], base: str
@@ -4506,7 +4544,10 @@ class _Writes:
         A start built at run time is judged as a word written at run time already; start
         folders read from a file (``-files0-from FILE``) are kept as a start ``""`` shown as
         ``FILE``."""
-        writing = [at for at, word in enumerate(words) if word == "-delete"]
+        # ``-delete`` removes a link itself, unless find follows it; from folders read at run
+        # time (``-files0-from``) it removes what is there
+        deleting = follows(words) or "-files0-from" in words
+        writing = [at for at, word in enumerate(words) if word == "-delete" and deleting]
         suffixed = False
         for at, action, command in find_actions(words):
             if not (action.endswith("dir") or any("{}" in word for word in command)):
@@ -4520,7 +4561,7 @@ class _Writes:
                 suffixed = suffixed or _runs_code(command) or any("{}/" in w for w in command)
         if not writing:
             return
-        read = bounds(words, min(writing), suffixed=suffixed)
+        read = bounds(words, writing, suffixed=suffixed)
         if "-files0-from" in words:  # its start folders read from a file at run time
             at = words.index("-files0-from") + 1
             self._found.reached.append(Reach("", words[at] if at < len(words) else "-", read))
