@@ -277,3 +277,32 @@ def test_p3_a_name_bounded_find_is_walked_to_the_same_cap(where: Layout) -> None
     assert_refused_by_every_harness_and_bash_writes(
         where, "find . -name notes -exec cp /etc/hostname {{}} \\;"
     )
+
+
+EVERYDAY_IN_A_BIG_REPO = [
+    "find . -path ./node_modules -prune -o -type f -name '*.js' -exec sed -i 's/a/b/' {} +",
+    "find . -name node_modules -prune -o -name '*.orig' -delete",
+    "find . \\( -name '*.orig' -o -name '*.rej' \\) -delete",
+    "find . -mtime +7 -delete",
+    "find . ! -path './.git/*' -type f -exec chmod 644 {} +",
+    "find . -xtype l -delete",
+    "find . -type l -delete",
+    "find . -type f -exec grep -l TODO {} +",
+]
+"""Everyday finds in a repository of more than ``REACH_CAP`` entries (a ``node_modules``),
+refused before ("more than 50000 entries"): ``-delete`` without ``-L`` removes a link
+itself, and a ``-type f`` AND-ed before the action keeps links out, so none needs a walk."""
+
+
+def test_p3_everyday_finds_in_a_big_repo_pass(where: Layout) -> None:
+    (where.workspace / "notes").unlink()
+    (where.workspace / "x").write_text("a\n", encoding="utf-8")
+    (where.workspace / "node_modules" / "a").mkdir(parents=True)
+    script = "seq 50001 | xargs touch"
+    subprocess.run(["bash", "-c", script], cwd=where.workspace / "node_modules" / "a", check=True)
+
+    assert refused_by_some_harness(where, EVERYDAY_IN_A_BIG_REPO) == {}
+    for reason in refusals_by_every_harness(where, "find . -newer x -exec touch {} +").values():
+        assert reason is not None
+        assert "more than 50000 entries" in str(reason)
+        assert "start find in a smaller folder" in str(reason)
