@@ -306,3 +306,32 @@ def test_p3_everyday_finds_in_a_big_repo_pass(where: Layout) -> None:
         assert reason is not None
         assert "more than 50000 entries" in str(reason)
         assert "start find in a smaller folder" in str(reason)
+
+
+ESCAPED_NAMES = [
+    "find . -name 'no\\tes' -exec cp /etc/hostname {{}} \\;",
+    "find . -name '\\notes' -exec cp /etc/hostname {{}} \\;",
+    "find . -name 'n\\otes' -exec cp /etc/hostname {{}} \\;",
+    "find . -name no\\\\tes -exec cp /etc/hostname {{}} \\;",
+    "find . -path './no\\tes' -exec cp /etc/hostname {{}} \\;",
+]
+"""Let through by every harness before: find's fnmatch reads ``\\t`` as ``t`` (no
+``FNM_NOESCAPE``), the guard read the backslash as itself; bash writes into the other scope."""
+
+
+@pytest.mark.parametrize("command", ESCAPED_NAMES)
+def test_p3_a_backslash_in_a_name_test_is_matched_as_find_matches_it(
+    where: Layout, command: str
+) -> None:
+    assert_refused_by_every_harness_and_bash_writes(where, command)
+
+
+def test_p3_a_non_ascii_name_under_iname_may_match(where: Layout) -> None:
+    """``İ`` folds to ``i`` for find under UTF-8; ``str.casefold`` makes it ``i̇``."""
+    (where.workspace / "notes").unlink()
+    (where.workspace / "\u0130").symlink_to(where.root / where.other)
+
+    assert_each_refused_by_every_harness(
+        where, ["find . -iname i -exec cp /etc/hostname {} \\;"], "the symlink"
+    )
+    assert refused_by_some_harness(where, ["find . -iname '*.md' -exec cp x {} \\;"]) == {}

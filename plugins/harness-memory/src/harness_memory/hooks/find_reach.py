@@ -325,14 +325,46 @@ def matches(path: str, start: str, shown: str, names: tuple[tuple[str, str], ...
     for test, pattern in names:
         whole, exact = NAME_TESTS[test]
         text = printed if whole else name
-        if not (fnmatch_case(text, pattern) if exact else _nocase(text, pattern)):
+        if not (_find_match(text, pattern) if exact else _nocase(text, pattern)):
             return False
     return True
 
 
 def _nocase(text: str, pattern: str) -> bool:
-    """``-iname``'s match: ``pattern`` against ``text`` in any letter case."""
-    return fnmatch_case(text.casefold(), pattern.casefold())
+    """``-iname``'s match: ``pattern`` against ``text`` in any letter case, each character
+    lowered alone as find's fnmatch lowers it (``towlower``: ``İ`` is ``i``, where
+    :meth:`str.lower` makes it two and :meth:`str.casefold` ``i̇``)."""
+    return _find_match(_lowered(text), _lowered(pattern))
+
+
+def _lowered(text: str) -> str:
+    """``text`` with each character lowered alone (its simple lowercase: one character)."""
+    if text.isascii():
+        return text.lower()
+    return "".join(char.lower()[0] if char.lower() else char for char in text)
+
+
+def _find_match(text: str, pattern: str) -> bool:
+    """Whether ``text`` matches ``pattern`` as GNU find's fnmatch (no ``FNM_NOESCAPE``)
+    matches it: a backslash makes the next character itself (``'no\\tes'`` matches
+    ``notes``, ``\\*`` a ``*``), which :func:`~harness_memory.hooks.glob_match.fnmatch_case`
+    reads as a backslash; one with a bracket expression is read by bash's rules there (a
+    backslash both ways)."""
+    if "\\" not in pattern or "[" in pattern:
+        return fnmatch_case(text, pattern)
+    spelled: list[str] = []
+    escaped = False
+    for char in pattern:
+        if escaped:
+            spelled.append(f"[{char}]" if char in "*?" else char)
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        else:
+            spelled.append(char)
+    if escaped:  # a last lone backslash: itself
+        spelled.append("\\")
+    return fnmatch_case(text, "".join(spelled))
 
 
 def links_below(start: str, *, follow: bool, cap: int) -> tuple[list[str], list[str]] | None:
