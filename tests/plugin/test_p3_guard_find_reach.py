@@ -335,3 +335,59 @@ def test_p3_a_non_ascii_name_under_iname_may_match(where: Layout) -> None:
         where, ["find . -iname i -exec cp /etc/hostname {} \\;"], "the symlink"
     )
     assert refused_by_some_harness(where, ["find . -iname '*.md' -exec cp x {} \\;"]) == {}
+
+
+WRITERS_THE_GUARD_DOES_NOT_READ = [
+    "find . -type l -exec mkdir {{}}/d \\;",
+    "find . -type l -exec zip -q {{}}/z.zip /etc/hostname \\;",
+    "find . -type l -exec env zip -q {{}}/z.zip /etc/hostname \\;",
+    "find . -type l -exec shuf -o {{}}/s.md /etc/hostname \\;",
+    "find . -type l -exec sqlite3 {{}}/db 'select 1' \\;",
+    "find . -type l -exec openssl rand -out {{}}/o.bin 4 \\;",
+    'find . -type l -exec python3 -c \'import sys; open(sys.argv[1]+"/p.md","w")\' {{}} \\;',
+    "find . -type l -exec node -e "
+    '\'require("fs").writeFileSync(process.argv[1]+"/n","x")\' {{}} \\;',
+    "find . -type l -exec xargs cp /etc/hostname {{}}/x.md \\; < /dev/null",
+    "find . -type l -exec sh -c 'zip -q \"$1\"/z.zip /etc/hostname' _ {{}} \\;",
+    "find . -type l -execdir zip -q {{}}/z.zip /etc/hostname \\;",
+    "yes | find . -type l -ok zip -q {{}}/z.zip /etc/hostname \\;",
+]
+"""Let through by every harness before (the guard took an action to write only where its
+reading of the command surely wrote); bash writes into the other scope. Now any program
+given ``{}`` but a pure reader (``grep``, ``cat``, ``wc``…: ``find_reach.PURE_READERS``)
+writes through what it finds."""
+
+
+@pytest.mark.parametrize("command", WRITERS_THE_GUARD_DOES_NOT_READ)
+def test_p3_a_program_given_what_find_finds_writes_through_it_unless_it_only_reads(
+    where: Layout, command: str
+) -> None:
+    assert_refused_by_every_harness_and_bash_writes(where, command)
+
+
+def test_p3_pure_readers_given_what_find_finds_pass(where: Layout) -> None:
+    readers = [
+        "find . -type l -exec cat {} +",
+        "find . -exec grep -l x {} +",
+        "find . -exec wc -l {} +",
+        "find . -exec ls -ld {} \\;",
+        "find . -exec sha256sum {} +",
+        "find . -exec test -d {} \\; -print",
+        "find . -name '*.js' -exec node --check {} \\;",
+    ]
+    assert refused_by_some_harness(where, readers) == {}
+
+
+def test_p3_a_hard_link_a_writing_find_reaches_is_refused(where: Layout) -> None:
+    """``-type f`` keeps symlinks out, not a second name of the other scope's ``MEMORY.md``:
+    ``cp`` writes every name of the file (judged as ``cp x hl`` is)."""
+    (where.workspace / "notes").unlink()
+    index = where.root / where.other / "MEMORY.md"
+    index.write_text("keep\n", encoding="utf-8")
+    (where.workspace / "hl").hardlink_to(index)
+    command = "find . -type f -exec cp /etc/hostname {} \\;"
+
+    assert_each_refused_by_every_harness(where, [command], "the file", "has other names")
+    assert refused_by_some_harness(where, ["find . -type f -name '*.py' -exec cp x {} \\;"]) == {}
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=False, timeout=60)
+    assert index.read_text(encoding="utf-8") != "keep\n"

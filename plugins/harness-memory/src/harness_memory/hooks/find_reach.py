@@ -26,14 +26,17 @@ from harness_memory.hooks.glob_match import fnmatch_case
 from harness_memory.hooks.option_words import FIND_ENDS, FIND_RUNNING
 
 __all__ = [
+    "PURE_READERS",
     "REACH_CAP",
     "Bounds",
     "Reach",
+    "Walked",
     "bounds",
     "find_actions",
     "follows",
     "links_below",
     "matches",
+    "only_reads",
 ]
 
 REACH_CAP = 50_000
@@ -55,6 +58,28 @@ _WIDENING = frozenset({"-o", "-or", "!", "-not", "(", ")", "\\(", "\\)", "\\!", 
 alternative, a negation, a group, a list) or after which it follows links."""
 
 
+PURE_READERS = frozenset(
+    {
+        *("grep", "egrep", "fgrep", "rg", "cat", "head", "tail", "wc", "ls", "stat", "file"),
+        *("md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum"),
+        *("cksum", "diff", "cmp", "test", "[", "echo", "printf", "true", "false", "readlink"),
+        *("realpath", "basename", "dirname", "du"),
+    }
+)
+"""Programs that only read the names a ``find`` action gives them (:func:`only_reads`)."""
+
+
+def only_reads(command: Sequence[str]) -> bool:
+    """Whether a ``find`` action's ``command`` (its words) only reads what it is given:
+    a program of :data:`PURE_READERS` (by its name, not one built at run time), or
+    ``node --check``. Any other program given ``{}`` is taken to write through it (P-3:
+    ``mkdir {}/d``, ``zip -q {}/z.zip``, ``python3 w.py {}``, ``xargs cp x {}/a.md``)."""
+    if not command or "$" in command[0] or "`" in command[0]:
+        return False
+    program = os.path.basename(command[0])  # noqa: PTH119
+    return program in PURE_READERS or (program == "node" and "--check" in command[1:2])
+
+
 class Bounds(NamedTuple):
     """What a ``find``'s writing actions may act on (:func:`bounds`): ``names`` the name tests
     an entry must pass (each its test and pattern; None: any entry), ``links`` whether a
@@ -65,6 +90,9 @@ class Bounds(NamedTuple):
     links: bool
     follow: bool
     why: str
+    files: bool = False
+    """Whether an action writes through a regular file it finds (``-exec cp x {}``: a file
+    with other names, a hard link, writes them all; not ``-delete``, which removes a name)."""
 
 
 class Reach(NamedTuple):
@@ -227,7 +255,9 @@ def parsed(words: Sequence[str]) -> list[tuple[int, str]] | None:
     return read
 
 
-def bounds(words: Sequence[str], writing: Sequence[int], *, suffixed: bool) -> Bounds:
+def bounds(
+    words: Sequence[str], writing: Sequence[int], *, suffixed: bool, files: bool = False
+) -> Bounds:
     """What a ``find`` whose ``words`` (as the shell gives them, its leading options among
     them) writes through what it finds at the indexes ``writing`` (an action running a
     writer; ``-delete`` under ``-L``) may act on: the name tests AND-ed before each such
@@ -250,8 +280,8 @@ def bounds(words: Sequence[str], writing: Sequence[int], *, suffixed: bool) -> B
         why = "its tests are no -name or -path the guard can match"
     links = follow or suffixed or not unlinked  # ``-type d -exec cp x {}/notes/a.md``
     if why is not None:
-        return Bounds(None, links, follow, why)
-    return Bounds(names, links, follow, "its -name and -path tests match it")
+        return Bounds(None, links, follow, why, files)
+    return Bounds(names, links, follow, "its -name and -path tests match it", files)
 
 
 def _branch(
@@ -367,19 +397,29 @@ def _find_match(text: str, pattern: str) -> bool:
     return fnmatch_case(text, "".join(spelled))
 
 
-def links_below(start: str, *, follow: bool, cap: int) -> tuple[list[str], list[str]] | None:
+class Walked(NamedTuple):
+    """What :func:`links_below` met below a start folder: ``links`` the symlinks,
+    ``targets`` the real folders followed links lead to, ``named`` the regular files with
+    more than one name (hard links; looked for only when asked)."""
+
+    links: list[str]
+    targets: list[str]
+    named: list[str]
+
+
+def links_below(start: str, *, follow: bool, cap: int, files: bool = False) -> Walked | None:
     """The symlinks below the absolute folder ``start`` as find walks it (into no link; into
-    each link to a folder under ``follow``, each folder once), and under ``follow`` the real
-    folders those links lead to; None past ``cap`` folder entries (:data:`REACH_CAP`,
-    bounded by name tests or not). A folder that cannot be read is skipped, as find skips it."""
+    each link to a folder under ``follow``, each folder once), under ``follow`` the real
+    folders those links lead to, and with ``files`` the regular files with more than one
+    name (one ``lstat`` each); None past ``cap`` folder entries (:data:`REACH_CAP`). A
+    folder that cannot be read is skipped, as find skips it."""
     seen = 0
-    links: list[str] = []
-    targets: list[str] = []
+    walked = Walked([], [], [])
     try:
         visited = {os.path.realpath(start)}
         pending = [start] if os.path.isdir(start) else []  # noqa: PTH112
     except ValueError:  # a NUL: no folder find could walk
-        return links, targets
+        return walked
     while pending:
         folder = pending.pop()
         listed: list[os.DirEntry[str]] = []
@@ -394,13 +434,25 @@ def links_below(start: str, *, follow: bool, cap: int) -> tuple[list[str], list[
             continue
         for entry in listed:
             if entry.is_symlink():
-                links.append(entry.path)
+                walked.links.append(entry.path)
                 if follow and (target := _followed(entry.path, visited)) is not None:
-                    targets.append(target)
+                    walked.targets.append(target)
                     pending.append(entry.path)
             elif _is_folder(entry):
                 pending.append(entry.path)
-    return links, targets
+            elif files and _has_other_names(entry):
+                walked.named.append(entry.path)
+    return walked
+
+
+def _has_other_names(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` (no symlink) is a regular file with more than one name."""
+    try:
+        return (
+            entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_nlink > 1
+        )
+    except OSError:
+        return False
 
 
 def _followed(link: str, visited: set[str]) -> str | None:

@@ -1628,8 +1628,9 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
             )
         why = bounds.why
         walked = None
+        cap, files = find_reach.REACH_CAP, bounds.files
         if bounds.links or bounds.follow:
-            walked = find_reach.links_below(start, follow=bounds.follow, cap=find_reach.REACH_CAP)
+            walked = find_reach.links_below(start, follow=bounds.follow, cap=cap, files=files)
             if walked is None:
                 return (
                     f"{REFUSAL_PREFIX}find's actions write through what they find below "
@@ -1638,7 +1639,12 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
                     "hook's time limit; start find in a smaller folder, add -type f (without "
                     "-L), or let the action only read ({} given to grep, cat…)"
                 )
-        links, targets = walked or ([], [])
+        elif files:  # ``-type f -exec cp x {} \;``: a file with other names, past the cap unread
+            walked = find_reach.links_below(start, follow=False, cap=cap, files=True)
+            walked = walked and walked._replace(links=[])
+        links, targets, named = walked or ([], [], [])
+        if reason := _hard_linked_refusal(named, bounds, (start, shown), (cwd, judge, roots)):
+            return reason
         if bounds.names is None:
             for folder in (start, *targets):
                 if (holding := _folder_holding(folder, held)) is not None:
@@ -1663,6 +1669,27 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
                     "Add a -name or -path test that leaves it out (or -type f), start find "
                     "in a folder holding no such link, or leave out -L"
                 )
+    return None
+
+
+def _hard_linked_refusal(
+    named: list[str],
+    bounds: find_reach.Bounds,
+    where: tuple[str, str],
+    judging: tuple[str, _Judge, set[str]],
+) -> str | None:
+    """The refusal of a ``find`` whose action writes through each regular file it finds when
+    one its name tests let through (``named``: files with other names) is judged as
+    ``cp x FILE`` is (a hard link into another scope: "has other names"); None otherwise."""
+    start, shown = where
+    for path in named:
+        if bounds.names is not None and not find_reach.matches(path, start, shown, bounds.names):
+            continue
+        if (reason := _path_refusal(path, *judging)) is not None:
+            return (
+                f"{REFUSAL_PREFIX}find's actions write through the file {shown_path(path)} "
+                f"below {shown_path(start)}: {reason.removeprefix(REFUSAL_PREFIX)}"
+            )
     return None
 
 

@@ -104,7 +104,7 @@ from harness_memory.hooks.definitions import (
     read_definitions,
     with_ansi_c_decoded,
 )
-from harness_memory.hooks.find_reach import Reach, bounds, find_actions, follows
+from harness_memory.hooks.find_reach import Reach, bounds, find_actions, follows, only_reads
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.glob_match import bash_match, fnmatch_case
 from harness_memory.hooks.here_data import (
@@ -4555,13 +4555,19 @@ class _Writes:
             text = " ".join(_fed_word(word, "$" in word or "`" in word, ["{}"]) for word in command)
             found = self._read_run(text)
             sure = set(found.written[::2]) - set(found.guessed[::2])  # not a guess at ``node {}``
-            if found.written_at_run_time or (action.endswith("dir") and sure):
+            given = any("{}" in word for word in command)  # ``mkdir {}/d``: not only read
+            if (
+                found.written_at_run_time
+                or (action.endswith("dir") and sure)
+                or (given and not only_reads(command))
+            ):
                 writing.append(at)
                 # ``{}/a.md``, or code given ``{}`` (``sh -c '… "$1"/a.md'``), not ``sed -i``
                 suffixed = suffixed or _runs_code(command) or any("{}/" in w for w in command)
         if not writing:
             return
-        read = bounds(words, writing, suffixed=suffixed)
+        files = any(words[at] != "-delete" for at in writing)  # ``cp x {}``: a hard link too
+        read = bounds(words, writing, suffixed=suffixed, files=files)
         if "-files0-from" in words:  # its start folders read from a file at run time
             at = words.index("-files0-from") + 1
             self._found.reached.append(Reach("", words[at] if at < len(words) else "-", read))
