@@ -391,3 +391,30 @@ def test_p3_a_hard_link_a_writing_find_reaches_is_refused(where: Layout) -> None
     assert refused_by_some_harness(where, ["find . -type f -name '*.py' -exec cp x {} \\;"]) == {}
     subprocess.run(["bash", "-c", command], cwd=where.workspace, check=False, timeout=60)
     assert index.read_text(encoding="utf-8") != "keep\n"
+
+
+BUILT_AT_RUN_TIME = [
+    "mkdir -p src; find {{src,.}} -maxdepth 1 -type l -exec cp /etc/hostname {{}} \\;",
+    'find "${{X:-.}}" -type l -exec cp /etc/hostname {{}} \\;',
+    "find -files0-from <(printf '.\\0') -type l -exec cp /etc/hostname {{}} \\;",
+    'A=(-type l -exec cp /etc/hostname {{}} \\;); find . "${{A[@]}}"',
+    'f() {{ find "$@"; }}; f . -type l -exec cp /etc/hostname {{}} \\;',
+]
+"""Let through by every harness before (a start folder or expression word the guard does not
+expand was left out); bash writes into the other scope. Each counts as any folder or any
+action now."""
+
+
+@pytest.mark.parametrize("command", BUILT_AT_RUN_TIME)
+def test_p3_a_find_built_at_run_time_is_refused(where: Layout, command: str) -> None:
+    assert_refused_by_every_harness_and_bash_writes(where, command)
+
+
+def test_p3_a_find_with_values_built_at_run_time_that_only_reads_passes(where: Layout) -> None:
+    everyday = [
+        'find . -name "$X" -print',
+        'find "$HOME/src" -name "*.py" -exec grep -l x {} +',
+        'for d in src lib; do find "$d" -name "*.pyc" -delete; done',
+        "find {src,lib} -name '*.orig' -delete",
+    ]
+    assert refused_by_some_harness(where, everyday) == {}

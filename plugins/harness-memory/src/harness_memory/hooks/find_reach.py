@@ -71,13 +71,20 @@ PURE_READERS = frozenset(
 
 def only_reads(command: Sequence[str]) -> bool:
     """Whether a ``find`` action's ``command`` (its words) only reads what it is given:
-    a program of :data:`PURE_READERS` (by its name, not one built at run time), or
-    ``node --check``. Any other program given ``{}`` is taken to write through it (P-3:
+    a program of :data:`PURE_READERS` (by its name, not one built at run time), or a
+    checker of :data:`_CHECKERS`. Any other program given ``{}`` is taken to write through it (P-3:
     ``mkdir {}/d``, ``zip -q {}/z.zip``, ``python3 w.py {}``, ``xargs cp x {}/a.md``)."""
     if not command or "$" in command[0] or "`" in command[0]:
         return False
     program = os.path.basename(command[0])  # noqa: PTH119
-    return program in PURE_READERS or (program == "node" and "--check" in command[1:2])
+    checks = _CHECKERS.get(program.rstrip("0123456789.").removesuffix("3"))
+    return program in PURE_READERS or (checks is not None and checks in command[1:3])
+
+
+_CHECKERS = {"node": "--check", "bash": "-n", "sh": "-n", "php": "-l", "python": "py_compile"}
+"""Programs that only check the file they are given when given this word first
+(``node --check f``, ``bash -n f``, ``php -l f``, ``python3 -m py_compile f``: its
+``__pycache__`` lands beside ``f``, never below it)."""
 
 
 class Bounds(NamedTuple):

@@ -1622,9 +1622,9 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
         if not start:
             return (
                 f"{REFUSAL_PREFIX}find reads its start folders from {shown_path(shown)} at run "
-                "time (-files0-from), and its actions write through what it finds there: "
-                "they may be another Workspace's memory scope; name the start folders in the "
-                "command"
+                'time (-files0-from, a word bash builds: a variable, an array, "$@"), and its '
+                "actions write through what it finds there: they may be another Workspace's "
+                "memory scope; name the start folders and the expression in the command"
             )
         why = bounds.why
         walked = None

@@ -104,7 +104,15 @@ from harness_memory.hooks.definitions import (
     read_definitions,
     with_ansi_c_decoded,
 )
-from harness_memory.hooks.find_reach import Reach, bounds, find_actions, follows, only_reads
+from harness_memory.hooks.find_reach import (
+    Bounds,
+    Reach,
+    bounds,
+    find_actions,
+    follows,
+    only_reads,
+    parsed,
+)
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.glob_match import bash_match, fnmatch_case
 from harness_memory.hooks.here_data import (
@@ -2602,6 +2610,32 @@ _FIND_OPERATORS = frozenset({"!", "("})
 """``find``'s operators that the shell's lexer gives as separators (``\\!``, ``\\(``)."""
 
 
+def _reads_only(command: list[str], found: ShellPaths) -> bool:
+    """Whether a ``find`` action's ``command``, a shell given its code as a word the guard
+    reads (``sh -c 'wc -l "$1"' _ {}``), runs no program but pure readers there (``found``:
+    what the guard read in it; ``sh -c 'zip -q "$1"/z.zip x' _ {}`` runs ``zip``)."""
+    program = os.path.basename(command[0]) if command else ""  # noqa: PTH119
+    options = list(itertools.takewhile(lambda word: word.startswith("-"), command[1:]))
+    inline = any(re.fullmatch(r"-[a-z]*c[a-z]*", word) for word in options)
+    if program not in ("sh", "bash", "dash", "zsh", "ksh") or not inline:
+        return False
+    return all(ran in (command[0], program) or only_reads([ran]) for ran in found.programs)
+
+
+def _find_built_at_run_time(words: list[str]) -> str | None:
+    """The word of a ``find`` (its ``words`` as the shell gives them, expanded where known)
+    that may be any of its primaries, actions among them, as bash builds it at run time: a
+    word of its expression no primary takes as its value holding a ``$`` or a backquote
+    (``"${A[@]}"``, a function's ``"$@"``), or ``-files0-from`` with its file lost to a
+    process substitution (``<(…)``); None when there is none."""
+    if words[-1:] == ["-files0-from"]:
+        return "-files0-from <(…)"
+    many = next((w for w in words if re.search(r"\$[@*]|\$\{[^}]*\[[@*]\]", w)), None)
+    if many is not None or parsed(words) is not None:
+        return many  # ``find . -name "$X"``: a value, no action
+    return next((word for word in words if re.search(r"[$`]", word)), None)
+
+
 def _finds_on(word: str) -> bool:
     """Whether ``word``, after a ``find`` action's ``;``, is more of find's expression (a
     primary, ``,``, ``!``, a parenthesis, a separator ending it): a command named ``-exec``
@@ -4556,18 +4590,22 @@ class _Writes:
             found = self._read_run(text)
             sure = set(found.written[::2]) - set(found.guessed[::2])  # not a guess at ``node {}``
             given = any("{}" in word for word in command)  # ``mkdir {}/d``: not only read
-            if (
-                found.written_at_run_time
-                or (action.endswith("dir") and sure)
-                or (given and not only_reads(command))
-            ):
+            below = any("{}/" in word for word in command)  # ``{}/a.md``: below what it finds
+            if found.written_at_run_time or (action.endswith("dir") and sure):
                 writing.append(at)
                 # ``{}/a.md``, or code given ``{}`` (``sh -c '… "$1"/a.md'``), not ``sed -i``
-                suffixed = suffixed or _runs_code(command) or any("{}/" in w for w in command)
-        if not writing:
+                suffixed = suffixed or _runs_code(command) or below
+            elif given and not only_reads(command) and not _reads_only(command, found):
+                writing.append(at)  # ``zip -q {}/z.zip``, ``python3 w.py {}``: through it
+                suffixed = suffixed or below
+        built = _find_built_at_run_time(words)
+        if not writing and built is None:
             return
         files = any(words[at] != "-delete" for at in writing)  # ``cp x {}``: a hard link too
         read = bounds(words, writing, suffixed=suffixed, files=files)
+        if built is not None:  # ``find . "${A[@]}"``: any action, on any folder
+            read = Bounds(None, True, True, f"its words are built at run time: {built}", True)
+            self._found.reached.append(Reach("", built, read))
         if "-files0-from" in words:  # its start folders read from a file at run time
             at = words.index("-files0-from") + 1
             self._found.reached.append(Reach("", words[at] if at < len(words) else "-", read))
@@ -4583,9 +4621,13 @@ class _Writes:
         folders: list[tuple[str, str]] = []
         starts = _find_starts(words) or ["."]
         looped = [each for word in starts for each in _through_loops(word, self._loops) or [word]]
-        for word in looped:  # ``for d in src lib; do find "$d" -type l -delete; done``
+        braced = [each for word in looped for each in _braces(word) or [word]]  # ``{src,.}``
+        for word in braced:  # ``for d in src lib; do find "$d" -type l -delete; done``
             expanded = _expand(word, self._known, self._environ)
-            if expanded is None or (self._run_lost and not expanded.startswith(("/", "~"))):
+            if expanded is None:  # ``"${X:-.}"``: any folder
+                folders.append(("", word))
+                continue
+            if self._run_lost and not expanded.startswith(("/", "~")):
                 continue
             shown = _tilde(expanded, self._environ)
             start = os.path.normpath(os.path.join(self._base, shown))  # noqa: PTH118
