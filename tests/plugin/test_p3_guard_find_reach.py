@@ -92,7 +92,7 @@ def test_p3_a_link_deeper_down_that_a_name_test_matches_is_refused(where: Layout
     )
     assert_each_refused_by_every_harness(
         where,
-        ["find src -name 'no*' -delete", "find . -path '*/notes' -exec rm -f {} +"],
+        ["find src -name 'no*' -exec touch {} +", "find . -path '*/notes' -exec rm -f {} +"],
         "its -name and -path tests match it",
     )
 
@@ -165,23 +165,28 @@ def test_p3_everyday_finds_pass(where: Layout) -> None:
     )
 
 
-def test_p3_a_find_over_more_entries_than_the_guard_reads_is_refused_unless_named(
+def test_p3_a_find_over_more_entries_than_the_guard_reads_is_refused(
     where: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Past the cap a find acting on every entry is refused, saying to narrow it; one whose
-    name tests bound it keeps the reading of its words (the link is never looked for)."""
+    """Past the cap a find writing through what it finds is refused, saying to narrow it,
+    bounded by name tests or not (the link past the cap is never looked for); one whose
+    actions write through nothing it finds (``-delete`` without ``-L``, ``-type f``) needs no
+    walk."""
     (where.workspace / "notes").unlink()
     for at in range(8):
         (where.workspace / f"f{at}.txt").write_text("x\n", encoding="utf-8")
     monkeypatch.setattr(find_reach, "REACH_CAP", 5)
 
-    reasons = refusals_by_every_harness(where, "find . -type l -delete")
-
-    for reason in reasons.values():
-        assert reason is not None
-        assert "more than 5 entries" in reason
-        assert "add a -name or -path test" in reason
-    assert refused_by_some_harness(where, ["find . -name '*.pyc' -delete"]) == {}
+    for command in [
+        "find . -type l -exec cp /etc/hostname {} \\;",
+        "find . -name notes -exec cp /etc/hostname {} \\;",
+    ]:
+        for reason in refusals_by_every_harness(where, command).values():
+            assert reason is not None
+            assert "more than 5 entries" in reason
+            assert "start find in a smaller folder, add -type f" in reason
+    everyday = ["find . -name '*.pyc' -delete", "find . -type f -exec chmod 644 {} +"]
+    assert refused_by_some_harness(where, everyday) == {}
 
 
 @pytest.mark.parametrize(
@@ -192,19 +197,224 @@ def test_p3_a_find_over_more_entries_than_the_guard_reads_is_refused_unless_name
         (["-type", "l", "-delete"], None, True),
         (["-type", "d", "-empty", "-delete"], None, False),
         (["-delete", "-name", "x"], None, True),
-        (["-name", "x", "-o", "-name", "y", "-delete"], None, True),
+        (["-name", "x", "-o", "-name", "y", "-delete"], (("-name", "y"),), True),
+        (["-name", "x", "-o", "-type", "f", "-delete"], None, False),
+        (["(", "-name", "x", "-o", "-name", "y", ")", "-delete"], None, True),
+        (["!", "-name", "x", "-delete"], None, True),
+        (["!", "-type", "d", "-delete"], None, True),
         (["-name", "$X", "-delete"], None, True),
         (["-L", ".", "-type", "f", "-name", "x", "-delete"], None, True),
+        (["-printf", "-name", "-type", "l", "-delete"], None, True),
+        (["-fprintf", "-type", "%p", "-delete"], None, True),
+        (["-fprint", "-name", "-name", "x", "-delete"], (("-name", "x"),), True),
+        (["-exec", "echo", "-name", "z", "{}", "+", "-delete"], None, True),
+        (["-exec", "true", ";", "-name", "x", "-delete"], (("-name", "x"),), True),
+        (["-frobnicate", "-name", "x", "-delete"], None, True),
     ],
 )
 def test_p3_what_a_finds_expression_leaves_its_actions(
     words: list[str], names: tuple[tuple[str, str], ...] | None, links: bool
 ) -> None:
-    """Name tests joined by AND before the first writing action bound it; anything else
-    (none, ``-o``, a pattern built at run time, ``-L``) leaves every entry; ``-type f`` or
-    ``-type d`` keeps links out but under ``-L``."""
-    first = next(at for at, word in enumerate(words) if word in ("-delete", "-exec"))
+    """The name tests AND-ed before a writing action on its branch (after the last ``-o``)
+    bound it, each primary read with its arity (``-printf -name``: a format, no test); any
+    other (none, in a group, negated, a pattern built at run time, ``-L``, a primary the
+    guard does not know) leaves every entry; ``-type f`` or ``-type d`` so AND-ed keeps links
+    out but under ``-L``."""
+    writing = [at for at, word in enumerate(words) if word in ("-delete", "-exec")][-1:]
 
-    read = find_reach.bounds(words, first, suffixed=False)
+    read = find_reach.bounds(words, writing, suffixed=False)
 
     assert (read.names, read.links) == (names, links)
+
+
+EVERY_ACTION_READ = [
+    "find . -type l -exec true \\; -exec cp /etc/hostname {{}} \\;",
+    "find . -type l -exec true \\; , -exec cp /etc/hostname {{}} \\;",
+    "find . -type l -exec true ';' -exec cp /etc/hostname {{}} \\;",
+    "find . -printf -name -type l -exec cp /etc/hostname {{}} \\;",
+    "find . -fprint -name -type l -exec cp /etc/hostname {{}} \\;",
+    "find . -type l -exec echo -name zzz {{}} + -exec cp /etc/hostname {{}} \\;",
+    "find . -fprintf -type %p -exec cp /etc/hostname {{}} \\;",
+]
+"""Let through by every harness before (an action after the first ``;`` was never read; a
+format or an earlier action's word was read as a ``-name`` or ``-type`` test); bash writes
+into the other scope."""
+
+
+@pytest.mark.parametrize("command", EVERY_ACTION_READ)
+def test_p3_every_action_of_a_find_is_read_with_each_primarys_arity(
+    where: Layout, command: str
+) -> None:
+    assert_refused_by_every_harness_and_bash_writes(where, command)
+
+
+def test_p3_a_removal_through_a_followed_link_after_a_first_action_is_refused(
+    where: Layout,
+) -> None:
+    command = "find -L . -name MEMORY.md -exec true \\; -delete"
+
+    assert let_through(where, [command]) == {}
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=False, timeout=60)
+    assert not (where.root / where.other / "MEMORY.md").exists()
+
+
+def test_p3_a_separator_after_a_finds_action_still_ends_it(where: Layout) -> None:
+    """``find … -exec true \\; ; rm -rf notes/`` : the second ``;`` is bash's, ``rm`` a command."""
+    assert_each_refused_by_every_harness(where, ["find . -name x -exec true \\; ; rm -rf notes/"])
+
+
+def test_p3_a_name_bounded_find_is_walked_to_the_same_cap(where: Layout) -> None:
+    """More than 5,000 entries before the link no longer stop the walk (the word-only reading
+    let ``cp`` write through ``z/y/notes``)."""
+    (where.workspace / "notes").unlink()
+    big = where.workspace / "big"
+    big.mkdir()
+    for at in range(5001):
+        (big / str(at)).touch()
+    (where.workspace / "z" / "y").mkdir(parents=True)
+    (where.workspace / "z" / "y" / "notes").symlink_to(where.root / where.other)
+
+    assert_refused_by_every_harness_and_bash_writes(
+        where, "find . -name notes -exec cp /etc/hostname {{}} \\;"
+    )
+
+
+EVERYDAY_IN_A_BIG_REPO = [
+    "find . -path ./node_modules -prune -o -type f -name '*.js' -exec sed -i 's/a/b/' {} +",
+    "find . -name node_modules -prune -o -name '*.orig' -delete",
+    "find . \\( -name '*.orig' -o -name '*.rej' \\) -delete",
+    "find . -mtime +7 -delete",
+    "find . ! -path './.git/*' -type f -exec chmod 644 {} +",
+    "find . -xtype l -delete",
+    "find . -type l -delete",
+    "find . -type f -exec grep -l TODO {} +",
+]
+"""Everyday finds in a repository of more than ``REACH_CAP`` entries (a ``node_modules``),
+refused before ("more than 50000 entries"): ``-delete`` without ``-L`` removes a link
+itself, and a ``-type f`` AND-ed before the action keeps links out, so none needs a walk."""
+
+
+def test_p3_everyday_finds_in_a_big_repo_pass(where: Layout) -> None:
+    (where.workspace / "notes").unlink()
+    (where.workspace / "x").write_text("a\n", encoding="utf-8")
+    (where.workspace / "node_modules" / "a").mkdir(parents=True)
+    script = "seq 50001 | xargs touch"
+    subprocess.run(["bash", "-c", script], cwd=where.workspace / "node_modules" / "a", check=True)
+
+    assert refused_by_some_harness(where, EVERYDAY_IN_A_BIG_REPO) == {}
+    for reason in refusals_by_every_harness(where, "find . -newer x -exec touch {} +").values():
+        assert reason is not None
+        assert "more than 50000 entries" in str(reason)
+        assert "start find in a smaller folder" in str(reason)
+
+
+ESCAPED_NAMES = [
+    "find . -name 'no\\tes' -exec cp /etc/hostname {{}} \\;",
+    "find . -name '\\notes' -exec cp /etc/hostname {{}} \\;",
+    "find . -name 'n\\otes' -exec cp /etc/hostname {{}} \\;",
+    "find . -name no\\\\tes -exec cp /etc/hostname {{}} \\;",
+    "find . -path './no\\tes' -exec cp /etc/hostname {{}} \\;",
+]
+"""Let through by every harness before: find's fnmatch reads ``\\t`` as ``t`` (no
+``FNM_NOESCAPE``), the guard read the backslash as itself; bash writes into the other scope."""
+
+
+@pytest.mark.parametrize("command", ESCAPED_NAMES)
+def test_p3_a_backslash_in_a_name_test_is_matched_as_find_matches_it(
+    where: Layout, command: str
+) -> None:
+    assert_refused_by_every_harness_and_bash_writes(where, command)
+
+
+def test_p3_a_non_ascii_name_under_iname_may_match(where: Layout) -> None:
+    """``İ`` folds to ``i`` for find under UTF-8; ``str.casefold`` makes it ``i̇``."""
+    (where.workspace / "notes").unlink()
+    (where.workspace / "\u0130").symlink_to(where.root / where.other)
+
+    assert_each_refused_by_every_harness(
+        where, ["find . -iname i -exec cp /etc/hostname {} \\;"], "the symlink"
+    )
+    assert refused_by_some_harness(where, ["find . -iname '*.md' -exec cp x {} \\;"]) == {}
+
+
+WRITERS_THE_GUARD_DOES_NOT_READ = [
+    "find . -type l -exec mkdir {{}}/d \\;",
+    "find . -type l -exec zip -q {{}}/z.zip /etc/hostname \\;",
+    "find . -type l -exec env zip -q {{}}/z.zip /etc/hostname \\;",
+    "find . -type l -exec shuf -o {{}}/s.md /etc/hostname \\;",
+    "find . -type l -exec sqlite3 {{}}/db 'select 1' \\;",
+    "find . -type l -exec openssl rand -out {{}}/o.bin 4 \\;",
+    'find . -type l -exec python3 -c \'import sys; open(sys.argv[1]+"/p.md","w")\' {{}} \\;',
+    "find . -type l -exec node -e "
+    '\'require("fs").writeFileSync(process.argv[1]+"/n","x")\' {{}} \\;',
+    "find . -type l -exec xargs cp /etc/hostname {{}}/x.md \\; < /dev/null",
+    "find . -type l -exec sh -c 'zip -q \"$1\"/z.zip /etc/hostname' _ {{}} \\;",
+    "find . -type l -execdir zip -q {{}}/z.zip /etc/hostname \\;",
+    "yes | find . -type l -ok zip -q {{}}/z.zip /etc/hostname \\;",
+]
+"""Let through by every harness before (the guard took an action to write only where its
+reading of the command surely wrote); bash writes into the other scope. Now any program
+given ``{}`` but a pure reader (``grep``, ``cat``, ``wc``…: ``find_reach.PURE_READERS``)
+writes through what it finds."""
+
+
+@pytest.mark.parametrize("command", WRITERS_THE_GUARD_DOES_NOT_READ)
+def test_p3_a_program_given_what_find_finds_writes_through_it_unless_it_only_reads(
+    where: Layout, command: str
+) -> None:
+    assert_refused_by_every_harness_and_bash_writes(where, command)
+
+
+def test_p3_pure_readers_given_what_find_finds_pass(where: Layout) -> None:
+    readers = [
+        "find . -type l -exec cat {} +",
+        "find . -exec grep -l x {} +",
+        "find . -exec wc -l {} +",
+        "find . -exec ls -ld {} \\;",
+        "find . -exec sha256sum {} +",
+        "find . -exec test -d {} \\; -print",
+        "find . -name '*.js' -exec node --check {} \\;",
+    ]
+    assert refused_by_some_harness(where, readers) == {}
+
+
+def test_p3_a_hard_link_a_writing_find_reaches_is_refused(where: Layout) -> None:
+    """``-type f`` keeps symlinks out, not a second name of the other scope's ``MEMORY.md``:
+    ``cp`` writes every name of the file (judged as ``cp x hl`` is)."""
+    (where.workspace / "notes").unlink()
+    index = where.root / where.other / "MEMORY.md"
+    index.write_text("keep\n", encoding="utf-8")
+    (where.workspace / "hl").hardlink_to(index)
+    command = "find . -type f -exec cp /etc/hostname {} \\;"
+
+    assert_each_refused_by_every_harness(where, [command], "the file", "has other names")
+    assert refused_by_some_harness(where, ["find . -type f -name '*.py' -exec cp x {} \\;"]) == {}
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=False, timeout=60)
+    assert index.read_text(encoding="utf-8") != "keep\n"
+
+
+BUILT_AT_RUN_TIME = [
+    "mkdir -p src; find {{src,.}} -maxdepth 1 -type l -exec cp /etc/hostname {{}} \\;",
+    'find "${{X:-.}}" -type l -exec cp /etc/hostname {{}} \\;',
+    "find -files0-from <(printf '.\\0') -type l -exec cp /etc/hostname {{}} \\;",
+    'A=(-type l -exec cp /etc/hostname {{}} \\;); find . "${{A[@]}}"',
+    'f() {{ find "$@"; }}; f . -type l -exec cp /etc/hostname {{}} \\;',
+]
+"""Let through by every harness before (a start folder or expression word the guard does not
+expand was left out); bash writes into the other scope. Each counts as any folder or any
+action now."""
+
+
+@pytest.mark.parametrize("command", BUILT_AT_RUN_TIME)
+def test_p3_a_find_built_at_run_time_is_refused(where: Layout, command: str) -> None:
+    assert_refused_by_every_harness_and_bash_writes(where, command)
+
+
+def test_p3_a_find_with_values_built_at_run_time_that_only_reads_passes(where: Layout) -> None:
+    everyday = [
+        'find . -name "$X" -print',
+        'find "$HOME/src" -name "*.py" -exec grep -l x {} +',
+        'for d in src lib; do find "$d" -name "*.pyc" -delete; done',
+        "find {src,lib} -name '*.orig' -delete",
+    ]
+    assert refused_by_some_harness(where, everyday) == {}

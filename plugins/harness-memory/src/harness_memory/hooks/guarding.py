@@ -1614,34 +1614,37 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
     ``-newer``, ``-o``, ``!``, ``-L``); with no such name test, also a start (or a
     folder a followed link leads to) holding the data dir, the memory root or the records;
     and start folders read at run time (``-files0-from FILE``).
-    Past :data:`~harness_memory.hooks.find_reach.REACH_CAP` entries such a ``find`` is refused;
-    one bounded by name tests, past :data:`~harness_memory.hooks.find_reach.NAMED_REACH_CAP`,
-    keeps the guard's reading of its words alone (P-3)."""
+    Past :data:`~harness_memory.hooks.find_reach.REACH_CAP` entries such a ``find`` is
+    refused, bounded by name tests or not (fail closed, P-3)."""
     held = [*_held_folders(roots, judge.records), *roots]
     held_set = set(held)
     for start, shown, bounds in found.reached:
         if not start:
             return (
                 f"{REFUSAL_PREFIX}find reads its start folders from {shown_path(shown)} at run "
-                "time (-files0-from), and its actions write through what it finds there: "
-                "they may be another Workspace's memory scope; name the start folders in the "
-                "command"
+                'time (-files0-from, a word bash builds: a variable, an array, "$@"), and its '
+                "actions write through what it finds there: they may be another Workspace's "
+                "memory scope; name the start folders and the expression in the command"
             )
         why = bounds.why
         walked = None
+        cap, files = find_reach.REACH_CAP, bounds.files
         if bounds.links or bounds.follow:
-            named = bounds.names is not None
-            cap = find_reach.NAMED_REACH_CAP if named else find_reach.REACH_CAP
-            walked = find_reach.links_below(start, follow=bounds.follow, cap=cap)
-            if walked is None and bounds.names is None:
+            walked = find_reach.links_below(start, follow=bounds.follow, cap=cap, files=files)
+            if walked is None:
                 return (
-                    f"{REFUSAL_PREFIX}find's actions may act on every entry below "
-                    f"{shown_path(start)} ({why}), more than {find_reach.REACH_CAP} entries, "
+                    f"{REFUSAL_PREFIX}find's actions write through what they find below "
+                    f"{shown_path(start)} ({why}): more than {find_reach.REACH_CAP} entries, "
                     "which the guard cannot look through for symlinks into memory within the "
-                    "hook's time limit; add a -name or -path test, -type f, or start find in a "
-                    "smaller folder"
+                    "hook's time limit; start find in a smaller folder, add -type f (without "
+                    "-L), or let the action only read ({} given to grep, cat…)"
                 )
-        links, targets = walked or ([], [])
+        elif files:  # ``-type f -exec cp x {} \;``: a file with other names, past the cap unread
+            walked = find_reach.links_below(start, follow=False, cap=cap, files=True)
+            walked = walked and walked._replace(links=[])
+        links, targets, named = walked or ([], [], [])
+        if reason := _hard_linked_refusal(named, bounds, (start, shown), (cwd, judge, roots)):
+            return reason
         if bounds.names is None:
             for folder in (start, *targets):
                 if (holding := _folder_holding(folder, held)) is not None:
@@ -1666,6 +1669,27 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
                     "Add a -name or -path test that leaves it out (or -type f), start find "
                     "in a folder holding no such link, or leave out -L"
                 )
+    return None
+
+
+def _hard_linked_refusal(
+    named: list[str],
+    bounds: find_reach.Bounds,
+    where: tuple[str, str],
+    judging: tuple[str, _Judge, set[str]],
+) -> str | None:
+    """The refusal of a ``find`` whose action writes through each regular file it finds when
+    one its name tests let through (``named``: files with other names) is judged as
+    ``cp x FILE`` is (a hard link into another scope: "has other names"); None otherwise."""
+    start, shown = where
+    for path in named:
+        if bounds.names is not None and not find_reach.matches(path, start, shown, bounds.names):
+            continue
+        if (reason := _path_refusal(path, *judging)) is not None:
+            return (
+                f"{REFUSAL_PREFIX}find's actions write through the file {shown_path(path)} "
+                f"below {shown_path(start)}: {reason.removeprefix(REFUSAL_PREFIX)}"
+            )
     return None
 
 

@@ -104,7 +104,15 @@ from harness_memory.hooks.definitions import (
     read_definitions,
     with_ansi_c_decoded,
 )
-from harness_memory.hooks.find_reach import Reach, bounds, find_actions
+from harness_memory.hooks.find_reach import (
+    Bounds,
+    Reach,
+    bounds,
+    find_actions,
+    follows,
+    only_reads,
+    parsed,
+)
 from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.glob_match import bash_match, fnmatch_case
 from harness_memory.hooks.here_data import (
@@ -2602,6 +2610,39 @@ _FIND_OPERATORS = frozenset({"!", "("})
 """``find``'s operators that the shell's lexer gives as separators (``\\!``, ``\\(``)."""
 
 
+def _reads_only(command: list[str], found: ShellPaths) -> bool:
+    """Whether a ``find`` action's ``command``, a shell given its code as a word the guard
+    reads (``sh -c 'wc -l "$1"' _ {}``), runs no program but pure readers there (``found``:
+    what the guard read in it; ``sh -c 'zip -q "$1"/z.zip x' _ {}`` runs ``zip``)."""
+    program = os.path.basename(command[0]) if command else ""  # noqa: PTH119
+    options = list(itertools.takewhile(lambda word: word.startswith("-"), command[1:]))
+    inline = any(re.fullmatch(r"-[a-z]*c[a-z]*", word) for word in options)
+    if program not in ("sh", "bash", "dash", "zsh", "ksh") or not inline:
+        return False
+    return all(ran in (command[0], program) or only_reads([ran]) for ran in found.programs)
+
+
+def _find_built_at_run_time(words: list[str]) -> str | None:
+    """The word of a ``find`` (its ``words`` as the shell gives them, expanded where known)
+    that may be any of its primaries, actions among them, as bash builds it at run time: a
+    word of its expression no primary takes as its value holding a ``$`` or a backquote
+    (``"${A[@]}"``, a function's ``"$@"``), or ``-files0-from`` with its file lost to a
+    process substitution (``<(…)``); None when there is none."""
+    if words[-1:] == ["-files0-from"]:
+        return "-files0-from <(…)"
+    many = next((w for w in words if re.search(r"\$[@*]|\$\{[^}]*\[[@*]\]", w)), None)
+    if many is not None or parsed(words) is not None:
+        return many  # ``find . -name "$X"``: a value, no action
+    return next((word for word in words if re.search(r"[$`]", word)), None)
+
+
+def _finds_on(word: str) -> bool:
+    """Whether ``word``, after a ``find`` action's ``;``, is more of find's expression (a
+    primary, ``,``, ``!``, a parenthesis, a separator ending it): a command named ``-exec``
+    runs nowhere, so reading it as find's fails closed."""
+    return word.startswith("-") or word in (",", "!", "(", ")", *_SEPARATORS)
+
+
 def _find_starts(moving: list[str]) -> list[str]:
     """A ``find``'s start folders among its words (options as written, operands anchored):
     those after its leading options (``-H``, ``-L``, ``-P``, ``-D debug``, ``-O3``, then
@@ -2989,10 +3030,7 @@ class _Writes:
         glued, self._closed = self._closed and word in self._tails, False
         self._base, self._known, self.reading, self.named_now = base, known, False, False
         self._note_input(word)
-        opened = self._words.count("(") > self._words.count(")")  # ``\( … \)`` of a find
-        if self._command == "find" and (word in _FIND_OPERATORS or (word == ")" and opened)):
-            self._words.append(word)
-            self._moving.append(word)
+        if self._find_goes_on(word, known, environ, base):
             return
         if word in _SEPARATORS and not glued:  # ``${C:-$(echo cp)}``: its ``}`` ends no group
             self.end()
@@ -3117,6 +3155,40 @@ class _Writes:
             path = _tilde(each, self._environ)
             if not re.search(_GLOB_CHARS, path):  # a pattern names what is there already
                 self._found.named.append(path if path.startswith("/") else f"{self._base}/{path}")
+
+    def _find_goes_on(
+        self, word: str, known: dict[str, str | None], environ: Mapping[str, str], base: str
+    ) -> bool:
+        """Take ``word`` as a ``find``'s when it is a ``;`` ending one of its actions (``\\;``,
+        ``';'``: the lexer gives it as bash's separator; ``-exec true \\; -exec cp x {} \\;``:
+        find reads on); end the ``find`` when, after such a ``;``, ``word`` is no more of its
+        expression (``find … -exec x {} \\; ; rm y``, :func:`_finds_on`). Find's operators the lexer
+        gives as separators (``!``, ``( … )``) are taken too. Whether taken."""
+        if self._command == "find" and self._words[-1:] == [";"] and not _finds_on(word):
+            self.end()
+        opened = self._words.count("(") > self._words.count(")")  # ``\( … \)`` of a find
+        if self._command == "find" and (word in _FIND_OPERATORS or (word == ")" and opened)):
+            self._words.append(word)
+            self._moving.append(word)
+            return True
+        if not (self._command == "find" and word == ";" and self._find_running()):
+            return False
+        self._see_moving(word, known, environ, base)
+        self._said.append(word)
+        self._operands.append((word, False))
+        return True
+
+    def _find_running(self) -> bool:
+        """Whether the ``find`` read so far has an action running a command that no ``;`` or
+        ``+`` after ``{}`` ended yet: a ``;`` now (``\\;``, ``';'``: the lexer gives it as
+        bash's separator) is the action's end, and find reads on after it."""
+        running = False
+        for at, word in enumerate(self._words):
+            if not running:
+                running = word in FIND_RUNNING
+            elif word == ";" or (word == "+" and self._words[at - 1 : at] == ["{}"]):
+                running = False
+        return running
 
     def _see_moving(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str], base: str
@@ -4506,7 +4578,10 @@ class _Writes:
         A start built at run time is judged as a word written at run time already; start
         folders read from a file (``-files0-from FILE``) are kept as a start ``""`` shown as
         ``FILE``."""
-        writing = [at for at, word in enumerate(words) if word == "-delete"]
+        # ``-delete`` removes a link itself, unless find follows it; from folders read at run
+        # time (``-files0-from``) it removes what is there
+        deleting = follows(words) or "-files0-from" in words
+        writing = [at for at, word in enumerate(words) if word == "-delete" and deleting]
         suffixed = False
         for at, action, command in find_actions(words):
             if not (action.endswith("dir") or any("{}" in word for word in command)):
@@ -4514,13 +4589,23 @@ class _Writes:
             text = " ".join(_fed_word(word, "$" in word or "`" in word, ["{}"]) for word in command)
             found = self._read_run(text)
             sure = set(found.written[::2]) - set(found.guessed[::2])  # not a guess at ``node {}``
+            given = any("{}" in word for word in command)  # ``mkdir {}/d``: not only read
+            below = any("{}/" in word for word in command)  # ``{}/a.md``: below what it finds
             if found.written_at_run_time or (action.endswith("dir") and sure):
                 writing.append(at)
                 # ``{}/a.md``, or code given ``{}`` (``sh -c '… "$1"/a.md'``), not ``sed -i``
-                suffixed = suffixed or _runs_code(command) or any("{}/" in w for w in command)
-        if not writing:
+                suffixed = suffixed or _runs_code(command) or below
+            elif given and not only_reads(command) and not _reads_only(command, found):
+                writing.append(at)  # ``zip -q {}/z.zip``, ``python3 w.py {}``: through it
+                suffixed = suffixed or below
+        built = _find_built_at_run_time(words)
+        if not writing and built is None:
             return
-        read = bounds(words, min(writing), suffixed=suffixed)
+        files = any(words[at] != "-delete" for at in writing)  # ``cp x {}``: a hard link too
+        read = bounds(words, writing, suffixed=suffixed, files=files)
+        if built is not None:  # ``find . "${A[@]}"``: any action, on any folder
+            read = Bounds(None, True, True, f"its words are built at run time: {built}", True)
+            self._found.reached.append(Reach("", built, read))
         if "-files0-from" in words:  # its start folders read from a file at run time
             at = words.index("-files0-from") + 1
             self._found.reached.append(Reach("", words[at] if at < len(words) else "-", read))
@@ -4536,9 +4621,13 @@ class _Writes:
         folders: list[tuple[str, str]] = []
         starts = _find_starts(words) or ["."]
         looped = [each for word in starts for each in _through_loops(word, self._loops) or [word]]
-        for word in looped:  # ``for d in src lib; do find "$d" -type l -delete; done``
+        braced = [each for word in looped for each in _braces(word) or [word]]  # ``{src,.}``
+        for word in braced:  # ``for d in src lib; do find "$d" -type l -delete; done``
             expanded = _expand(word, self._known, self._environ)
-            if expanded is None or (self._run_lost and not expanded.startswith(("/", "~"))):
+            if expanded is None:  # ``"${X:-.}"``: any folder
+                folders.append(("", word))
+                continue
+            if self._run_lost and not expanded.startswith(("/", "~")):
                 continue
             shown = _tilde(expanded, self._environ)
             start = os.path.normpath(os.path.join(self._base, shown))  # noqa: PTH118
