@@ -103,6 +103,26 @@ def test_h7_uninstall_keeping_a_token_of_another_service_keeps_it_out_of_git_and
     assert "not made by harness-memory" not in said, said
 
 
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_a10_a_second_uninstall_keeps_the_token_the_first_said_it_never_removes(
+    tmp_path: Path, harness: str
+) -> None:
+    """The first ``uninstall`` kept B's token and said an uninstall never removes such a token;
+    it removed the install record, and a second ``uninstall`` (an everyday thing to run) then
+    took B's token for the hooks' own and removed it, with its ``.gitignore`` (review fix66u).
+    With no install record left, a token whose service record names a service is the user's."""
+    home, token_file = given_for_b(tmp_path, harness)
+    status, said = install(home, harness, *flags(home, A), environ={})
+    assert status == 0, said
+    assert "an uninstall never removes such a token" in uninstall(home, harness)
+
+    said = uninstall(home, harness)
+
+    assert token_file.read_text("utf-8") == f"{B_TOKEN}\n", said
+    assert (token_file.parent / ".gitignore").read_text("utf-8") == IGNORE_TEXT, said
+    assert "an uninstall never removes such a token" in said, said
+
+
 def test_a10_install_and_uninstall_agree_on_a_token_beside_the_users_own_url_file(
     tmp_path: Path,
 ) -> None:

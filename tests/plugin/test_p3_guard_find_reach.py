@@ -165,27 +165,28 @@ def test_p3_everyday_finds_pass(where: Layout) -> None:
     )
 
 
-def test_p3_a_find_over_more_entries_than_the_guard_reads_is_refused(
+def test_p3_a_find_over_more_entries_than_the_guard_reads_is_judged_by_its_words(
     where: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Past the cap a find writing through what it finds is refused, saying to narrow it,
-    bounded by name tests or not (the link past the cap is never looked for); one whose
-    actions write through nothing it finds (``-delete`` without ``-L``, ``-type f``) needs no
-    walk."""
-    (where.workspace / "notes").unlink()
+    """Past the cap the walk finds nothing and the command's words alone are judged, as
+    before the walk: a name test naming the link in the start folder itself is still refused;
+    refusing every writing find past the cap refused them all in any repository with a
+    ``node_modules`` (review fix66f). Within it, the link is found (the tests above)."""
     for at in range(8):
         (where.workspace / f"f{at}.txt").write_text("x\n", encoding="utf-8")
     monkeypatch.setattr(find_reach, "REACH_CAP", 5)
 
-    for command in [
-        "find . -type l -exec cp /etc/hostname {} \\;",
-        "find . -name notes -exec cp /etc/hostname {} \\;",
-    ]:
-        for reason in refusals_by_every_harness(where, command).values():
-            assert reason is not None
-            assert "more than 5 entries" in reason
-            assert "start find in a smaller folder, add -type f" in reason
-    everyday = ["find . -name '*.pyc' -delete", "find . -type f -exec chmod 644 {} +"]
+    for reason in refusals_by_every_harness(
+        where, "find . -name notes -exec cp /etc/hostname {} \\;"
+    ).values():
+        assert reason is not None
+    (where.workspace / "notes").unlink()
+    everyday = [
+        "find . -name '*.pyc' -delete",
+        "find . -type f -exec chmod 644 {} +",
+        "find . -name '*.orig' -exec rm {} +",
+        "find . -newer f0.txt -exec touch {} +",
+    ]
     assert refused_by_some_harness(where, everyday) == {}
 
 
@@ -264,12 +265,12 @@ def test_p3_a_separator_after_a_finds_action_still_ends_it(where: Layout) -> Non
 
 
 def test_p3_a_name_bounded_find_is_walked_to_the_same_cap(where: Layout) -> None:
-    """More than 5,000 entries before the link no longer stop the walk (the word-only reading
-    let ``cp`` write through ``z/y/notes``)."""
+    """Thousands of entries before the link, within the cap, do not stop the walk (the
+    word-only reading let ``cp`` write through ``z/y/notes``)."""
     (where.workspace / "notes").unlink()
     big = where.workspace / "big"
     big.mkdir()
-    for at in range(5001):
+    for at in range(find_reach.REACH_CAP - 100):
         (big / str(at)).touch()
     (where.workspace / "z" / "y").mkdir(parents=True)
     (where.workspace / "z" / "y" / "notes").symlink_to(where.root / where.other)
@@ -288,24 +289,25 @@ EVERYDAY_IN_A_BIG_REPO = [
     "find . -xtype l -delete",
     "find . -type l -delete",
     "find . -type f -exec grep -l TODO {} +",
+    "find . -name '*.orig' -exec rm {} +",
+    "find . -name '*.py' -exec sed -i 's/foo/bar/g' {} +",
+    "find . -maxdepth 1 -name '*.orig' -exec mv {} out/ \\;",
+    "find . -newer x -exec touch {} +",
 ]
 """Everyday finds in a repository of more than ``REACH_CAP`` entries (a ``node_modules``),
-refused before ("more than 50000 entries"): ``-delete`` without ``-L`` removes a link
-itself, and a ``-type f`` AND-ed before the action keeps links out, so none needs a walk."""
+refused by an earlier reading ("more than 50000 entries"): ``-delete`` without ``-L`` removes a
+link itself, a ``-type f`` AND-ed before the action keeps links out, and past the cap the walk
+finds nothing (review fix66f: 38 such finds were refused in a 59,000-entry repository)."""
 
 
 def test_p3_everyday_finds_in_a_big_repo_pass(where: Layout) -> None:
     (where.workspace / "notes").unlink()
     (where.workspace / "x").write_text("a\n", encoding="utf-8")
     (where.workspace / "node_modules" / "a").mkdir(parents=True)
-    script = "seq 50001 | xargs touch"
+    script = f"seq {find_reach.REACH_CAP + 1} | xargs touch"
     subprocess.run(["bash", "-c", script], cwd=where.workspace / "node_modules" / "a", check=True)
 
     assert refused_by_some_harness(where, EVERYDAY_IN_A_BIG_REPO) == {}
-    for reason in refusals_by_every_harness(where, "find . -newer x -exec touch {} +").values():
-        assert reason is not None
-        assert "more than 50000 entries" in str(reason)
-        assert "start find in a smaller folder" in str(reason)
 
 
 ESCAPED_NAMES = [

@@ -768,7 +768,7 @@ def _add_hook(hook: argparse.ArgumentParser, *, only: str | None = None) -> None
             action="store_const",
             const="on",
             help="the id in --url's path is no secret (what install was told): a refusal names "
-            "the URL whole, so the command it prints runs as printed (A-10)",
+            "the URL whole, so the command it prints runs as printed",
         )
         adapter.add_argument(
             "--flags-only",

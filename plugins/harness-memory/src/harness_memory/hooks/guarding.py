@@ -1614,8 +1614,8 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
     ``-newer``, ``-o``, ``!``, ``-L``); with no such name test, also a start (or a
     folder a followed link leads to) holding the data dir, the memory root or the records;
     and start folders read at run time (``-files0-from FILE``).
-    Past :data:`~harness_memory.hooks.find_reach.REACH_CAP` entries such a ``find`` is
-    refused, bounded by name tests or not (fail closed, P-3)."""
+    Past :data:`~harness_memory.hooks.find_reach.REACH_CAP` entries the walk finds nothing
+    and the command's words alone are judged (an open limit, P-3)."""
     held = [*_held_folders(roots, judge.records), *roots]
     held_set = set(held)
     for start, shown, bounds in found.reached:
@@ -1631,14 +1631,6 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
         cap, files = find_reach.REACH_CAP, bounds.files
         if bounds.links or bounds.follow:
             walked = find_reach.links_below(start, follow=bounds.follow, cap=cap, files=files)
-            if walked is None:
-                return (
-                    f"{REFUSAL_PREFIX}find's actions write through what they find below "
-                    f"{shown_path(start)} ({why}): more than {find_reach.REACH_CAP} entries, "
-                    "which the guard cannot look through for symlinks into memory within the "
-                    "hook's time limit; start find in a smaller folder, add -type f (without "
-                    "-L), or let the action only read ({} given to grep, cat…)"
-                )
         elif files:  # ``-type f -exec cp x {} \;``: a file with other names, past the cap unread
             walked = find_reach.links_below(start, follow=False, cap=cap, files=True)
             walked = walked and walked._replace(links=[])

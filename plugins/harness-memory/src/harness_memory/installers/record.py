@@ -323,10 +323,14 @@ def _users_token(token_file: Path, record: InstallRecord) -> bool:
     install (``record``) wrote it for: the user gave it (``token set --url``), and it is no
     uninstall's to remove (A-10, H-7). The same service however written
     (:func:`~harness_memory.settings.same_service`) is the installed one; a record written
-    before this rule holds the digest of the URL as the install was given it."""
+    before this rule holds the digest of the URL as the install was given it. With no install
+    record at all (an uninstall before removed it, keeping this token), a token whose service
+    record names a service is the user's too."""
     given_for = None if token_file.name == RECORD_NAME else token_service(token_file)
-    if not given_for or record.service_digest is None:
+    if not given_for:
         return False
+    if record.service_digest is None:
+        return not record.path.is_file()
     spellings = {str(given_for), service_key(str(given_for))}
     return record.service_digest not in {text_digest(text.encode()) for text in spellings}
 
