@@ -23,7 +23,6 @@ from memory_core.legacy_readings import (
     cyrillic_by_case,
     cyrillic_readings,
     decodes,
-    half_width_words,
     koi8_r_by_case,
     wholly_common_cjk,
 )
@@ -422,26 +421,9 @@ def legacy_readings(raw: bytes, *, weigh: bool = True) -> tuple[str, ...] | None
     :func:`~memory_core.legacy_readings.cyrillic_readings`), likeliest by the rest first.
     """
     readings = _family_readings(raw, weigh=weigh)
-    if readings is not None and _half_width_too(raw, readings):
-        readings = (*readings, "cp932")  # as well Shift-JIS: named, not left out
     if readings is None or not _short_and_western(raw):
         return readings
     return (*readings, WESTERN)  # too little text to tell: never one named, nor shown
-
-
-def _half_width_too(raw: bytes, readings: tuple[str, ...]) -> bool:
-    """Whether ``raw``, named ``readings`` without Shift-JIS, reads in Shift-JIS as words of
-    half-width katakana as Japanese writes them, with a sound mark or a small kana
-    (:func:`~memory_core.legacy_readings.half_width_words`: ``ﾋﾞﾙﾄﾞ``, ``ﾌｧｲﾙ``). Their bytes
-    (0xA1-0xDF, one a character) are common characters of GB18030, Big5, EUC and 8-bit
-    Cyrillic text too, and no model weighs single bytes: a short index of them was named
-    GB18030 or Windows-1251 alone, a wrong encoding said with confidence (T-2)."""
-    if "cp932" in readings or not decodes(raw, "cp932"):
-        return False
-    text = raw.decode("cp932")  # a user-defined character (0xF040-0xF9FC) is no text's
-    return not any("\ue000" <= character <= "\uf8ff" for character in text) and (
-        half_width_words(text)
-    )
 
 
 def _family_readings(raw: bytes, *, weigh: bool) -> tuple[str, ...] | None:

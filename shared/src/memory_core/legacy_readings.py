@@ -36,7 +36,6 @@ __all__ = [
     "cyrillic_reading",
     "cyrillic_readings",
     "decodes",
-    "half_width_words",
     "koi8_r_by_case",
     "wholly_common_cjk",
 ]
@@ -124,22 +123,14 @@ and 146 undecided of the first."""
 
 def _common_share(raw: bytes, codec: str) -> float:
     """The share of the characters above ASCII of ``raw`` read in ``codec`` (which decodes
-    it) whose bytes stand where text of that encoding's language mostly has them. Read as
-    Shift-JIS, half-width katakana (one byte each, ``ｺｰﾋｰ``) count so beside a full-width
-    character that does (``ｺｰﾋｰが好き``): old Japanese text mixes them so, while GB18030,
-    Big5 and EUC text read as Shift-JIS is half-width katakana alone (``ｿｧｷﾈ``), or beside
-    rare characters."""
+    it) whose bytes stand where text of that encoding's language mostly has them."""
     common = _COMMON[codec]
-    counted = kept = half = 0
+    counted = kept = 0
     for character in raw.decode(codec):
         if character.isascii():
             continue
         counted += 1
-        found = character.encode(codec)
-        kept += common(found)
-        half += codec == "cp932" and len(found) == 1 and 0xA6 <= found[0] <= 0xDF
-    if half and kept:  # half-width katakana beside full-width Japanese
-        kept += half
+        kept += common(character.encode(codec))
     return kept / counted if counted else 0.0
 
 
@@ -235,55 +226,9 @@ def _kana_read_as_japanese(text: str) -> bool:
     return True
 
 
-_HALF_WIDTH_RUN = re.compile("[\uff61-\uff9f]+")
-"""A run of half-width katakana and signs (U+FF61-U+FF9F: Shift-JIS's one-byte 0xA1-0xDF)."""
-_SMALL_VOWEL_AFTER = {
-    "ァ": "ファヴァツァ",
-    "ィ": "テディフウヴツスズクグ",
-    "ゥ": "トドクグヴ",
-    "ェ": "シチジフウヴツイキギニヒミリ",
-    "ォ": "フウヴツクグ",
-}
-"""The katakana a small vowel follows in Japanese (``ファイル``, ``ティー``, ``チェック``)."""
-
-
-def half_width_words(text: str) -> bool:
-    """Whether ``text`` (a Shift-JIS reading) holds half-width katakana and each run of them
-    is a word as Japanese writes it once made full-width (NFKC: ``ｺｰﾋｰ`` is ``コーヒー``,
-    ``ﾋﾞ`` is ``ビ``): two characters or more, none of the signs ``｡｢｣､･`` (EUC-JP's and GB's
-    symbol and kana rows begin with those bytes), no sound mark left on a kana that takes
-    none, a small vowel only after a kana it follows (:data:`_SMALL_VOWEL_AFTER`), and no
-    ``ｰ`` or small kana where :func:`_kana_read_as_japanese` lets none stand. GB18030 and
-    EUC-KR text read so fails it (``ｿｧｷﾈ``, ``ﾓﾃｻｧﾏｲ``).
-
-    >>> half_width_words("- [ﾌｧｲﾙ](f.md)"), half_width_words("- [ｿｧｷﾈ](c.md)")
-    (True, False)
-    """
-    import unicodedata  # only for a reading that holds half-width kana
-
-    runs = _HALF_WIDTH_RUN.findall(text)
-    for run in runs:
-        wide = unicodedata.normalize("NFKC", run)
-        if len(wide) < 2 or any(sign in run for sign in "｡｢｣､･"):
-            return False
-        if "\u3099" in wide or "\u309a" in wide or not _kana_read_as_japanese(wide):
-            return False
-        for before, character in itertools.pairwise(" " + wide):
-            if character in _SMALL_VOWEL_AFTER and before not in _SMALL_VOWEL_AFTER[character]:
-                return False
-    return any(_MARKED.search(unicodedata.normalize("NFD", run)) for run in runs)
-
-
-_MARKED = re.compile("[\u3099\u309a\uff9e\uff9f\uff67-\uff6f]")
-"""A sound mark (``ﾞ``, ``ﾟ``, composed or not) or a small kana: a katakana word of
-loanwords has one (``ﾃﾞｰﾀ``, ``ﾌｧｲﾙ``); GB18030 and EUC-KR titles read as half-width katakana
-that pass the rest had one in 1 of 10 (``tests/core/legacy_text_lines.py``)."""
-
-
 def cjk_readings(raw: bytes, decoding: Sequence[str], *, weigh: bool = True) -> CjkReadings:
     """Which of ``decoding`` (the CJK encodings that decode ``raw``, not empty) ``raw`` is
-    written in, by where its characters stand (see the module). ``chardet``'s models are
-    loaded only when two or more stand
+    written in (see the module). ``chardet``'s models are loaded only when two or more stand
     where their language's text does alike; ``weigh=False`` never loads them (a hook's
     budget, H-5): those readings are then all returned, none taken for the text.
 
