@@ -312,10 +312,18 @@ def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
         files += sorted(p for p in sessions.iterdir() if p.suffix == ".json" and p.is_file())
     ignore = state / IGNORE_NAME
     ours = ignore.is_file() and not ignore.is_symlink() and read_text(ignore) == IGNORE_TEXT
-    if ours and not others_in(state.parent, [*files, ignore]):  # kept out of git while kept
-        files.append(ignore)
+    if ours and not any(map(_secret_name, others_in(state.parent, [*files, ignore]))):
+        files.append(ignore)  # kept while a token stays, out of a dotfiles repository's git
     folders = [folder for folder in (sessions, state) if folder.is_dir()]
     return files, folders
+
+
+def _secret_name(path: Path) -> bool:
+    """Whether ``path`` in the state folder is named as a file holding a token may be: the
+    token file, its service record (the user's own may hold one by mistake) or a token moved
+    aside (``.token.aside-…``); the ``.gitignore`` stays while one is left (H-7), not for the
+    user's other files, which it would hide from their dotfiles repository."""
+    return path.name in {TOKEN_NAME, f"{TOKEN_NAME}.url"} or path.name.startswith(".token.aside")
 
 
 def _users_token(token_file: Path, record: InstallRecord) -> bool:
