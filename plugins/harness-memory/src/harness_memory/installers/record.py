@@ -365,7 +365,7 @@ def left_said(path: Path) -> str:
     if path.name == IGNORE_NAME and read_text(path) == IGNORE_TEXT:
         return (
             f"left {path}: it keeps what is left in {path.parent} out of git (a dotfiles "
-            "repository's `git add -A`, H-7) while anything is there; remove it with them"
+            "repository's `git add -A`, H-7) while a token is there; remove it with them"
         )
     return f"left {path} (not made by harness-memory)"
 
