@@ -190,6 +190,25 @@ def test_p3_a_find_over_more_entries_than_the_guard_reads_is_judged_by_its_words
     assert refused_by_some_harness(where, everyday) == {}
 
 
+def test_p3_a_link_in_the_start_folder_is_met_however_big_the_tree_below(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the cap the walk stops, and what it met is judged: the start folder's own entries
+    are read first, so ``notes`` beside a folder of more entries than the cap is still found
+    (review final66: past the cap the walk threw away all it had read, and 17 of the 18
+    forms above passed with a big ``node_modules`` beside the link)."""
+    below = where.workspace / "node_modules"
+    below.mkdir()
+    for at in range(40):
+        (below / f"m{at}.js").write_text("x\n", encoding="utf-8")
+    top = len(list(where.workspace.iterdir()))
+    monkeypatch.setattr(find_reach, "REACH_CAP", top + 5)
+
+    assert_each_refused_by_every_harness(
+        where, ["find . -type l -exec cp /etc/hostname {} \\;", "find -L . -name x -delete"]
+    )
+
+
 @pytest.mark.parametrize(
     ("words", "names", "links"),
     [

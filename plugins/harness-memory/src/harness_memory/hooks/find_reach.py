@@ -43,7 +43,7 @@ REACH_CAP = 5_000
 """The most folder entries :func:`links_below` reads below a start folder of a ``find``
 whose actions write through what they find, bounded by name tests or not: well inside a
 hook's 100 ms (H-5; 36,000 took 0.14–0.56 s at load 14, 59,000 over a second). Past it the
-walk finds nothing and the command is read as before the walk (its words alone): refusing
+walk stops and what it met is judged (the start folder's own entries come first): refusing
 there refused every writing ``find`` in a repository with a ``node_modules`` (review fix66f),
 so a link deeper in a bigger tree is an open limit (docs/security.md)."""
 NAME_TESTS = {
@@ -417,28 +417,30 @@ class Walked(NamedTuple):
     named: list[str]
 
 
-def links_below(start: str, *, follow: bool, cap: int, files: bool = False) -> Walked | None:
+def links_below(start: str, *, follow: bool, cap: int, files: bool = False) -> Walked:
     """The symlinks below the absolute folder ``start`` as find walks it (into no link; into
     each link to a folder under ``follow``, each folder once), under ``follow`` the real
     folders those links lead to, and with ``files`` the regular files with more than one
-    name (one ``lstat`` each); None past ``cap`` folder entries (:data:`REACH_CAP`). A
-    folder that cannot be read is skipped, as find skips it."""
+    name (one ``lstat`` each), among the first ``cap`` folder entries read
+    (:data:`REACH_CAP`; ``start``'s own entries first, so a link in the start folder is met
+    however big the tree below). A folder that cannot be read is skipped, as find skips it."""
     seen = 0
+    capped = False
     walked = Walked([], [], [])
     try:
         visited = {os.path.realpath(start)}
         pending = [start] if os.path.isdir(start) else []  # noqa: PTH112
     except ValueError:  # a NUL: no folder find could walk
         return walked
-    while pending:
+    while pending and not capped:
         folder = pending.pop()
         listed: list[os.DirEntry[str]] = []
         try:
             with os.scandir(folder) as entries:
                 for entry in entries:  # counted as read: a huge folder stops at the cap
                     seen += 1
-                    if seen > cap:
-                        return None
+                    if capped := seen > cap:
+                        break
                     listed.append(entry)
         except (OSError, ValueError):
             continue

@@ -1614,8 +1614,9 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
     ``-newer``, ``-o``, ``!``, ``-L``); with no such name test, also a start (or a
     folder a followed link leads to) holding the data dir, the memory root or the records;
     and start folders read at run time (``-files0-from FILE``).
-    Past :data:`~harness_memory.hooks.find_reach.REACH_CAP` entries the walk finds nothing
-    and the command's words alone are judged (an open limit, P-3)."""
+    Past :data:`~harness_memory.hooks.find_reach.REACH_CAP` entries the walk stops, and
+    what it met (the start folder's own entries first) is judged (a link deeper in a bigger
+    tree: an open limit, P-3)."""
     held = [*_held_folders(roots, judge.records), *roots]
     held_set = set(held)
     for start, shown, bounds in found.reached:

@@ -320,10 +320,11 @@ def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
 
 def _secret_name(path: Path) -> bool:
     """Whether ``path`` in the state folder is named as a file holding a token may be: the
-    token file, its service record (the user's own may hold one by mistake) or a token moved
-    aside (``.token.aside-…``); the ``.gitignore`` stays while one is left (H-7), not for the
+    token file, its service record (the user's own may hold one by mistake), one moved aside
+    (``token.url.mine``, ``.token.aside-…``, an install's ``.token.harness-memory-kept-…``);
+    the ``.gitignore`` stays while one is left (H-7), not for the
     user's other files, which it would hide from their dotfiles repository."""
-    return path.name in {TOKEN_NAME, f"{TOKEN_NAME}.url"} or path.name.startswith(".token.aside")
+    return path.name.startswith((TOKEN_NAME, f".{TOKEN_NAME}"))  # ``.token.harness-memory-kept-…``
 
 
 def _users_token(token_file: Path, record: InstallRecord) -> bool:
@@ -331,14 +332,13 @@ def _users_token(token_file: Path, record: InstallRecord) -> bool:
     install (``record``) wrote it for: the user gave it (``token set --url``), and it is no
     uninstall's to remove (A-10, H-7). The same service however written
     (:func:`~harness_memory.settings.same_service`) is the installed one; a record written
-    before this rule holds the digest of the URL as the install was given it. With no install
-    record at all (an uninstall before removed it, keeping this token), a token whose service
-    record names a service is the user's too."""
+    before this rule holds the digest of the URL as the install was given it. With no record
+    of the service (none, or one from before), nothing tells the user's token from the hooks'
+    own (an install writes the same service record): it is removed, as before (review final66:
+    an install record moved aside, as uninstall's own advice says, kept the hooks' token)."""
     given_for = None if token_file.name == RECORD_NAME else token_service(token_file)
-    if not given_for:
+    if not given_for or record.service_digest is None:
         return False
-    if record.service_digest is None:
-        return not record.path.is_file()
     spellings = {str(given_for), service_key(str(given_for))}
     return record.service_digest not in {text_digest(text.encode()) for text in spellings}
 
@@ -355,9 +355,11 @@ def left_said(path: Path) -> str:
         return (
             f"left {path}: it holds the bearer token given for the service at "
             f"{shown_url(recorded)} (`harness-memory token set --url`), not the one these "
-            "hooks were installed for, and an uninstall never removes such a token (A-10); if "
-            f"no one needs it, remove it yourself: `rm {shlex.quote(str(path))} "
-            f"{shlex.quote(str(token_service_file(path)))}`"
+            "hooks were installed for, so this uninstall keeps it (A-10); if no one needs it, "
+            f"remove it yourself: `rm {shlex.quote(str(path))} "
+            f"{shlex.quote(str(token_service_file(path)))}`; if you keep it, move it out of this "
+            "folder: run again, with no install record left, an uninstall cannot tell it from "
+            "the hooks' own and removes it"
         )
     beside = path.with_name(TOKEN_NAME)
     if path == token_service_file(beside) and beside.is_file() and token_service(beside):
