@@ -34,6 +34,7 @@ __all__ = [
     "bounds",
     "find_actions",
     "follows",
+    "leading_options",
     "links_below",
     "matches",
     "only_reads",
@@ -239,7 +240,7 @@ def parsed(words: Sequence[str]) -> list[tuple[int, str]] | None:
     arity as GNU find reads it (``-printf -name``: ``-name`` is the format; ``-fprintf F
     FMT``; ``-exec …`` up to its ``;`` or a ``+`` after ``{}``), so no value is read as a
     test; None when a word is a primary the guard does not know (anything may follow)."""
-    at = len(_leading_options(words))
+    at = len(leading_options(words))
     at += words[at : at + 1] == ["--"]
     while at < len(words) and not words[at].startswith("-") and words[at] not in _OPERATORS:
         at += 1  # the start folders
@@ -325,7 +326,7 @@ def follows(words: Sequence[str]) -> bool:
     """Whether a ``find`` of ``words`` (as the shell gives them) follows symlinks (``-L``,
     ``-follow``): only then does its ``-delete`` remove what a link leads to (without, it
     removes the link itself)."""
-    return "-L" in _leading_options(words) or "-follow" in words
+    return "-L" in leading_options(words) or "-follow" in words
 
 
 def _unbounded_why(*, follow: bool, widened: bool, built: bool, suffixed: bool) -> str | None:
@@ -345,7 +346,7 @@ def _unbounded_why(*, follow: bool, widened: bool, built: bool, suffixed: bool) 
     return None
 
 
-def _leading_options(words: Sequence[str]) -> Sequence[str]:
+def leading_options(words: Sequence[str]) -> Sequence[str]:
     """``find``'s options before its start folders (``-H``, ``-L``, ``-P``, ``-D …``,
     ``-O…``)."""
     at = 0

@@ -1633,8 +1633,9 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
         if bounds.links or bounds.follow:
             walked = find_reach.links_below(start, follow=bounds.follow, cap=cap, files=files)
         elif files:  # ``-type f -exec cp x {} \;``: a file with other names, past the cap unread
-            walked = find_reach.links_below(start, follow=False, cap=cap, files=True)
-            walked = walked and walked._replace(links=[])
+            walked = find_reach.links_below(start, follow=False, cap=cap, files=True)._replace(
+                links=[]
+            )
         links, targets, named = walked or ([], [], [])
         if reason := _hard_linked_refusal(named, bounds, (start, shown), (cwd, judge, roots)):
             return reason

@@ -17,9 +17,8 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from harness_memory.hooks.find_reach import find_actions
 from harness_memory.hooks.option_words import (
-    FIND_ENDS,
-    FIND_RUNNING,
     TABLES,
     OptionTable,
     option_values,
@@ -80,7 +79,7 @@ def commands_run(command: str, words: Sequence[str]) -> list[list[str]]:
     in a word, ``./{}``: the caller tells what it stands for;
     xargs' replace string, ``-I X``, ``--replace=X``, read as ``{}``)."""
     if command == "find":
-        return _find_actions(words)
+        return [command for _, _, command in find_actions(words)]
     if command == "xargs":
         read = read_options(words, TABLES["xargs"])
         if not read.operands:
@@ -112,23 +111,6 @@ def texts_run(command: str, words: Sequence[str]) -> list[str]:
         evals = option_values(words, _MAKE_OPTIONS, ("--eval", "-E"))
         return [recipe for _, text in evals for recipe in _recipes(text)]
     return []
-
-
-def _find_actions(words: Sequence[str]) -> list[list[str]]:
-    """The commands ``find``'s actions among ``words`` run, each up to its ``;`` or ``+``."""
-    commands: list[list[str]] = []
-    running: list[str] | None = None
-    for word in words:
-        if running is None:
-            running = [] if word in FIND_RUNNING else None
-        elif word in FIND_ENDS or (word == "+" and running[-1:] == ["{}"]):
-            commands.append(running)
-            running = None
-        else:
-            running.append(word)
-    if running:
-        commands.append(running)  # no end: find refuses it, but read what it names
-    return commands
 
 
 def _git_aliases(words: Sequence[str]) -> list[str]:

@@ -110,6 +110,7 @@ from harness_memory.hooks.find_reach import (
     bounds,
     find_actions,
     follows,
+    leading_options,
     only_reads,
     parsed,
 )
@@ -2647,9 +2648,7 @@ def _find_starts(moving: list[str]) -> list[str]:
     """A ``find``'s start folders among its words (options as written, operands anchored):
     those after its leading options (``-H``, ``-L``, ``-P``, ``-D debug``, ``-O3``, then
     ``--``) and before its expression."""
-    at = 0
-    while at < len(moving) and moving[at].startswith(("-H", "-L", "-P", "-D", "-O")):
-        at += 2 if moving[at] == "-D" else 1  # ``-D`` takes its debug options as a word
+    at = len(leading_options(moving))
     at += moving[at : at + 1] == ["--"]  # ``find -- DIR``: the options' end
     return list(
         itertools.takewhile(
