@@ -159,20 +159,29 @@ def token_service(token_file: Path) -> str | None:
     line, longer than :data:`SERVICE_RECORD_MAX_BYTES`, not an http(s) URL: a token written
     there by mistake), which a hook refuses without saying what it holds (A-10). Never raises
     ``OSError``; a link is not followed."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
     try:
-        with os.fdopen(os.open(token_service_file(token_file), flags), "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                return ""
-            raw = handle.read(SERVICE_RECORD_MAX_BYTES + 1)
+        raw = _small_file(token_service_file(token_file), SERVICE_RECORD_MAX_BYTES)
     except FileNotFoundError:
         return None
+    text = "" if raw is None else raw.decode("utf-8", "replace").strip()
+    return text if service_url_line(text) else ""
+
+
+def _small_file(path: Path, most: int) -> bytes | None:
+    """The bytes of ``path`` when it is a regular file of at most ``most`` bytes, read without
+    following a link or waiting on a FIFO; None for anything else or a read error. Raises
+    ``FileNotFoundError`` when there is no such file."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        with os.fdopen(os.open(path, flags), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None
+            raw = handle.read(most + 1)
+    except FileNotFoundError:
+        raise
     except OSError:
-        return ""
-    text = raw.decode("utf-8", "replace").strip()
-    if len(raw) > SERVICE_RECORD_MAX_BYTES or not service_url_line(text):
-        return ""
-    return text
+        return None
+    return raw if len(raw) <= most else None
 
 
 def service_url_line(text: str) -> bool:
@@ -275,13 +284,9 @@ def _record_says_id_no_secret(state: Path, url: str) -> bool:
 
     from memory_core.json_text import loads
 
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
     try:
-        with os.fdopen(os.open(state / "install.json", flags), "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                return False
-            raw = handle.read(RECORD_MAX_BYTES + 1)
-        said = loads(raw).get("urlIdNotSecret") if len(raw) <= RECORD_MAX_BYTES else None
+        raw = _small_file(state / "install.json", RECORD_MAX_BYTES)
+        said = None if raw is None else loads(raw).get("urlIdNotSecret")
     except (OSError, ValueError, AttributeError):
         return False
     digest = hashlib.sha256(url.encode("utf-8")).hexdigest()
