@@ -71,6 +71,28 @@ def test_p3_the_refusal_names_the_link_and_what_to_do(where: Layout) -> None:
     )
 
 
+def test_p3_the_refusal_says_only_what_holds_for_the_command(where: Layout) -> None:
+    """A find reaches the other scope through a link it meets: the refusal says so, not that
+    the command names the scope's folder itself, and offers "leave out -L" only to a find that
+    follows links (review rv-fix66f)."""
+    plain = refusals_by_every_harness(
+        where, fill("find . -type l -exec touch {{}}/a.md \\;", where)
+    )
+    follows = refusals_by_every_harness(
+        where, "find -L . -name MEMORY.md -exec cp /etc/hostname {} \\;"
+    )
+
+    for reason in plain.values():
+        assert reason is not None
+        assert "names that folder itself" not in reason
+        assert "leave out -L" not in reason
+        assert f"{where.other} is another Workspace's memory scope" in reason
+    for reason in follows.values():
+        assert reason is not None
+        assert "leave out -L" in reason
+        assert "names that folder itself" not in reason
+
+
 def test_p3_a_find_removing_through_a_followed_link_is_refused(where: Layout) -> None:
     """``-L`` walks into ``notes``: ``-delete`` removes the other scope's ``MEMORY.md``."""
     command = "find -L . -name MEMORY.md -delete"

@@ -517,9 +517,8 @@ def _decide_scope_of(parts: tuple[str, ...], workspace_key: str | None) -> Guard
     if len(parts) == 1 and parts[0] not in (USER_SCOPE, workspace_key) and _is_key(parts[0]):
         return GuardDecision(
             False,
-            f"{parts[0]} is another Workspace's memory scope, and the command names that "
-            f"folder itself (a program run there or given it may write into it); this Session "
-            f"may write only to {own}",
+            f"{parts[0]} is another Workspace's memory scope (a program run in that folder "
+            f"or given it may write into it); this Session may write only to {own}",
             parts[0],
         )
     if len(parts) < 2:

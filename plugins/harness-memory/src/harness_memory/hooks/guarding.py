@@ -1660,8 +1660,9 @@ def _find_reach_refusal(found: ShellPaths, judge: _Judge, roots: set[str], cwd: 
                     f"{REFUSAL_PREFIX}find's actions may act on the symlink "
                     f"{shown_path(link)} below {shown_path(start)} ({why}), and through it "
                     f"write where this Session may not: {reason.removeprefix(REFUSAL_PREFIX)}. "
-                    "Add a -name or -path test that leaves it out (or -type f), start find "
-                    "in a folder holding no such link, or leave out -L"
+                    "Add a -name or -path test that leaves it out (or -type f), or start find "
+                    "in a folder holding no such link"
+                    + (" (or leave out -L)" if bounds.follow else "")
                 )
     return None
 
