@@ -289,8 +289,9 @@ def _record_says_id_no_secret(state: Path, url: str) -> bool:
         said = None if raw is None else loads(raw).get("urlIdNotSecret")
     except (OSError, ValueError, AttributeError):
         return False
-    digest = hashlib.sha256(url.encode("utf-8")).hexdigest()
-    return isinstance(said, list) and digest in said
+    spellings = {url, service_key(url)}  # the one spelling; as given, in a record from before
+    digests = {hashlib.sha256(text.encode("utf-8")).hexdigest() for text in spellings}
+    return isinstance(said, list) and not digests.isdisjoint(said)
 
 
 RECORD_MAX_BYTES = 1024 * 1024
@@ -354,14 +355,16 @@ def check_token_value(token: str, source: str) -> str:
     """Return ``token`` (from ``source``, as a message names it) unless it holds a byte that is
     not UTF-8 (Python keeps one from the environment or the command line as a lone surrogate),
     raising :class:`TokenValueError` then, or :class:`TokenShapeError` for a text that is not
-    one token (:func:`token_shape_problem`, ``pasted_only``): the install wrote its hooks into the
-    settings, then ended in a ``UnicodeEncodeError`` traceback with no token file written (a
-    torn install), or kept a pasted ``NAME=value`` line as the token (every Session a 401)."""
+    one token of the service's form, by the rule ``token set`` applies (:func:`token_shape_problem`:
+    16 characters or more, no white space inside, visible ASCII): the install wrote its hooks
+    into the settings, then ended in a ``UnicodeEncodeError`` traceback with no token file
+    written (a torn install), kept a pasted ``NAME=value`` line as the token (every Session a
+    401), or, with ``--no-check``, a five-character token ``token set`` refuses (H-7, A-10)."""
     try:
         token.encode("utf-8")
     except UnicodeEncodeError as error:
         raise TokenValueError(source, token[error.start]) from None
-    if (problem := token_shape_problem(token.strip(), pasted_only=True)) is not None:
+    if (problem := token_shape_problem(token.strip())) is not None:
         raise TokenShapeError(source, problem)
     return token
 

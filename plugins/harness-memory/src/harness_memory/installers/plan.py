@@ -28,6 +28,7 @@ from harness_memory.installers.files import (
 from harness_memory.installers.record import (
     TOKEN_NAME,
     InstallRecord,
+    hook_urls,
     ignore_plan,
     leftovers,
     unignored_token,
@@ -109,7 +110,7 @@ def with_state(
             notes = [*notes, said]
         notes = [*notes, *_backups_keeping_a_token(changes)]
         return Plan([*changes, record.change(), *ignore], notes, list(removals or []))
-    files, folders = leftovers(record)
+    files, folders = leftovers(record, hook_urls(change.old for change in changes))
     if readers is not None:
         files, kept_notes = _not_still_read(files, record, readers)
         notes = [*notes, *kept_notes]

@@ -44,7 +44,13 @@ from typing import TYPE_CHECKING
 
 from harness_memory.installers.files import FileChange, SettingsFileError, mode_of, read_text
 from harness_memory.installers.own_names import held_here, shared_token
-from harness_memory.installers.record import IGNORE_NAME, STATE_FOLDER, TOKEN_NAME, InstallRecord
+from harness_memory.installers.record import (
+    IGNORE_NAME,
+    STATE_FOLDER,
+    TOKEN_NAME,
+    InstallRecord,
+    removal_command,
+)
 from harness_memory.installers.secrets import folder_kept_open, folder_left_open, private_mode
 from harness_memory.installers.work_trees import WorkTree, work_tree_of
 from harness_memory.settings import (
@@ -324,7 +330,7 @@ def _kept_elsewhere(kept: Path | None, place: Path, home: Path) -> list[str]:
         f"{shown_url(str(token_service(kept)))} (`harness-memory token set --url`), which an "
         f"install never removes or replaces (A-10); these hooks no longer read it (they read "
         f"{place}){where}: if no hook needs it, remove it yourself: "
-        f"`rm {shlex.quote(str(kept))} {shlex.quote(str(token_service_file(kept)))}`"
+        f"`{removal_command(kept)}`"
     ]
 
 
