@@ -80,6 +80,7 @@ __all__ = [
     "default_state_dir",
     "holds_service_secret",
     "load_settings",
+    "managed_folder",
     "move_aside_command",
     "remote_memory_root",
     "same_service",
@@ -292,6 +293,31 @@ def _record_says_id_no_secret(state: Path, url: str) -> bool:
     spellings = {url, service_key(url)}  # the one spelling; as given, in a record from before
     digests = {hashlib.sha256(text.encode("utf-8")).hexdigest() for text in spellings}
     return isinstance(said, list) and not digests.isdisjoint(said)
+
+
+def managed_folder(harness: str, platform: str = sys.platform) -> Path:
+    """The system folder where ``harness`` reads its managed settings on ``platform``, as no
+    variable moves it: Claude Code's ``/etc/claude-code`` (macOS ``/Library/Application
+    Support/ClaudeCode``, Windows ``C:\\ProgramData\\ClaudeCode``), Codex CLI's ``/etc/codex``,
+    Gemini CLI's ``/etc/gemini-cli`` (``…/GeminiCli``, ``…\\gemini-cli``), from each harness's
+    settings docs; ``harness`` one of ``claude-code``, ``codex``, ``gemini``."""
+    if harness == "codex":
+        return Path("/etc/codex")
+    names = {"claude-code": ("ClaudeCode", "claude-code"), "gemini": ("GeminiCli", "gemini-cli")}
+    mac, other = names[harness]
+    if platform == "darwin":
+        return Path("/Library/Application Support") / mac
+    if platform == "win32":
+        return Path("C:/ProgramData") / (mac if harness == "claude-code" else other)
+    return Path("/etc") / other
+
+
+def _managed_state(harness: str | None) -> Path | None:
+    """The state folder (``harness-memory``) in the managed settings folder ``harness`` reads
+    (:func:`managed_folder`): where a managed install there keeps its record. Never one a
+    variable moves (``GEMINI_CLI_SYSTEM_SETTINGS_PATH`` a repository may set, P-2a). None for
+    no harness."""
+    return None if harness is None else managed_folder(harness) / "harness-memory"
 
 
 RECORD_MAX_BYTES = 1024 * 1024
@@ -572,10 +598,15 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
         its ids shown when the user said they are no secret: the hook's
         ``--url-id-not-secret`` (:attr:`url_id_said`), or for hooks installed before it the
         install record (``install.json``) in the state dir or the token file's folder; the
-        command is then runnable as printed. A password or key stays hidden."""
+        command is then runnable as printed. Managed hooks installed before they carried the
+        word are read in the install record of the managed settings folder where their harness
+        reads them (:func:`_managed_state`: the system's, never one a variable moves). A
+        password or key stays hidden."""
         from memory_core.addresses import shown_url
 
         folders = [self.state_dir, self.token_file.parent if self.token_file else None]
+        if self.hooks.managed and not self.url_id_said:
+            folders.append(_managed_state(self.hooks.harness))
         said = self.url_id_said or any(
             _record_says_id_no_secret(folder, url) for folder in folders if folder is not None
         )

@@ -312,10 +312,12 @@ def unignored_token(settings_folder: Path) -> str | None:
 
 
 def leftovers(
-    record: InstallRecord, hook_urls: Collection[str] = ()
+    record: InstallRecord, hook_urls: Collection[str] = (), outside: Path | None = None
 ) -> tuple[list[Path], list[Path]]:
     """What uninstall removes of the settings folder ``record`` belongs to (``hook_urls``: the
-    ``--url`` values of the hooks it takes out, :func:`hook_urls`): (files: the
+    ``--url`` values of the hooks it takes out, :func:`hook_urls`; ``outside``: the token file
+    they keep outside the state folder when the record names none, a record moved aside,
+    :func:`~harness_memory.installers.token_place.outside_token`): (files: the
     record, the token file (also one kept outside, which the record names, in a
     ``harness-memory/tokens`` folder: no other file) and its service record (not a ``.url``
     file there that is no record harness-memory wrote: the user's, A-10), the ``.gitignore``
@@ -325,7 +327,7 @@ def leftovers(
 
     state = record.path.parent
     files = [state / name for name in (RECORD_NAME, TOKEN_NAME) if (state / name).is_file()]
-    kept = Path(record.token_file) if record.token_file else None
+    kept = Path(record.token_file) if record.token_file else outside
     if kept is not None and plugin_token_file(kept) and kept.is_file():
         files.append(kept)
     files = [path for path in files if not _users_token(path, record, hook_urls)]
@@ -373,16 +375,17 @@ def _users_token(token_file: Path, record: InstallRecord, hook_urls: Collection[
     return record.service_digest not in {text_digest(text.encode()) for text in spellings}
 
 
-def hook_urls(texts: Iterable[str | None]) -> set[str]:
-    """Every word following ``--url`` (or joined to it, ``--url=…``) in the settings ``texts``,
+def hook_urls(texts: Iterable[str | None], flag: str = "--url") -> set[str]:
+    """Every word following ``flag`` (or joined to it, ``--url=…``) in the settings ``texts``,
     quotes and JSON escapes read as spaces: the service URLs hook commands name, as an install
     was given them, for :meth:`InstallRecord.installed_service` (a word that is no URL there
-    matches no digest and is never used)."""
+    matches no digest and is never used); with ``flag`` ``--token-file``, the token files they
+    read (judged by :func:`~harness_memory.installers.token_place.outside_token`)."""
     found: set[str] = set()
     for text in texts:
         words = (text or "").translate(_NOT_IN_A_WORD).split()
-        found.update(after for before, after in itertools.pairwise(words) if before == "--url")
-        found.update(word.removeprefix("--url=") for word in words if word.startswith("--url="))
+        found.update(after for before, after in itertools.pairwise(words) if before == flag)
+        found.update(word.removeprefix(f"{flag}=") for word in words if word.startswith(f"{flag}="))
     return found
 
 
