@@ -14,6 +14,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
 from harness_memory.settings import load_settings
 
 from tests.plugin.test_a10_a_refused_token_names_a_command_that_runs import (
@@ -114,3 +115,42 @@ def test_a10_a_fifo_or_link_for_the_install_record_never_holds_up_the_refusal(
     reader.join(timeout=20)  # a signal: the refusal returns; a hang fails here
 
     assert not reader.is_alive() and "/tenants/***/memory" in said[0], said
+
+
+def test_a10_managed_hooks_installed_before_they_carried_the_word_read_the_managed_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Managed hooks an install wrote before they carried ``--url-id-not-secret`` named the
+    URL ``…/tenants/***/memory`` in their hint: the install record saying the id is no secret
+    lies in the managed folder, which they did not read. They read it where their harness
+    reads managed settings (here a stand-in for ``/etc/codex``); a record there that does not
+    say so keeps the id hidden."""
+    import harness_memory.settings
+
+    home, folder = tmp_path / "home", tmp_path / "etc-codex"
+    monkeypatch.setattr(harness_memory.settings, "managed_folder", lambda harness: folder)
+    Path(flags(home)[1]).mkdir(parents=True)
+    argv = [*flags(home, TENANT_URL), "--url-id-not-secret"]
+    status, said = install(home, "codex", "--managed", str(folder), *argv, environ={})
+    assert status == 0, said
+    token_file = tmp_path / "account" / ".claude" / "harness-memory" / "token"
+    assert token_set(tmp_path, "--file", str(token_file), "--url", B)[0] == 0
+    settings = hook_settings(token_file, TENANT_URL, managed=True)  # no url_id_not_secret
+
+    said = codex_hook_refusal(settings)
+
+    assert f"`harness-memory token set --managed --url {TENANT_URL}`" in said, said
+    record = folder / "harness-memory" / "install.json"
+    record.write_text(record.read_text("utf-8").replace("urlIdNotSecret", "other"), "utf-8")
+    assert "/tenants/***/memory" in codex_hook_refusal(settings)
+
+
+def codex_hook_refusal(settings: dict[str, str]) -> str:
+    """The refusal of a Codex CLI hook (its harness known, as ``hook codex`` gives it)."""
+    import msgspec
+    from harness_memory.settings import TokenFileError
+
+    loaded = msgspec.structs.replace(load_settings(settings, {}, flags_only=True), harness="codex")
+    with pytest.raises(TokenFileError) as refused:
+        loaded.bearer_token()
+    return str(refused.value)

@@ -90,14 +90,15 @@ def test_h7_uninstall_keeping_a_token_of_another_service_keeps_it_out_of_git_and
 
     said = uninstall(home, "codex")
 
+    ignore = token_file.parent / ".gitignore"
     assert token_file.read_text("utf-8") == f"{B_TOKEN}\n", said
     assert "harness-memory/token" not in staged_by_git_add_all(home / ".codex"), said
-    ignore = token_file.parent / ".gitignore"
     assert (
         f"left {token_file}: it holds the bearer token given for the service at {B} "
         f"(`harness-memory token set --url`), not the one these hooks were installed for, so "
         f"this uninstall keeps it (A-10); if no one needs it, remove it yourself: "
-        f"`rm {token_file} {token_file}.url`; if you keep it, move it out of this folder: run "
+        f"`rm {token_file} {token_file}.url {ignore} && rmdir {token_file.parent}`; if you keep "
+        "it, move it out of this folder: run "
         "again, with no install record left, an uninstall cannot tell it from the hooks' own "
         "and removes it"
     ) in said, said

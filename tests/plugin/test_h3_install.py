@@ -248,7 +248,7 @@ def test_h3_claude_code_permissions_and_token(tmp_path: Path) -> None:
             "--agent",
             "coder",
             "--token",
-            "t0k",
+            "t0k-0123456789abcdef",
             "--no-check",
         ],
         environ={"HOME": str(tmp_path)},
@@ -264,7 +264,7 @@ def test_h3_claude_code_permissions_and_token(tmp_path: Path) -> None:
     # variable that keeps Claude Code's own memory off (H-6)
     assert document["env"] == {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}
     token_file = tmp_path / ".claude" / "harness-memory" / "token"
-    assert token_file.read_text(encoding="utf-8") == "t0k\n"
+    assert token_file.read_text(encoding="utf-8") == "t0k-0123456789abcdef\n"
     assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
     run(tmp_path, "uninstall", "claude-code")
     assert not (tmp_path / ".claude" / "settings.json").exists()  # the install created it

@@ -392,7 +392,7 @@ def test_h3_installing_again_with_flags_keeps_a_token_from_the_command_lines(
     assert stat.S_IMODE(token.stat().st_mode) == 0o600
 
 
-@pytest.mark.parametrize("given", [[], ["--token", "n3w-Token-0815"]], ids=["kept", "new"])
+@pytest.mark.parametrize("given", [[], ["--token", "n3w-Token-0815-abc"]], ids=["kept", "new"])
 @pytest.mark.parametrize("harness", ["codex", "gemini"])
 def test_h3_installing_again_with_flags_and_no_check_keeps_a_token_unless_one_is_given(
     tmp_path: Path, root: Path, harness: str, given: list[str]

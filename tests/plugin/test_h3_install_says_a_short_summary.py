@@ -92,7 +92,7 @@ def install(home: Path, harness: str, *extra: str) -> list[str]:
     flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
     out = io.StringIO()
     status = main(
-        ["install", harness, *flags, "--no-check", "--token", "t0ken-value", *extra],
+        ["install", harness, *flags, "--no-check", "--token", "t0ken-value-0123456789", *extra],
         environ={"HOME": str(home)},
         stdout=out,
     )
@@ -121,7 +121,7 @@ def test_h3_the_install_says_what_it_wrote_and_turned_off_in_a_few_lines(
     assert HEADING not in text and not any(gap in text for gap in GUARD_GAPS[harness])
     assert UNFENCED[harness] not in text and "--managed" not in text
     assert "bytecode of" not in text and "-I -X utf8 …" not in text
-    assert "t0ken-value" not in text
+    assert "t0ken-value-0123456789" not in text
 
 
 @pytest.mark.parametrize("harness", sorted(SETTINGS))

@@ -38,7 +38,7 @@ def _install(home: Path, harness: str) -> list[str]:
     flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
     out = io.StringIO()
     status = main(
-        ["install", harness, *flags, "--no-check", "--token", "t0ken-value"],
+        ["install", harness, *flags, "--no-check", "--token", "t0ken-value-0123456789"],
         environ={"HOME": str(home)},
         stdout=out,
     )

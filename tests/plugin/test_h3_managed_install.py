@@ -190,15 +190,16 @@ def test_a_managed_uninstall_names_the_token_file_token_set_left_when_nothing_re
     home, read = tmp_path / "home", "or in the managed settings read here, reads it now"
     assert f"for managed hooks stays: {token} (none of the hooks installed in {home}" in said
     assert f" and {account}, {read}" in said  # no word of hooks it did not read
-    assert f"`rm {token}` removes it" in said
+    made = f"{token.parent}/.gitignore && rmdir {token.parent}"  # no --url: no token.url
+    assert f"`rm {token} {made}` removes it with what `token set` made around it" in said
     assert token.read_text(encoding="utf-8") == "t0k-managed-token\n"  # the user's to remove
 
     # HOME the account's home, as usual: its own user install's token file is that very file
-    mine = {"HOME": str(account), "HARNESS_MEMORY_TOKEN": "t0k-user"}
+    mine = {"HOME": str(account), "HARNESS_MEMORY_TOKEN": "t0k-user-0123456789"}
     root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
     user_hooks = ["install", "claude-code", "--home", str(account), *FLAGS, "--no-check"]
     assert main([*user_hooks, "--memory-root", str(root)], environ=mine) == 0
-    assert token.read_text(encoding="utf-8").strip() == "t0k-user"
+    assert token.read_text(encoding="utf-8").strip() == "t0k-user-0123456789"
     managed = ["claude-code", "--managed", str(folder), "--home", str(account)]
     assert main(["install", *managed, *FLAGS, "--memory-root", str(root)], environ=mine) == 0
     out = io.StringIO()

@@ -40,7 +40,9 @@ def test_h3_an_install_over_a_file_holding_no_object_names_the_json_value(
     (tmp_path / "memory").mkdir()
     argv = ["install", harness, "--home", str(home), "--memory-root", str(tmp_path / "memory")]
     argv += ["--url", "http://127.0.0.1:9", "--project", "p", "--agent", "a", "--no-check"]
-    status = main([*argv, "--token", "t"], environ={"HOME": str(home)}, stdout=io.StringIO())
+    status = main(
+        [*argv, "--token", "t0ken-0123456789ab"], environ={"HOME": str(home)}, stdout=io.StringIO()
+    )
     assert status == 1
     assert settings.read_text(encoding="utf-8") == text
     if "//" in text and harness != "gemini":

@@ -62,10 +62,10 @@ def test_h3_what_the_user_changed_since_the_install_stays_and_old_backups_go(
 ) -> None:
     home = tmp_path / "home"
     settings = users_file(home, harness)
-    install(harness, home, "--token", "first-token")
+    install(harness, home, "--token", "first-token-0123456789")
     edit(settings, harness)
     if again:
-        install(harness, home, "--token", "second-token")
+        install(harness, home, "--token", "second-token-0123456789")
 
     said = run("uninstall", harness, home=home)
 
@@ -77,7 +77,7 @@ def test_h3_what_the_user_changed_since_the_install_stays_and_old_backups_go(
     [kept] = backups_of(settings)  # the file just before: the user's change and ours
     before = kept.read_text(encoding="utf-8")
     assert "hook" in before and MARK[harness] in before
-    assert "first-token" not in before and "second-token" not in before
+    assert "first-token-0123456789" not in before and "second-token-0123456789" not in before
     assert (
         "it held changes made since the install, by you or by the harness itself: they are "
         f"kept there): {kept}" in said

@@ -30,8 +30,10 @@ def test_h3_uninstall_removes_the_settings_files_the_install_created(
     home = tmp_path / "home"
     folder = home / SETTINGS_FOLDER[harness]
     folder.mkdir(parents=True)
-    install(harness, home, "--token", "first-token")
-    install(harness, home, "--token", "second-token")  # a re-install: backups beside them
+    install(harness, home, "--token", "first-token-0123456789")
+    install(
+        harness, home, "--token", "second-token-0123456789"
+    )  # a re-install: backups beside them
     assert every_file(folder)
 
     said = run("uninstall", harness, home=home)
@@ -45,7 +47,7 @@ def test_h3_uninstall_removes_the_settings_folder_the_install_created_when_left_
 ) -> None:
     home = tmp_path / "home"
     home.mkdir()
-    install(harness, home, "--token", "a-token")
+    install(harness, home, "--token", "a-token-0123456789abcd")
     assert (home / SETTINGS_FOLDER[harness]).is_dir()
 
     said = run("uninstall", harness, home=home)
@@ -135,20 +137,24 @@ def test_h7_no_backup_keeps_the_token_after_a_remote_mode_uninstall(tmp_path: Pa
     settings.parent.mkdir(parents=True)
     original = '{\n  "theme": "dark"\n}\n'
     settings.write_text(original, encoding="utf-8")
-    install("claude-code", home, "--remote", "http://127.0.0.1:9", "--token", "first-token")
+    install(
+        "claude-code", home, "--remote", "http://127.0.0.1:9", "--token", "first-token-0123456789"
+    )
     # an older version kept the token in the settings' env: a backup of those holds it
     held = settings.with_name(f"settings.json{BACKUP_SUFFIX}20240101T000000Z")
     older = {"theme": "dark", "env": {"HARNESS_MEMORY_TOKEN": "older-token"}}
     held.write_text(json.dumps(older), encoding="utf-8")
     held.chmod(0o600)
-    install("claude-code", home, "--remote", "http://127.0.0.1:9", "--token", "second-token")
+    install(
+        "claude-code", home, "--remote", "http://127.0.0.1:9", "--token", "second-token-0123456789"
+    )
     shown = run("uninstall", "claude-code", "--dry-run", home=home)
     assert f"would remove {held}: a backup holding the bearer token" in shown
 
     said = run("uninstall", "claude-code", home=home)
 
     left = every_file(home / ".claude")
-    tokens = ("first-token", "second-token", "older-token")
+    tokens = ("first-token-0123456789", "second-token-0123456789", "older-token")
     assert [name for name, text in left.items() if any(t in text for t in tokens)] == [], said
     assert left.pop("settings.json") == original  # from the first install's backup, byte for byte
     assert original not in left.values()  # that backup repeated the file: removed (H-3)
@@ -168,7 +174,7 @@ def test_h3_uninstall_gives_back_an_empty_settings_file_as_it_was(
     file = settings(harness, home)
     file.parent.mkdir(parents=True)
     file.write_text(text, encoding="utf-8")
-    install(harness, home, "--token", "a-token")
+    install(harness, home, "--token", "a-token-0123456789abcd")
     assert file.read_text(encoding="utf-8") != text
 
     said = run("uninstall", harness, home=home)

@@ -37,7 +37,7 @@ def install(home: Path, harness: str) -> None:
     root.mkdir(parents=True, exist_ok=True)
     flags = ["--memory-root", str(root), "--url", "http://127.0.0.1:9", "--project", "acme"]
     flags += ["--agent", "coder", "--executable", str(HARNESS_MEMORY), "--no-check"]
-    run(home, "install", harness, *flags, "--token", "t0ken-value")
+    run(home, "install", harness, *flags, "--token", "t0ken-value-0123456789")
 
 
 @pytest.mark.parametrize("harness", sorted(FOLDER))

@@ -380,8 +380,12 @@ def test_h7_a_refused_token_from_a_file_names_the_file(
     ("agent", "token", "said"),
     [
         ("ghost", None, "answered 404 (no agent 'ghost' in project 'acme'): the service holds"),
-        (None, "not-the-token", "refused the token from --token (401"),
-        (None, "not-the-token", "give one it takes with --token-file PATH (a file only you"),
+        (None, "not-the-token-0123456789", "refused the token from --token (401"),
+        (
+            None,
+            "not-the-token-0123456789",
+            "give one it takes with --token-file PATH (a file only you",
+        ),
     ],
 )
 def test_h7_unknown_agent_or_refused_token_is_an_error_when_the_service_answers(
@@ -419,12 +423,14 @@ def test_h7_a_known_agent_on_an_answering_service_installs_quietly(
 
 def test_h7_a_dry_run_names_the_next_command_without_the_token(tmp_path: Path) -> None:
     root = a_root(tmp_path)
-    status, said = install(tmp_path / "home", str(root), "--token", "s3cret", "--dry-run")
+    status, said = install(
+        tmp_path / "home", str(root), "--token", "s3cret-0123456789abc", "--dry-run"
+    )
     assert status == 0
     [line] = [line for line in said.splitlines() if line.startswith("next: ")]
     assert line.startswith("next: harness-memory install claude-code --memory-root ")
     assert f"--memory-root {root}" in line and "--token YOUR_TOKEN" in line
-    assert "--dry-run" not in line and "s3cret" not in said
+    assert "--dry-run" not in line and "s3cret-0123456789abc" not in said
     assert untouched(tmp_path / "home")
 
 
@@ -471,15 +477,19 @@ def test_h7_uninstall_finds_the_memory_root_in_its_own_entries(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("url", "token", "warned"),
     [
-        ("http://memory.invalid:8765", "mem_alice", True),
-        ("http://10.1.2.3.invalid", "mem_alice", True),
-        ("https://memory.invalid", "mem_alice", False),
-        ("http://127.0.0.1:9", "mem_alice", False),
-        ("http://localhost:9", "mem_alice", False),
-        ("http://[::1]:9", "mem_alice", False),
-        ("http://127.1:9", "mem_alice", False),  # 127.0.0.1 to the resolver: was warned
-        ("http://[0:0::1]:9", "mem_alice", False),
-        ("http://127.0.0.2:9", "mem_alice", False),
+        ("http://memory.invalid:8765", "mem_alice-0123456789ab", True),
+        ("http://10.1.2.3.invalid", "mem_alice-0123456789ab", True),
+        ("https://memory.invalid", "mem_alice-0123456789ab", False),
+        ("http://127.0.0.1:9", "mem_alice-0123456789ab", False),
+        ("http://localhost:9", "mem_alice-0123456789ab", False),
+        ("http://[::1]:9", "mem_alice-0123456789ab", False),
+        (
+            "http://127.1:9",
+            "mem_alice-0123456789ab",
+            False,
+        ),  # 127.0.0.1 to the resolver: was warned
+        ("http://[0:0::1]:9", "mem_alice-0123456789ab", False),
+        ("http://127.0.0.2:9", "mem_alice-0123456789ab", False),
         ("http://memory.invalid:8765", None, False),
     ],
 )
@@ -492,7 +502,7 @@ def test_h7_a_token_sent_to_another_machine_over_plain_http_is_a_warning(
     assert status == 0  # a trusted network may carry it: the user is told, not stopped
     said = "in the clear" in caplog.text and "https:// URL" in caplog.text
     assert said is warned
-    assert (token or "mem_alice") not in caplog.text
+    assert (token or "mem_alice-0123456789ab") not in caplog.text
 
 
 @pytest.fixture(scope="module")
@@ -513,7 +523,9 @@ def test_h7_a_token_given_to_a_service_that_asks_for_none_is_said_unchecked(
     """The README's ``export HARNESS_MEMORY_TOKEN=...`` copied as is, beside a ``make run`` with
     no token yet: the open service took the placeholder, the install wrote it into the hooks'
     token file and said nothing; the first ``token create`` then left every Session without
-    memory. It is installed (the token may be one the service will take), with a warning."""
+    memory. A token of the service's form is installed (the token may be one the service will
+    take), with a warning; the placeholder itself is refused by its shape
+    (test_h7_install_refuses_a_token_token_set_refuses)."""
     root = open_service.create_agent("coder-unchecked")
     home = tmp_path / "home"
     flags = ["--home", str(home), "--memory-root", str(root), "--url", open_service.url]
@@ -522,12 +534,14 @@ def test_h7_a_token_given_to_a_service_that_asks_for_none_is_said_unchecked(
 
     status = main(
         ["install", "codex", *flags],
-        environ={"HOME": str(home), "HARNESS_MEMORY_TOKEN": "..."},
+        environ={"HOME": str(home), "HARNESS_MEMORY_TOKEN": "placeholder-0123456789"},
         stdout=io.StringIO(),
     )
 
     assert status == 0
-    assert (home / ".codex" / "harness-memory" / "token").read_text(encoding="utf-8") == "...\n"
+    assert (home / ".codex" / "harness-memory" / "token").read_text(
+        encoding="utf-8"
+    ) == "placeholder-0123456789\n"
     assert (
         f"the service at {open_service.url} has no tokens configured and takes any, so the "
         "token from HARNESS_MEMORY_TOKEN was not checked: the hooks keep it, and once that "

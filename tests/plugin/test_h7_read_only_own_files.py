@@ -14,7 +14,7 @@ import pytest
 
 from tests.plugin.test_h7_settings_files import HARNESSES, TOKEN, memory_root, run
 
-NEW_TOKEN = "n3w-Token-0815"
+NEW_TOKEN = "n3w-Token-0815-abc"
 MOVED = ("--url", "http://127.0.0.1:10")  # the hooks change, so the record does too
 
 

@@ -55,7 +55,9 @@ def test_h7_status_fails_on_a_token_the_service_refuses(
 ) -> None:
     home = tmp_path / "home"
     url = shared_service.url
-    install(home, shared_memory_root, url, "not-the-token", "claude-code", agent=new_agent)
+    install(
+        home, shared_memory_root, url, "not-the-token-0123456789", "claude-code", agent=new_agent
+    )
     code, lines = status(home)
     token_file = home / ".claude" / "harness-memory" / "token"
     assert code == 1
@@ -90,7 +92,9 @@ def test_h7_status_says_an_unanswering_service_and_blames_no_token(
     new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     home = tmp_path / "home"
-    install(home, shared_memory_root, UNREACHABLE, "any-token", "gemini", agent=new_agent)
+    install(
+        home, shared_memory_root, UNREACHABLE, "any-token-0123456789ab", "gemini", agent=new_agent
+    )
     code, lines = status(home)
     assert code == 0
     [said] = service_lines(lines)
@@ -164,7 +168,7 @@ def old_claude_code_install_with_the_token_in_env(
 ) -> None:
     """Hooks as an install from before ``--flags-only`` and the token file left them: no
     ``--flags-only``, no ``--token-file``, the token in the settings' ``env``."""
-    install(home, root, url, "placeholder", "claude-code", agent=agent)
+    install(home, root, url, "placeholder-0123456789", "claude-code", agent=agent)
     settings = home / ".claude" / "settings.json"
     token_file = home / ".claude" / "harness-memory" / "token"
     text = settings.read_text(encoding="utf-8").replace(" --flags-only", "")
@@ -204,7 +208,7 @@ def test_h7_status_fails_on_a_refused_token_in_the_settings_env(
     home = tmp_path / "home"
     url = shared_service.url
     old_claude_code_install_with_the_token_in_env(
-        home, shared_memory_root, url, "not-the-token", new_agent
+        home, shared_memory_root, url, "not-the-token-0123456789", new_agent
     )
 
     code, lines = status(home)
@@ -280,7 +284,7 @@ def test_h7_status_says_a_token_sent_to_a_service_without_tokens_is_not_needed(
     """An open service takes any token, so its taking the hooks' proves nothing: said so."""
     root = open_service.create_agent("coder")
     home = tmp_path / "home"
-    install(home, root, open_service.url, "any-token", "codex")
+    install(home, root, open_service.url, "any-token-0123456789ab", "codex")
 
     code, lines = status(home)
 
@@ -321,7 +325,7 @@ def test_h7_status_keeps_a_line_per_harness_when_their_tokens_are_answered_apart
     home = tmp_path / "home"
     url, root = shared_service.url, shared_memory_root
     install(home, root, url, shared_service.token, "claude-code", agent=new_agent)
-    install(home, root, url, "not-the-token", "gemini", agent=new_agent)
+    install(home, root, url, "not-the-token-0123456789", "gemini", agent=new_agent)
 
     code, lines = status(home)
 

@@ -39,7 +39,15 @@ def installed(tmp_path: Path, harness: str, broken: str | None) -> tuple[Path, P
     root = tmp_path / "memory"
     root.mkdir()
     flags = ["--memory-root", str(root), "--url", "http://127.0.0.1:9", "--project", "p"]
-    flags += ["--agent", "a", "--executable", str(HARNESS_MEMORY), "--no-check", "--token", "t"]
+    flags += [
+        "--agent",
+        "a",
+        "--executable",
+        str(HARNESS_MEMORY),
+        "--no-check",
+        "--token",
+        "t0ken-0123456789ab",
+    ]
     assert cli(home, "install", harness, *flags)[0] == 0
     record = home / FOLDER[harness] / "harness-memory" / "install.json"
     record.unlink()

@@ -89,7 +89,7 @@ def test_h7_status_says_a_session_started_without_memory_and_why(
 ) -> None:
     home, workspace = tmp_path / "home", tmp_path / "shop-api"
     workspace.mkdir()
-    install(home, shared_memory_root, shared_service.url, "not-the-token", new_agent)
+    install(home, shared_memory_root, shared_service.url, "not-the-token-0123456789", new_agent)
 
     start_a_session(home, workspace)
 
@@ -104,7 +104,7 @@ def test_h7_status_reads_no_session_record_that_is_no_regular_file(
     """A FIFO among the records would hold status until someone wrote into it; it is passed
     over, as an undecodable record is."""
     home = tmp_path / "home"
-    install(home, shared_memory_root, UNREACHABLE, "any", new_agent)
+    install(home, shared_memory_root, UNREACHABLE, "any-token-0123456789ab", new_agent)
     sessions = home / ".codex" / "harness-memory" / "sessions"
     sessions.mkdir(parents=True)
     os.mkfifo(sessions / "s-1.json")

@@ -249,7 +249,9 @@ def test_a_new_token_at_a_hard_linked_name_warns_that_the_other_names_keep_the_o
     token_file = home / TOKEN_FILES["codex"]
     other = shared_token_file(tmp_path, token_file)
 
-    status, said = run(home, memory_root(tmp_path), "install", "codex", "--token", "new-one")
+    status, said = run(
+        home, memory_root(tmp_path), "install", "codex", "--token", "new-one-0123456789ab"
+    )
 
     assert status == 0, said
     assert "WARNING: other users may read them (mode 0644), so an earlier token" in said

@@ -210,7 +210,7 @@ def test_v1_install_puts_the_post_write_hook_beside_the_guard_and_uninstall_take
     tmp_path: Path, harness: str
 ) -> None:
     guard_event, post_event, name = EVENTS[harness]
-    assert install(tmp_path, harness, "--token", "t0k-secret")[0] == 0
+    assert install(tmp_path, harness, "--token", "t0k-secret-0123456789")[0] == 0
     document = document_of(tmp_path, harness)
     [guard] = groups(document, guard_event)
     [post] = groups(document, post_event)

@@ -183,7 +183,6 @@ def run_install(
 ) -> int:
     """Carry out ``install``/``uninstall``/``status`` as the module says; the exit status."""
     from harness_memory.installers import InstallOptions, choose_executable
-    from harness_memory.installers.status import remote_copies
     from harness_memory.settings import TokenFileError, TokenValueError
 
     if args.command == "status":
@@ -230,7 +229,7 @@ def run_install(
     if remote_state is not None and not args.dry_run:  # Gemini CLI needs the root to exist
         remote_state.mkdir(mode=0o700, parents=True, exist_ok=True)
         Path(str(root)).mkdir(parents=True, exist_ok=True)
-    copies = set() if install or args.dry_run else remote_copies(home, environ)
+    named = (set(), set()) if install or args.dry_run else _named_copies(home, environ)
     before = _memory_before(args, home, environ, managed) if install else None
     result = _written(args, options, environ, chosen, out)
     if result is None:
@@ -238,7 +237,7 @@ def run_install(
     if (moved := _memory_switched(before, options, dry_run=args.dry_run)) is not None:
         _say(out, args.harness, moved, True)
     _said_dropped(args, token, reused[1], out)
-    for line in [] if install or args.dry_run else _left_behind(copies, home, environ, managed):
+    for line in [] if install or args.dry_run else _left_behind(named, home, environ, managed):
         _say(out, args.harness, line, True)
     where = (home, environ, managed)
     problems = _after_install(args, chosen.command, where, result, out) if install else []
@@ -365,15 +364,28 @@ def _say_next_step(args: argparse.Namespace, out: IO[str]) -> None:
     out.write(f"{args.harness}: {said}\n")
 
 
+def _named_copies(
+    home: Path, environ: Mapping[str, str]
+) -> tuple[set[tuple[str, str, str, str]], set[str]]:
+    """Before an uninstall: the local copies (R-1) the installed hooks name, and the URLs whose
+    ids their install was told are no secret (read while its record is there, A-10)."""
+    from harness_memory.installers.status import remote_copies, urls_said_no_secret
+
+    copies = remote_copies(home, environ)
+    return copies, (urls_said_no_secret(home, environ) if copies else set())
+
+
 def _left_behind(
-    copies: set[tuple[str, str, str, str]],
+    named: tuple[set[tuple[str, str, str, str]], set[str]],
     home: Path,
     environ: Mapping[str, str],
     managed: Path | None,
 ) -> list[str]:
     """What an uninstall leaves that only the user may remove, said with how: each local copy
-    (R-1) of ``copies`` (those named before it) that no installed hook names now, and, after
-    the last managed install, the account's token file for managed hooks."""
+    (R-1) of ``named`` (those named before it, :func:`_named_copies`) that no installed hook
+    names now, its URL whole when its id was said to be no secret (A-10), and, after the last
+    managed install, the account's token file for managed hooks."""
+    copies, said = named
     from harness_memory.installers.status import (
         copy_left_lines,
         managed_token_left_lines,
@@ -381,7 +393,7 @@ def _left_behind(
     )
 
     now = remote_copies(home, environ) if copies else set()
-    lines = [line for copy in sorted(copies - now) for line in copy_left_lines(copy)]
+    lines = [line for copy in sorted(copies - now) for line in copy_left_lines(copy, said)]
     return lines + (managed_token_left_lines(home, environ) if managed is not None else [])
 
 

@@ -185,20 +185,24 @@ def _files(count: int) -> str:
     return f"{count} file" if count == 1 else f"{count} files"
 
 
-def remote_status(copy: RemoteCopy) -> tuple[list[str], bool]:
+def remote_status(copy: RemoteCopy, *, url_whole: bool = False) -> tuple[list[str], bool]:
     """Per scope of ``copy``: last sync, changes waiting, last error, and the merge outcomes
     (R-2) of its last sync that had any, under a line naming this machine by name and the
     first 6 hex digits of its id (``vm #0c2c16``, :func:`this_machine`: the Memory tab's start
     where two machines share a name begins with them); one line when no scope was synced yet.
     And whether the copy's state could be read: False when its sync folder or state file
-    cannot be (the one line says so, never "no scope synced"; ``sync --status`` exits 1)."""
-    lines, scopes = copy_status(copy)
+    cannot be (the one line says so, never "no scope synced"; ``sync --status`` exits 1).
+    ``url_whole``: the service URL shown with the ids in its path (the install was told they
+    are no secret, A-10); else they are ``***``."""
+    lines, scopes = copy_status(copy, url_whole=url_whole)
     return lines, scopes is not None
 
 
-def copy_status(copy: RemoteCopy) -> tuple[list[str], list[ScopeSync] | None]:
-    """:func:`remote_status`'s lines, and the scopes they tell of (None when the copy's state
-    cannot be read: what waits to go back is not known)."""
+def copy_status(
+    copy: RemoteCopy, *, url_whole: bool = False
+) -> tuple[list[str], list[ScopeSync] | None]:
+    """:func:`remote_status`'s lines (``url_whole`` as there), and the scopes they tell of
+    (None when the copy's state cannot be read: what waits to go back is not known)."""
     from harness_memory.remote import CopyUnreadable
 
     try:
@@ -210,7 +214,8 @@ def copy_status(copy: RemoteCopy) -> tuple[list[str], list[ScopeSync] | None]:
     from memory_core.addresses import shown_url
 
     here = f"this machine: {this_machine(copy.remote_dir)}"
-    lines = [f"remote copy {copy.memory_root} of {shown_url(copy.url)} ({here}):"]
+    shown = shown_url(copy.url, ids=not url_whole)
+    lines = [f"remote copy {copy.memory_root} of {shown} ({here}):"]
     for scope in scopes:
         said = f"  {scope.scope}: last sync {scope.last_sync or 'never'}"
         said += "; changes wait to go back" if scope.waiting else "; nothing waits"

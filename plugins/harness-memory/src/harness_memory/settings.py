@@ -80,6 +80,7 @@ __all__ = [
     "default_state_dir",
     "holds_service_secret",
     "load_settings",
+    "managed_folder",
     "move_aside_command",
     "remote_memory_root",
     "same_service",
@@ -289,8 +290,34 @@ def _record_says_id_no_secret(state: Path, url: str) -> bool:
         said = None if raw is None else loads(raw).get("urlIdNotSecret")
     except (OSError, ValueError, AttributeError):
         return False
-    digest = hashlib.sha256(url.encode("utf-8")).hexdigest()
-    return isinstance(said, list) and digest in said
+    spellings = {url, service_key(url)}  # the one spelling; as given, in a record from before
+    digests = {hashlib.sha256(text.encode("utf-8")).hexdigest() for text in spellings}
+    return isinstance(said, list) and not digests.isdisjoint(said)
+
+
+def managed_folder(harness: str, platform: str = sys.platform) -> Path:
+    """The system folder where ``harness`` reads its managed settings on ``platform``, as no
+    variable moves it: Claude Code's ``/etc/claude-code`` (macOS ``/Library/Application
+    Support/ClaudeCode``, Windows ``C:\\ProgramData\\ClaudeCode``), Codex CLI's ``/etc/codex``,
+    Gemini CLI's ``/etc/gemini-cli`` (``…/GeminiCli``, ``…\\gemini-cli``), from each harness's
+    settings docs; ``harness`` one of ``claude-code``, ``codex``, ``gemini``."""
+    if harness == "codex":
+        return Path("/etc/codex")
+    names = {"claude-code": ("ClaudeCode", "claude-code"), "gemini": ("GeminiCli", "gemini-cli")}
+    mac, other = names[harness]
+    if platform == "darwin":
+        return Path("/Library/Application Support") / mac
+    if platform == "win32":
+        return Path("C:/ProgramData") / (mac if harness == "claude-code" else other)
+    return Path("/etc") / other
+
+
+def _managed_state(harness: str | None) -> Path | None:
+    """The state folder (``harness-memory``) in the managed settings folder ``harness`` reads
+    (:func:`managed_folder`): where a managed install there keeps its record. Never one a
+    variable moves (``GEMINI_CLI_SYSTEM_SETTINGS_PATH`` a repository may set, P-2a). None for
+    no harness."""
+    return None if harness is None else managed_folder(harness) / "harness-memory"
 
 
 RECORD_MAX_BYTES = 1024 * 1024
@@ -354,14 +381,16 @@ def check_token_value(token: str, source: str) -> str:
     """Return ``token`` (from ``source``, as a message names it) unless it holds a byte that is
     not UTF-8 (Python keeps one from the environment or the command line as a lone surrogate),
     raising :class:`TokenValueError` then, or :class:`TokenShapeError` for a text that is not
-    one token (:func:`token_shape_problem`, ``pasted_only``): the install wrote its hooks into the
-    settings, then ended in a ``UnicodeEncodeError`` traceback with no token file written (a
-    torn install), or kept a pasted ``NAME=value`` line as the token (every Session a 401)."""
+    one token of the service's form, by the rule ``token set`` applies (:func:`token_shape_problem`:
+    16 characters or more, no white space inside, visible ASCII): the install wrote its hooks
+    into the settings, then ended in a ``UnicodeEncodeError`` traceback with no token file
+    written (a torn install), kept a pasted ``NAME=value`` line as the token (every Session a
+    401), or, with ``--no-check``, a five-character token ``token set`` refuses (H-7, A-10)."""
     try:
         token.encode("utf-8")
     except UnicodeEncodeError as error:
         raise TokenValueError(source, token[error.start]) from None
-    if (problem := token_shape_problem(token.strip(), pasted_only=True)) is not None:
+    if (problem := token_shape_problem(token.strip())) is not None:
         raise TokenShapeError(source, problem)
     return token
 
@@ -569,10 +598,15 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
         its ids shown when the user said they are no secret: the hook's
         ``--url-id-not-secret`` (:attr:`url_id_said`), or for hooks installed before it the
         install record (``install.json``) in the state dir or the token file's folder; the
-        command is then runnable as printed. A password or key stays hidden."""
+        command is then runnable as printed. Managed hooks installed before they carried the
+        word are read in the install record of the managed settings folder where their harness
+        reads them (:func:`_managed_state`: the system's, never one a variable moves). A
+        password or key stays hidden."""
         from memory_core.addresses import shown_url
 
         folders = [self.state_dir, self.token_file.parent if self.token_file else None]
+        if self.hooks.managed and not self.url_id_said:
+            folders.append(_managed_state(self.hooks.harness))
         said = self.url_id_said or any(
             _record_says_id_no_secret(folder, url) for folder in folders if folder is not None
         )

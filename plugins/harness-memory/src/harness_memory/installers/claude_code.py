@@ -76,7 +76,7 @@ from harness_memory.installers.token_place import (
     token_plan,
 )
 from harness_memory.installers.workspace_switches import managed_memory_on
-from harness_memory.settings import MANAGED_TOKEN_SET
+from harness_memory.settings import MANAGED_TOKEN_SET, managed_folder
 
 __all__ = [
     "AUTO_MEMORY",
@@ -171,11 +171,7 @@ def managed_dir(platform: str = sys.platform) -> Path:
     """Where Claude Code reads its managed settings (``managed-settings.json``) on ``platform``:
     ``/etc/claude-code`` on Linux and WSL, ``/Library/Application Support/ClaudeCode`` on
     macOS, ``C:\\ProgramData\\ClaudeCode`` on Windows (Claude Code's settings docs)."""
-    if platform == "darwin":
-        return Path("/Library/Application Support/ClaudeCode")
-    if platform == "win32":
-        return Path("C:/ProgramData/ClaudeCode")
-    return Path("/etc/claude-code")
+    return managed_folder(HARNESS, platform)
 
 
 def _warnings(path: Path, merged: dict[str, Any], *, managed: Path | None) -> list[str]:

@@ -57,11 +57,11 @@ from harness_memory.installers.own_memory import Switch, switch_off, switches_ba
 from harness_memory.installers.plan import Plan, with_state
 from harness_memory.installers.record import read_record
 from harness_memory.installers.spec import InstallOptions, root_changes
-from harness_memory.settings import MANAGED_TOKEN_SET
+from harness_memory.settings import MANAGED_TOKEN_SET, managed_folder
 
 __all__ = ["DEFAULT_DIR", "PINS", "REQUIREMENTS_NAME", "plan"]
 
-DEFAULT_DIR = Path("/etc/codex")
+DEFAULT_DIR = managed_folder("codex")
 """Where Codex CLI reads ``requirements.toml`` and its system ``config.toml`` on Linux and
 macOS (Codex's managed-configuration docs)."""
 REQUIREMENTS_NAME = "requirements.toml"

@@ -343,8 +343,11 @@ def dump_json(
     in place instead (:func:`~harness_memory.installers.jsonc.edit`): every byte outside the
     members that change stays; :class:`SettingsFileError` (naming ``path``) when the change
     would cut a comment. A byte order mark ``like`` starts with stays in front
-    (:mod:`~harness_memory.installers.settings_text`)."""
+    (:mod:`~harness_memory.installers.settings_text`). A ``like`` that is ``document``
+    already is given back as it is (an uninstall with nothing installed rewrites nothing)."""
     mark, like = split_mark(like)
+    if like is not None and _holds(like, document):
+        return mark + like  # nothing changes: byte for byte as it is (H-3)
     if like is not None and has_comments_safely(like):
         try:
             return mark + line_ends_like(jsonc.edit(like, document), like)
@@ -355,6 +358,16 @@ def dump_json(
                 "harness-memory README)"
             ) from None
     return mark + layout_of(like).render(document)
+
+
+def _holds(text: str, document: dict[str, Any]) -> bool:
+    """Whether the JSON ``text`` is ``document`` already (False for one that is no JSON)."""
+    from memory_core.json_text import loads
+
+    try:
+        return bool(loads(text) == document)
+    except ValueError:
+        return False
 
 
 def has_comments_safely(text: str) -> bool:

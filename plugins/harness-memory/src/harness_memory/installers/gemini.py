@@ -59,6 +59,7 @@ from harness_memory.installers.token_place import (
     still_read,
     token_plan,
 )
+from harness_memory.settings import managed_folder
 
 __all__ = [
     "AUTO_MEMORY",
@@ -111,11 +112,7 @@ def system_settings_path(environ: Mapping[str, str], platform: str = sys.platfor
     configured = environ.get(SYSTEM_SETTINGS_VARIABLE)
     if configured:
         return Path(configured)
-    if platform == "darwin":
-        return Path("/Library/Application Support/GeminiCli/settings.json")
-    if platform == "win32":
-        return Path("C:/ProgramData/gemini-cli/settings.json")
-    return Path("/etc/gemini-cli/settings.json")
+    return managed_folder("gemini", platform) / "settings.json"
 
 
 AUTO_MEMORY = Switch(

@@ -32,9 +32,10 @@ def merge_hooks(
     """A copy of ``document`` with our ``harness`` hooks replaced by ``wanted`` (event → groups).
 
     ``wanted`` empty means uninstall. An event left with no group and a ``"hooks"`` object left
-    empty are removed. Raises :class:`SettingsFileError` when ``"hooks"`` or an event's entry
-    has a shape no harness accepts (an event ``wanted`` holding no list included: it is then
-    not guessed at); its message names ``source``.
+    empty by taking ours out are removed; an empty one the user had stays (H-3: an uninstall
+    with nothing installed changes nothing). Raises :class:`SettingsFileError` when
+    ``"hooks"`` or an event's entry has a shape no harness accepts (an event ``wanted``
+    holding no list included: it is then not guessed at); its message names ``source``.
     """
     result = copy.deepcopy(document)
     hooks = result.get("hooks", {})
@@ -48,15 +49,15 @@ def merge_hooks(
         kept, gone = _without_ours(groups, harness, f"{source}: hooks.{event}")
         if gone:
             removed[event] = gone
-        if kept or event in wanted:
+        if kept or event in wanted or not gone:
             hooks[event] = kept
         else:
-            del hooks[event]
+            del hooks[event]  # emptied by taking ours out: the user's own empty list is kept
     for event, groups in wanted.items():
         if not isinstance(hooks.setdefault(event, []), list):  # {"matcher": …}: not guessed at
             raise SettingsFileError(f"{source}: hooks.{event} is not a list of hook groups")
         hooks[event].extend(copy.deepcopy(groups))
-    if hooks:
+    if hooks or (not removed and "hooks" in document):  # the user's own {} is theirs (H-3)
         result["hooks"] = hooks
     else:
         result.pop("hooks", None)

@@ -28,6 +28,7 @@ from harness_memory.installers.files import (
 from harness_memory.installers.record import (
     TOKEN_NAME,
     InstallRecord,
+    hook_urls,
     ignore_plan,
     leftovers,
     unignored_token,
@@ -109,9 +110,11 @@ def with_state(
             notes = [*notes, said]
         notes = [*notes, *_backups_keeping_a_token(changes)]
         return Plan([*changes, record.change(), *ignore], notes, list(removals or []))
-    files, folders = leftovers(record)
+    texts = [change.old for change in changes]
+    outside = None if record.token_file else _outside(record, texts, readers)
+    files, folders = leftovers(record, hook_urls(texts), outside)
     if readers is not None:
-        files, kept_notes = _not_still_read(files, record, readers)
+        files, kept_notes = _not_still_read(files, record, readers, outside)
         notes = [*notes, *kept_notes]
     kept: list[FileChange] = []
     for change in changes:
@@ -128,17 +131,38 @@ def with_state(
     return Plan(kept, notes, files, folders, made_folders, backups)
 
 
+def _outside(
+    record: InstallRecord,
+    texts: list[str | None],
+    readers: tuple[Path, Mapping[str, str], Path] | None,
+) -> Path | None:
+    """The token file kept outside the state folder (a settings folder in a git work tree) of
+    the hooks an uninstall takes out, when ``record`` names none (moved aside: H-7, it was
+    left without a word): named by their ``--token-file`` in ``texts``, or where an install
+    for this settings folder puts it (``readers``' home and environment)."""
+    from harness_memory.installers.token_place import outside_token  # it imports this module
+
+    named = [Path(word) for word in hook_urls(texts, "--token-file")]
+    where = None if readers is None else (readers[0], readers[1])
+    return outside_token(record.path.parent.parent, named, where)
+
+
 def _not_still_read(
-    files: list[Path], record: InstallRecord, readers: tuple[Path, Mapping[str, str], Path]
+    files: list[Path],
+    record: InstallRecord,
+    readers: tuple[Path, Mapping[str, str], Path],
+    outside: Path | None = None,
 ) -> tuple[list[Path], list[str]]:
     """``files`` an uninstall removes without the token files (and their service records)
-    other installed hooks still read, and a note for each one kept (H-7)."""
+    other installed hooks still read, and a note for each one kept (H-7); ``outside``: the
+    hooks' token file outside the state folder that the record does not name."""
     from harness_memory.installers.token_place import still_read  # it imports this module
 
     home, environ, besides = readers
     own = [
         record.path.parent / TOKEN_NAME,
         *([Path(record.token_file)] if record.token_file else []),
+        *([outside] if outside is not None else []),
     ]
     tokens = [path for path in files if path in own]
     removed, notes = still_read(tokens, home, environ, besides=besides)

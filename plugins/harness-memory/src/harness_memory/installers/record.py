@@ -16,12 +16,13 @@ token into a commit); :func:`leftovers` names what ``uninstall`` removes from th
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import shlex
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -48,11 +49,13 @@ __all__ = [
     "STATE_FOLDER",
     "TOKEN_NAME",
     "InstallRecord",
+    "hook_urls",
     "ignore_plan",
     "left_said",
     "leftovers",
     "others_in",
     "read_record",
+    "removal_command",
     "text_digest",
     "unignored_token",
 ]
@@ -166,14 +169,26 @@ class InstallRecord:
         :func:`~harness_memory.settings.service_key` spells it. An uninstall never notes its
         own URL (its environment's ``HARNESS_MEMORY_URL``) as the installed service: the
         record says what was installed."""
-        digest = text_digest(url.encode("utf-8"))
+        digest = text_digest(service_key(url).encode("utf-8"))
         self.url_id_not_secret = [digest] if install and id_not_secret and url else []
         if install and url:
             self.service_digest = text_digest(service_key(url).encode("utf-8"))
 
     def id_said_not_secret(self, url: str) -> bool:
-        """Whether the user said the id in ``url``'s path is no secret when installing it."""
-        return text_digest(url.encode("utf-8")) in self.url_id_not_secret
+        """Whether the user said the id in ``url``'s path is no secret when installing it: the
+        record keeps the digest of its one spelling (:func:`~harness_memory.settings.
+        service_key`), or (written before) of the URL as the install was given it."""
+        return not _spelling_digests(url).isdisjoint(self.url_id_not_secret)
+
+    def installed_service(self, urls: Iterable[str]) -> str | None:
+        """The one spelling (:func:`~harness_memory.settings.service_key`) of the service the
+        last install was for, found among ``urls`` (the hooks' ``--url`` values) by the
+        digest the record keeps: of that spelling, or (a record written before) of the URL as
+        given. None when none of ``urls`` is it, or the record keeps none (A-10)."""
+        for url in urls:
+            if self.service_digest in _spelling_digests(url):
+                return service_key(url)
+        return None
 
     def change(self) -> FileChange:
         """The record's new text, holding :attr:`previous` (and :attr:`created`,
@@ -195,6 +210,13 @@ class InstallRecord:
         if self.service_digest:
             document["serviceUrl"] = self.service_digest
         return FileChange(self.path, self.text, dump_json(document), backup=False)
+
+
+def _spelling_digests(url: str) -> set[str]:
+    """The digests a record may keep of the service ``url``: of its one spelling
+    (:func:`~harness_memory.settings.service_key`) and of ``url`` as written (records from
+    before the one spelling)."""
+    return {text_digest(url.encode("utf-8")), text_digest(service_key(url).encode("utf-8"))}
 
 
 def _digests(found: object) -> dict[str, list[str]]:
@@ -289,8 +311,13 @@ def unignored_token(settings_folder: Path) -> str | None:
     )
 
 
-def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
-    """What uninstall removes of the settings folder ``record`` belongs to: (files: the
+def leftovers(
+    record: InstallRecord, hook_urls: Collection[str] = (), outside: Path | None = None
+) -> tuple[list[Path], list[Path]]:
+    """What uninstall removes of the settings folder ``record`` belongs to (``hook_urls``: the
+    ``--url`` values of the hooks it takes out, :func:`hook_urls`; ``outside``: the token file
+    they keep outside the state folder when the record names none, a record moved aside,
+    :func:`~harness_memory.installers.token_place.outside_token`): (files: the
     record, the token file (also one kept outside, which the record names, in a
     ``harness-memory/tokens`` folder: no other file) and its service record (not a ``.url``
     file there that is no record harness-memory wrote: the user's, A-10), the ``.gitignore``
@@ -300,10 +327,10 @@ def leftovers(record: InstallRecord) -> tuple[list[Path], list[Path]]:
 
     state = record.path.parent
     files = [state / name for name in (RECORD_NAME, TOKEN_NAME) if (state / name).is_file()]
-    kept = Path(record.token_file) if record.token_file else None
+    kept = Path(record.token_file) if record.token_file else outside
     if kept is not None and plugin_token_file(kept) and kept.is_file():
         files.append(kept)
-    files = [path for path in files if not _users_token(path, record)]
+    files = [path for path in files if not _users_token(path, record, hook_urls)]
     tokens = [token for token in files if token.name != RECORD_NAME]
     served = [token_service_file(token) for token in tokens if token_service(token) != ""]
     files += [path for path in served if path.is_file() and not path.is_symlink()]
@@ -327,20 +354,42 @@ def _secret_name(path: Path) -> bool:
     return path.name.startswith((TOKEN_NAME, f".{TOKEN_NAME}"))  # ``.token.harness-memory-kept-…``
 
 
-def _users_token(token_file: Path, record: InstallRecord) -> bool:
+def _users_token(token_file: Path, record: InstallRecord, hook_urls: Collection[str]) -> bool:
     """Whether ``token_file``'s service record names a service other than the one the last
     install (``record``) wrote it for: the user gave it (``token set --url``), and it is no
-    uninstall's to remove (A-10, H-7). The same service however written
-    (:func:`~harness_memory.settings.same_service`) is the installed one; a record written
-    before this rule holds the digest of the URL as the install was given it. With no record
-    of the service (none, or one from before), nothing tells the user's token from the hooks'
-    own (an install writes the same service record): it is removed, as before (review final66:
-    an install record moved aside, as uninstall's own advice says, kept the hooks' token)."""
+    uninstall's to remove (A-10, H-7). Services are compared by their one spelling
+    (:func:`~harness_memory.settings.service_key`). A record written before that rule holds
+    the digest of the URL as the install was given it (``http://Host:80/api/``): the hooks'
+    own ``--url`` (``hook_urls``) whose digest it is names the installed service; without one,
+    the token's record is compared as written and in normal form. With no record of the
+    service (none, or one from before), nothing tells the user's token from the hooks' own (an
+    install writes the same service record): it is removed, as before (review final66: an
+    install record moved aside, as uninstall's own advice says, kept the hooks' token)."""
     given_for = None if token_file.name == RECORD_NAME else token_service(token_file)
     if not given_for or record.service_digest is None:
         return False
+    installed = record.installed_service(hook_urls)
+    if installed is not None:
+        return installed != service_key(str(given_for))
     spellings = {str(given_for), service_key(str(given_for))}
     return record.service_digest not in {text_digest(text.encode()) for text in spellings}
+
+
+def hook_urls(texts: Iterable[str | None], flag: str = "--url") -> set[str]:
+    """Every word following ``flag`` (or joined to it, ``--url=…``) in the settings ``texts``,
+    quotes and JSON escapes read as spaces: the service URLs hook commands name, as an install
+    was given them, for :meth:`InstallRecord.installed_service` (a word that is no URL there
+    matches no digest and is never used); with ``flag`` ``--token-file``, the token files they
+    read (judged by :func:`~harness_memory.installers.token_place.outside_token`)."""
+    found: set[str] = set()
+    for text in texts:
+        words = (text or "").translate(_NOT_IN_A_WORD).split()
+        found.update(after for before, after in itertools.pairwise(words) if before == flag)
+        found.update(word.removeprefix(f"{flag}=") for word in words if word.startswith(f"{flag}="))
+    return found
+
+
+_NOT_IN_A_WORD = str.maketrans({"'": " ", '"': " ", "\\": " ", ",": " "})
 
 
 def left_said(path: Path) -> str:
@@ -356,10 +405,9 @@ def left_said(path: Path) -> str:
             f"left {path}: it holds the bearer token given for the service at "
             f"{shown_url(recorded)} (`harness-memory token set --url`), not the one these "
             "hooks were installed for, so this uninstall keeps it (A-10); if no one needs it, "
-            f"remove it yourself: `rm {shlex.quote(str(path))} "
-            f"{shlex.quote(str(token_service_file(path)))}`; if you keep it, move it out of this "
-            "folder: run again, with no install record left, an uninstall cannot tell it from "
-            "the hooks' own and removes it"
+            f"remove it yourself: `{removal_command(path)}`; if you keep it, move it out of "
+            "this folder: run again, with no install record left, an uninstall cannot tell it "
+            "from the hooks' own and removes it"
         )
     beside = path.with_name(TOKEN_NAME)
     if path == token_service_file(beside) and beside.is_file() and token_service(beside):
@@ -370,6 +418,30 @@ def left_said(path: Path) -> str:
             "repository's `git add -A`, H-7) while a token is there; remove it with them"
         )
     return f"left {path} (not made by harness-memory)"
+
+
+def removal_command(token_file: Path) -> str:
+    """The shell command, runnable as printed, that removes the token file ``token_file`` that
+    harness-memory left (``uninstall`` keeps one given for another service; a managed
+    uninstall the managed hooks' own, A-10, H-7) with what was made around it: its service
+    record (``token.url``), the folder's ``.gitignore`` an install or ``token set`` wrote when
+    no other token file stays beside it (H-7: it keeps them out of git), and the folder when
+    nothing else is left in it (``rm … && rmdir …``). Each path quoted for a POSIX shell; a
+    folder that cannot be listed is not removed."""
+    folder = token_file.parent
+    record = token_service_file(token_file)
+    gone = [token_file, *([record] if record.is_file() else [])]
+    try:
+        others = [p for p in folder.iterdir() if p not in gone]
+    except OSError:
+        others = [folder]  # not listed: never said to be empty
+    ignore = folder / IGNORE_NAME
+    ours = ignore.is_file() and not ignore.is_symlink() and read_text(ignore) == IGNORE_TEXT
+    if ours and not any(_secret_name(p) for p in others if p != ignore):
+        gone.append(ignore)
+        others.remove(ignore)
+    command = "rm " + " ".join(shlex.quote(str(path)) for path in gone)
+    return command + (f" && rmdir {shlex.quote(str(folder))}" if not others else "")
 
 
 def others_in(settings_folder: Path, removed: list[Path]) -> list[Path]:

@@ -108,7 +108,7 @@ from harness_memory.installers.own_switches import (
     requirements_off,
     switched_off,
 )
-from harness_memory.installers.record import read_record
+from harness_memory.installers.record import InstallRecord, read_record
 from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.settings_text import parse_toml
 from harness_memory.installers.spec import (
@@ -135,6 +135,7 @@ __all__ = [
     "moved_lines",
     "remote_copies",
     "status",
+    "urls_said_no_secret",
 ]
 
 
@@ -232,7 +233,7 @@ def status(
         homes = (home, codex.codex_home(home, environ), systems)
         said = _workspace_lines(workspace, homes, geminis, labels, documents)
         lines, healthy = lines + said, healthy and not any(": PROBLEM: " in s for s in said)
-    said, known = _copies_lines(copies, environ)
+    said, known = _copies_lines(copies, home, environ)
     lines, healthy = lines + said, healthy and known
     from harness_memory.installers.service_check import service_lines
 
@@ -899,14 +900,36 @@ def remote_copies(home: Path, environ: Mapping[str, str]) -> set[tuple[str, str,
     }
 
 
-def copy_left_lines(copy: tuple[str, str, str, str]) -> list[str]:
+def urls_said_no_secret(home: Path, environ: Mapping[str, str]) -> set[str]:
+    """The service URLs of the installed hooks (:func:`installed_hooks`) whose ids the install
+    was told are no secret (``--url-id-not-secret``, A-10): said by the hook command itself, or
+    (hooks installed before they carried the word) kept in the install record beside their
+    settings file. A record that cannot be read says nothing: its URLs stay masked."""
+    said: set[str] = set()
+    for hooks in installed_hooks(home, environ):
+        try:
+            record: InstallRecord | None = read_record(hooks.path.parent)
+        except SettingsFileError:  # fail closed: an id not known to be no secret stays hidden
+            record = None
+        for command in hooks.commands:
+            flagged = "--url-id-not-secret" in command.split()
+            said.update(
+                url
+                for url in flag_values(command, "--url")
+                if flagged or (record is not None and record.id_said_not_secret(url))
+            )
+    return said
+
+
+def copy_left_lines(copy: tuple[str, str, str, str], whole: Collection[str] = ()) -> list[str]:
     """What ``uninstall`` says of a local copy (R-1) no installed hook names any more: it
     stays (the only place a write not yet synced lives), its scopes as ``status`` gives them,
     and how to remove it; while something waits to go back (or what waits is not known: its
     state cannot be read), first the ``sync --every-scope`` that sends it, from any folder (a
     bare ``sync`` sent the user scope and the working directory's, and made a scope for it:
     what waited in another Workspace's scope stayed, and the ``rm -rf`` after it lost it).
-    Empty when the copy's state folder is gone."""
+    Empty when the copy's state folder is gone. The URL is shown whole when it is one of
+    ``whole`` (:func:`urls_said_no_secret`, A-10): the sync then runs as printed."""
     from memory_core.addresses import shown_url
     from memory_core.errors import InvalidId
 
@@ -924,13 +947,14 @@ def copy_left_lines(copy: tuple[str, str, str, str]) -> list[str]:
         )
     except InvalidId as error:  # no copy this plugin made: nothing of it is removed by rule
         return [said, f"remote copy in {state_dir}: {error}"]
-    lines, scopes = copy_status(remote)
+    lines, scopes = copy_status(remote, url_whole=url in whole)
     folder = shlex.quote(str(remote_memory_root(Path(state_dir), project, agent).parents[1]))
     if scopes is not None and not any(scope.waiting for scope in scopes):
         return [said, *lines, f"nothing waits to go back: `rm -rf {folder}` removes the copy"]
     sync = (
         f"harness-memory sync --every-scope --remote on --state-dir {shlex.quote(state_dir)} "
-        f"--url {shlex.quote(shown_url(url))} --project {project} --agent {agent}"
+        f"--url {shlex.quote(shown_url(url, ids=url not in whole))} --project {project} "
+        f"--agent {agent}"
     )
     return [
         said,
@@ -953,6 +977,7 @@ def managed_token_left_lines(home: Path, environ: Mapping[str, str]) -> list[str
     ``--token-file`` or, naming no token, when its ``--state-dir`` holds it (a user install
     with no token writes ``--state-dir ~/.claude/harness-memory``: the very file ``token set``
     writes). What is said of them is said of those hooks alone: other accounts' are not read."""
+    from harness_memory.installers.record import removal_command
     from harness_memory.settings import account_state_dir, load_settings
 
     installed = installed_hooks(home, environ)
@@ -978,7 +1003,8 @@ def managed_token_left_lines(home: Path, environ: Mapping[str, str]) -> list[str
     return [
         f"the token file `harness-memory token set` wrote for managed hooks stays: {token_file}"
         f" (none of the hooks installed in {places}, or in the managed settings read here, "
-        f"reads it now; `rm {shlex.quote(str(token_file))}` removes it)"
+        f"reads it now; `{removal_command(token_file)}` removes it with what `token set` made "
+        "around it)"
     ]
 
 
@@ -1006,15 +1032,18 @@ def _reads(command: str, token_file: Path, managed: bool) -> bool:
 
 
 def _copies_lines(
-    copies: set[tuple[str, str, str, str]], environ: Mapping[str, str]
+    copies: set[tuple[str, str, str, str]], home: Path, environ: Mapping[str, str]
 ) -> tuple[list[str], bool]:
     """The lines of each remote-mode copy ``(state dir, URL, project, agent)`` (R-1): its
-    scopes (:func:`_remote_lines`) and a ``HARNESS_MEMORY_ROOT`` it does not use; and whether
-    the state of every one could be read."""
+    scopes (:func:`_remote_lines`; its URL whole when the install of the hooks of ``home``
+    naming it was told its id is no secret, :func:`urls_said_no_secret`) and a
+    ``HARNESS_MEMORY_ROOT`` it does not use; and whether the state of every one could be
+    read."""
     lines: list[str] = []
     healthy = True
+    whole = urls_said_no_secret(home, environ) if copies else set()
     for state_dir, url, project, agent in sorted(copies):
-        said, known = _remote_lines(Path(state_dir), url, project, agent)
+        said, known = _remote_lines(Path(state_dir), url, project, agent, url in whole)
         said += _unused_root_lines(state_dir, project, agent, environ)
         lines, healthy = lines + said, healthy and known
     return lines, healthy
@@ -1037,9 +1066,12 @@ def _unused_root_lines(
     return [f"remote copy in {state_dir}: WARNING: {said}"]
 
 
-def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> tuple[list[str], bool]:
+def _remote_lines(
+    state_dir: Path, url: str, project: str, agent: str, url_whole: bool = False
+) -> tuple[list[str], bool]:
     """Per scope of a remote-mode copy: last sync, what waits to go back, merge outcomes; and
-    whether its state could be read (a copy whose sync folder cannot be read is a problem, R-1)."""
+    whether its state could be read (a copy whose sync folder cannot be read is a problem, R-1).
+    ``url_whole``: its URL shown with its ids (said to be no secret, A-10)."""
     from memory_core.errors import InvalidId
 
     from harness_memory.cli_sync import remote_status
@@ -1058,7 +1090,7 @@ def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> tuple[
     except InvalidId as error:
         return [f"remote copy in {state_dir}: {error}"], True
     try:  # a diagnosis never crashes on the copy's own files (R-1)
-        lines, known = remote_status(copy)
+        lines, known = remote_status(copy, url_whole=url_whole)
     except OSError as error:
         lines, known = [f"remote copy in {state_dir}: cannot be read: {error}"], False
     return lines if known else [f"PROBLEM: {line}" for line in lines], known

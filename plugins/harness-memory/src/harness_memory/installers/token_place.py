@@ -44,7 +44,13 @@ from typing import TYPE_CHECKING
 
 from harness_memory.installers.files import FileChange, SettingsFileError, mode_of, read_text
 from harness_memory.installers.own_names import held_here, shared_token
-from harness_memory.installers.record import IGNORE_NAME, STATE_FOLDER, TOKEN_NAME, InstallRecord
+from harness_memory.installers.record import (
+    IGNORE_NAME,
+    STATE_FOLDER,
+    TOKEN_NAME,
+    InstallRecord,
+    removal_command,
+)
 from harness_memory.installers.secrets import folder_kept_open, folder_left_open, private_mode
 from harness_memory.installers.work_trees import WorkTree, work_tree_of
 from harness_memory.settings import (
@@ -68,6 +74,7 @@ __all__ = [
     "home_tree_warning",
     "hooks_token_file",
     "lone_tokens_ignore",
+    "outside_token",
     "plugin_token_file",
     "refused_by_other_readers",
     "still_read",
@@ -202,11 +209,41 @@ def token_place(
             f"{'it too' if also == tree else also}; a .gitignore does not stop `git add -f`, "
             f"`git add -u` or `git commit -a` from taking it into a commit: {way_out}"
         )
+    place = _outside_place(settings_folder, folder)
+    return place, None if also is None else home_tree_warning(place, also)
+
+
+def _outside_place(settings_folder: Path, folder: Path) -> Path:
+    """``<folder>/<name>-<12 hex digits>``: the token file of ``settings_folder``'s hooks in
+    the tokens ``folder`` (the digest of its absolute path: each settings folder its own)."""
     absolute = os.fsencode(settings_folder.absolute())
     digest = hashlib.sha256(absolute).hexdigest()[:12]
     name = re.sub(r"[^A-Za-z0-9_-]", "", settings_folder.name)[:32] or "settings"
-    place = folder / f"{name}-{digest}"
-    return place, None if also is None else home_tree_warning(place, also)
+    return folder / f"{name}-{digest}"
+
+
+def outside_token(
+    settings_folder: Path, named: list[Path], where: tuple[Path, Mapping[str, str]] | None
+) -> Path | None:
+    """The token file the hooks of ``settings_folder`` keep outside its state folder (that lies
+    in a git work tree, :func:`token_place`), for an uninstall whose install record names
+    none (moved aside, as its own advice says: the token was left without a word, H-7): one
+    of ``named`` (the ``--token-file`` of the hooks it takes out), else the place an install
+    puts it (``where``: home and environment, :func:`config_home`). Only a regular file in a
+    ``harness-memory/tokens`` folder (:func:`plugin_token_file`) is one; None for none."""
+    places = list(named)
+    if where is not None:
+        places.append(_outside_place(settings_folder, config_home(*where).joinpath(*TOKENS_FOLDER)))
+    return next(
+        (
+            place
+            for place in places
+            if place.parent.parts[-2:] == TOKENS_FOLDER
+            and plugin_token_file(place)
+            and place.is_file()
+        ),
+        None,
+    )
 
 
 def hooks_token_file(
@@ -324,7 +361,7 @@ def _kept_elsewhere(kept: Path | None, place: Path, home: Path) -> list[str]:
         f"{shown_url(str(token_service(kept)))} (`harness-memory token set --url`), which an "
         f"install never removes or replaces (A-10); these hooks no longer read it (they read "
         f"{place}){where}: if no hook needs it, remove it yourself: "
-        f"`rm {shlex.quote(str(kept))} {shlex.quote(str(token_service_file(kept)))}`"
+        f"`{removal_command(kept)}`"
     ]
 
 
