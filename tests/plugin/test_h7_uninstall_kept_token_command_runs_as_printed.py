@@ -37,7 +37,7 @@ def printed_command(said: str, token_file: Path) -> str:
     """The command the sentence on ``token_file`` says removes it."""
     sentence = next(line for line in said.splitlines() if f"left {token_file}:" in line)
     (command,) = re.findall(r"remove it yourself: `([^`]*)`", sentence)
-    return command
+    return str(command)
 
 
 @pytest.mark.parametrize(
