@@ -361,7 +361,7 @@ def test_h7_a_refused_token_from_a_file_names_the_file(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     given = tmp_path / "my-token"
-    given.write_text("not-the-token\n", encoding="utf-8")
+    given.write_text("not-the-token-of-this-service\n", encoding="utf-8")  # of its form
     given.chmod(0o600)
 
     status, _ = install(

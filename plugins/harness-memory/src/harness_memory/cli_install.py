@@ -193,8 +193,7 @@ def run_install(
     root, values, reused, remote_state = _settings_given(parser, args, environ, home, managed, out)
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     try:
-        token, token_source = _token(args, environ, managed, reused[0], values["url"])
-        checking = _checking_token(args, environ, managed, values["url"], (token, token_source))
+        (token, _), checking = _used_tokens(args, environ, managed, reused[0], values)
     except (TokenFileError, TokenValueError) as error:
         _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
         return 1
@@ -759,6 +758,26 @@ def _said_dropped(
         _say(out, args.harness, dropped.said(dry_run=args.dry_run), True)
 
 
+def _used_tokens(
+    args: argparse.Namespace,
+    environ: Mapping[str, str],
+    managed: Path | None,
+    reused: str | None,
+    values: Mapping[str, str | None],
+) -> tuple[tuple[str | None, str | None], tuple[str | None, str | None]]:
+    """``((the hooks' token, source), (the checked token, source))``, each judged only where it
+    is used (A-10, H-7): an install's token it writes (:func:`_token`), and the one a checked
+    install asks the service with (:func:`_checking_token`); an ``uninstall`` reads none and
+    a ``--no-check`` managed install uses none, so a token left in the environment that no
+    bearer token can be never stops either. Raises as :func:`_token`."""
+    if args.command != "install":
+        return (None, None), (None, None)
+    hooks = _token(args, environ, managed, reused, values["url"])
+    if args.no_check:
+        return hooks, (None, None)
+    return hooks, _checking_token(args, environ, managed, values["url"], hooks)
+
+
 def _token(
     args: argparse.Namespace,
     environ: Mapping[str, str],
@@ -772,9 +791,10 @@ def _token(
     for a managed install (managed settings are every user's: never a token). Raises
     :class:`~harness_memory.settings.TokenFileError` for a token file that cannot be read, may
     be read by others, or holds no token, :class:`~harness_memory.settings.TokenValueError` for
-    a token given as a value that no bearer token can be; a token file whose service record
-    names another service than ``url`` (the install's) is refused as a hook of ``url``
-    refuses it (A-10): never sent in the check, never recorded as ``url``'s."""
+    a token given as a value, or read from a file for the hooks, that no bearer token can be
+    (:func:`_written_token`); a token file whose service record names another service than
+    ``url`` (the install's) is refused as a hook of ``url`` refuses it (A-10): never sent in
+    the check, never recorded as ``url``'s."""
     from harness_memory.settings import check_token_value
 
     hooks = Hooks(args.harness, managed is not None)
@@ -783,15 +803,29 @@ def _token(
         return check_token_value(args.token, "--token"), "--token"
     if getattr(args, "token_file", None):
         token = _read_token_file(Path(args.token_file), url, hooks)
-        return token, f"--token-file {args.token_file}"
+        return _written_token(token, f"--token-file {args.token_file}", managed)
     if managed is not None:
         return None, None
     token, source = _environment_token(environ, url, hooks)
     if token is not None:
-        return token, source
+        return _written_token(token, str(source), managed)
     if reused is not None:
         return reused, "the token of the hooks installed before"
     return None, None
+
+
+def _written_token(
+    token: str | None, source: str, managed: Path | None
+) -> tuple[str | None, str | None]:
+    """``(token, source)``, a token read from a file (``source`` names it) held to the rule
+    ``token set`` applies when a user install writes it (:func:`~harness_memory.settings.
+    check_token_value`: 16 characters or more, one token; raises :class:`~harness_memory.
+    settings.TokenShapeError` naming the file, never the token: H-7, A-10)."""
+    from harness_memory.settings import check_token_value
+
+    if token is not None and managed is None:
+        check_token_value(token, source)
+    return token, source
 
 
 def _checking_token(

@@ -361,13 +361,20 @@ def dump_json(
 
 
 def _holds(text: str, document: dict[str, Any]) -> bool:
-    """Whether the JSON ``text`` is ``document`` already (False for one that is no JSON)."""
+    """Whether the JSON ``text`` is ``document`` already, compared as JSON (its encoding, keys
+    sorted): ``0``, ``1.0`` or ``"false"`` is not ``false`` nor ``1``, as Python's ``==`` has
+    them (H-3: an install again writes ``false`` over a ``0``). False for one that is no JSON."""
     from memory_core.json_text import loads
 
     try:
-        return bool(loads(text) == document)
-    except ValueError:
+        return _as_json(loads(text)) == _as_json(document)
+    except (ValueError, TypeError, RecursionError):
         return False
+
+
+def _as_json(value: object) -> str:
+    """``value`` encoded as JSON, its keys sorted (their order is no difference in value)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
 
 
 def has_comments_safely(text: str) -> bool:

@@ -35,7 +35,7 @@ from harness_memory.installers.record import (
 )
 from harness_memory.installers.secrets import holds
 from harness_memory.installers.settings_text import decoded, encoded
-from harness_memory.installers.spec import our_commands
+from harness_memory.installers.spec import our_commands, our_flag_values
 from harness_memory.settings import token_service_file
 
 __all__ = ["Plan", "given_back", "with_state"]
@@ -138,11 +138,14 @@ def _outside(
 ) -> Path | None:
     """The token file kept outside the state folder (a settings folder in a git work tree) of
     the hooks an uninstall takes out, when ``record`` names none (moved aside: H-7, it was
-    left without a word): named by their ``--token-file`` in ``texts``, or where an install
-    for this settings folder puts it (``readers``' home and environment)."""
+    left without a word): where an install for this settings folder puts it (``readers``' home
+    and environment), else one our own hooks in ``texts`` name by ``--token-file``
+    (:func:`~harness_memory.installers.spec.our_flag_values`: not another command there
+    naming another settings folder's token) that is named as this settings folder's
+    (:func:`~harness_memory.installers.token_place.outside_token`)."""
     from harness_memory.installers.token_place import outside_token  # it imports this module
 
-    named = [Path(word) for word in hook_urls(texts, "--token-file")]
+    named = [Path(word) for word in sorted(our_flag_values(texts, "--token-file"))]
     where = None if readers is None else (readers[0], readers[1])
     return outside_token(record.path.parent.parent, named, where)
 

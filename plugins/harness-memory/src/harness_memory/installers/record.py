@@ -379,8 +379,7 @@ def hook_urls(texts: Iterable[str | None], flag: str = "--url") -> set[str]:
     """Every word following ``flag`` (or joined to it, ``--url=…``) in the settings ``texts``,
     quotes and JSON escapes read as spaces: the service URLs hook commands name, as an install
     was given them, for :meth:`InstallRecord.installed_service` (a word that is no URL there
-    matches no digest and is never used); with ``flag`` ``--token-file``, the token files they
-    read (judged by :func:`~harness_memory.installers.token_place.outside_token`)."""
+    matches no digest and is never used)."""
     found: set[str] = set()
     for text in texts:
         words = (text or "").translate(_NOT_IN_A_WORD).split()
@@ -424,9 +423,10 @@ def removal_command(token_file: Path) -> str:
     """The shell command, runnable as printed, that removes the token file ``token_file`` that
     harness-memory left (``uninstall`` keeps one given for another service; a managed
     uninstall the managed hooks' own, A-10, H-7) with what was made around it: its service
-    record (``token.url``), the folder's ``.gitignore`` an install or ``token set`` wrote when
-    no other token file stays beside it (H-7: it keeps them out of git), and the folder when
-    nothing else is left in it (``rm … && rmdir …``). Each path quoted for a POSIX shell; a
+    record (``token.url``), and when nothing else is left in the folder, the ``.gitignore`` an
+    install or ``token set`` wrote there and the folder (``rm … && rmdir …``): while anything
+    stays (another token, the install record, Session records) the ``.gitignore`` keeps it out
+    of a dotfiles repository's ``git add -A`` (H-7). Each path quoted for a POSIX shell; a
     folder that cannot be listed is not removed."""
     folder = token_file.parent
     record = token_service_file(token_file)
@@ -437,7 +437,7 @@ def removal_command(token_file: Path) -> str:
         others = [folder]  # not listed: never said to be empty
     ignore = folder / IGNORE_NAME
     ours = ignore.is_file() and not ignore.is_symlink() and read_text(ignore) == IGNORE_TEXT
-    if ours and not any(_secret_name(p) for p in others if p != ignore):
+    if ours and others == [ignore]:  # with the folder only: else it keeps the rest out of git
         gone.append(ignore)
         others.remove(ignore)
     command = "rm " + " ".join(shlex.quote(str(path)) for path in gone)

@@ -15,7 +15,7 @@ import itertools
 import os
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,6 +32,7 @@ __all__ = [
     "installed_roots",
     "is_ours",
     "our_commands",
+    "our_flag_values",
     "reach_note",
     "root_changes",
     "same_service",
@@ -40,6 +41,8 @@ __all__ = [
 ]
 
 _OURS_RE = re.compile(r"harness-memory['\"]? +hook +(?P<harness>[a-z-]+) ")
+_STRING_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+"""A JSON string (and a TOML basic string: the same escapes), quotes included."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +274,26 @@ def flag_values(command: str, flag: str) -> list[str]:
     values = [w[len(flag) + 1 :] for w in words if w.startswith(flag + "=")]
     values += [after for before, after in itertools.pairwise(words) if before == flag]
     return [value for value in values if value]
+
+
+def our_flag_values(texts: Iterable[str | None], flag: str) -> set[str]:
+    """The values of ``flag`` in the hook commands this plugin wrote (``… harness-memory hook
+    <harness> …``, :func:`is_ours`, of any harness) that the settings ``texts`` (JSON, JSONC or
+    TOML) hold as strings: ``--token-file`` of our own hooks, never of another command there (a
+    ``statusLine``, the user's own hooks) that merely names a file (H-7). A string that is no
+    valid JSON string is skipped."""
+    from memory_core.json_text import loads
+
+    found: set[str] = set()
+    for text in texts:
+        for literal in _STRING_RE.findall(text or ""):
+            try:
+                command = str(loads(literal))
+            except ValueError:
+                continue
+            if _OURS_RE.search(command + " "):
+                found.update(flag_values(command, flag))
+    return found
 
 
 def hook_program(command: str) -> tuple[str | None, str]:

@@ -103,9 +103,10 @@ class TokenPlaceError(SettingsFileError):
 def plugin_token_file(path: Path) -> bool:
     """Whether ``path`` is where the plugin itself writes a token: a state folder's token file
     (``<settings folder>/harness-memory/token``) or one in a ``harness-memory/tokens`` folder
-    (:data:`TOKENS_FOLDER`: kept out of a git work tree). Only such a file is ever removed as a
-    stale token: an install record naming any other file (``~/.ssh/id_ed25519``) removes
-    nothing (H-7).
+    (:data:`TOKENS_FOLDER`: kept out of a git work tree) named as an install names it there
+    (``<settings folder>-<12 hex digits>``, :func:`token_place`). Only such a file is ever
+    removed as a stale token: an install record naming any other file (``~/.ssh/id_ed25519``,
+    a ``harness-memory/tokens/deploy`` of a repository's own) removes nothing (H-7).
 
     The ``harness-memory/tokens`` form is judged without following a symlink (``lstat``): both
     folders must be real folders and the file a regular file, not a link. A dotfiles repository
@@ -115,13 +116,17 @@ def plugin_token_file(path: Path) -> bool:
     not judged. Never raises ``OSError``."""
     if path.parent.name == STATE_FOLDER and path.name == TOKEN_NAME:
         return True
-    if path.parent.parts[-2:] != TOKENS_FOLDER:
+    if path.parent.parts[-2:] != TOKENS_FOLDER or not _PLACE_NAME_RE.fullmatch(path.name):
         return False
     return (
         _is_real(path.parent.parent, stat.S_ISDIR)
         and _is_real(path.parent, stat.S_ISDIR)
         and (_is_real(path, stat.S_ISREG))
     )
+
+
+_PLACE_NAME_RE = re.compile(r"[A-Za-z0-9_-]{0,32}-[0-9a-f]{12}")
+"""The name of a token file an install keeps in a tokens folder (:func:`_outside_place`)."""
 
 
 def lone_tokens_ignore(folder: Path) -> Path | None:
@@ -227,18 +232,22 @@ def outside_token(
 ) -> Path | None:
     """The token file the hooks of ``settings_folder`` keep outside its state folder (that lies
     in a git work tree, :func:`token_place`), for an uninstall whose install record names
-    none (moved aside, as its own advice says: the token was left without a word, H-7): one
-    of ``named`` (the ``--token-file`` of the hooks it takes out), else the place an install
-    puts it (``where``: home and environment, :func:`config_home`). Only a regular file in a
-    ``harness-memory/tokens`` folder (:func:`plugin_token_file`) is one; None for none."""
+    none (moved aside, as its own advice says: the token was left without a word, H-7): where
+    an install puts it (``where``: home and environment, :func:`config_home`), else one of
+    ``named`` (the ``--token-file`` of our hooks it takes out: a config home changed since)
+    named as that place is (the digest of ``settings_folder``'s path: never another settings
+    folder's token, A-10). Only a regular file in a ``harness-memory/tokens`` folder
+    (:func:`plugin_token_file`) is one; None for none."""
     places = list(named)
     if where is not None:
-        places.append(_outside_place(settings_folder, config_home(*where).joinpath(*TOKENS_FOLDER)))
+        places.insert(
+            0, _outside_place(settings_folder, config_home(*where).joinpath(*TOKENS_FOLDER))
+        )
     return next(
         (
             place
             for place in places
-            if place.parent.parts[-2:] == TOKENS_FOLDER
+            if place == _outside_place(settings_folder, place.parent)
             and plugin_token_file(place)
             and place.is_file()
         ),
