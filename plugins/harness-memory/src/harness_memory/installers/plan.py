@@ -110,9 +110,14 @@ def with_state(
             notes = [*notes, said]
         notes = [*notes, *_backups_keeping_a_token(changes)]
         return Plan([*changes, record.change(), *ignore], notes, list(removals or []))
+    from harness_memory.installers.token_place import foreign_token_said, own_token_file
+
     texts = [change.old for change in changes]
-    outside = None if record.token_file else _outside(record, texts, readers)
+    named = Path(record.token_file) if record.token_file else None
+    named_own = named is not None and own_token_file(named, record.path.parent.parent)
+    outside = None if named_own else _outside(record, texts, readers)
     files, folders = leftovers(record, hook_urls(texts), outside)
+    notes = [*notes, *foreign_token_said(record)]
     if readers is not None:
         files, kept_notes = _not_still_read(files, record, readers, outside)
         notes = [*notes, *kept_notes]
@@ -138,11 +143,12 @@ def _outside(
 ) -> Path | None:
     """The token file kept outside the state folder (a settings folder in a git work tree) of
     the hooks an uninstall takes out, when ``record`` names none (moved aside: H-7, it was
-    left without a word): where an install for this settings folder puts it (``readers``' home
-    and environment), else one our own hooks in ``texts`` name by ``--token-file``
-    (:func:`~harness_memory.installers.spec.our_flag_values`: not another command there
-    naming another settings folder's token) that is named as this settings folder's
-    (:func:`~harness_memory.installers.token_place.outside_token`)."""
+    left without a word) or another settings folder's (a record copied with the folder):
+    where an install for this settings folder puts it (``readers``' home and environment),
+    else one our own hook handlers in ``texts`` name by ``--token-file``
+    (:func:`~harness_memory.installers.spec.our_flag_values`: only ``hooks.<event>[].hooks[]``
+    commands, never a ``statusLine``, a permission rule or an ``env`` value) that is named as
+    this settings folder's (:func:`~harness_memory.installers.token_place.outside_token`)."""
     from harness_memory.installers.token_place import outside_token  # it imports this module
 
     named = [Path(word) for word in sorted(our_flag_values(texts, "--token-file"))]

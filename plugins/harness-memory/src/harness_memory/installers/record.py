@@ -318,17 +318,22 @@ def leftovers(
     ``--url`` values of the hooks it takes out, :func:`hook_urls`; ``outside``: the token file
     they keep outside the state folder when the record names none, a record moved aside,
     :func:`~harness_memory.installers.token_place.outside_token`): (files: the
-    record, the token file (also one kept outside, which the record names, in a
-    ``harness-memory/tokens`` folder: no other file) and its service record (not a ``.url``
+    record, the token file (also one kept outside, which the record names, else ``outside``:
+    only this settings folder's own, :func:`~harness_memory.installers.token_place.
+    own_token_file`, never another settings folder's a copied record names) and its service
+    record (not a ``.url``
     file there that is no record harness-memory wrote: the user's, A-10), the ``.gitignore``
     an install wrote and
-    the Session records; folders, deepest first, removed when they are then empty)."""
-    from harness_memory.installers.token_place import plugin_token_file  # it imports this module
+    the Session records; folders, deepest first, removed when they are then empty: with
+    ``outside``, its ``tokens`` and ``harness-memory`` folders too, as the record's own
+    ``createdFolders`` has them when it is there)."""
+    from harness_memory.installers.token_place import own_token_file  # it imports this module
 
     state = record.path.parent
     files = [state / name for name in (RECORD_NAME, TOKEN_NAME) if (state / name).is_file()]
-    kept = Path(record.token_file) if record.token_file else outside
-    if kept is not None and plugin_token_file(kept) and kept.is_file():
+    named = Path(record.token_file) if record.token_file else None
+    kept = named if named is not None and own_token_file(named, state.parent) else outside
+    if kept is not None and own_token_file(kept, state.parent) and kept.is_file():
         files.append(kept)
     files = [path for path in files if not _users_token(path, record, hook_urls)]
     tokens = [token for token in files if token.name != RECORD_NAME]
@@ -341,7 +346,10 @@ def leftovers(
     ours = ignore.is_file() and not ignore.is_symlink() and read_text(ignore) == IGNORE_TEXT
     if ours and not any(map(_secret_name, others_in(state.parent, [*files, ignore]))):
         files.append(ignore)  # kept while a token stays, out of a dotfiles repository's git
-    folders = [folder for folder in (sessions, state) if folder.is_dir()]
+    # with no record of them, the folders kept outside (tokens, harness-memory) when empty;
+    # the state folder last: what is left in it is said
+    made = [outside.parent, outside.parent.parent] if outside in files and kept is outside else []
+    folders = [folder for folder in (*made, sessions, state) if folder.is_dir()]
     return files, folders
 
 

@@ -41,7 +41,6 @@ __all__ = [
 ]
 
 _OURS_RE = re.compile(r"harness-memory['\"]? +hook +(?P<harness>[a-z-]+) ")
-_STRING_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 """A JSON string (and a TOML basic string: the same escapes), quotes included."""
 
 
@@ -257,12 +256,7 @@ def is_ours(command: object, harness: str) -> bool:
 
 def our_commands(document: Any, harness: str) -> list[str]:
     """Every hook command of ``harness`` this plugin wrote into a settings ``document``."""
-    if not isinstance(document, dict) or not isinstance(document.get("hooks"), dict):
-        return []
-    groups = [g for v in document["hooks"].values() if isinstance(v, list) for g in v]
-    handlers = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or []]
-    commands = [h.get("command") for h in handlers if isinstance(h, dict)]
-    return [c for c in commands if isinstance(c, str) and is_ours(c, harness)]
+    return [command for command in _hook_commands(document) if is_ours(command, harness)]
 
 
 def flag_values(command: str, flag: str) -> list[str]:
@@ -278,22 +272,42 @@ def flag_values(command: str, flag: str) -> list[str]:
 
 def our_flag_values(texts: Iterable[str | None], flag: str) -> set[str]:
     """The values of ``flag`` in the hook commands this plugin wrote (``… harness-memory hook
-    <harness> …``, :func:`is_ours`, of any harness) that the settings ``texts`` (JSON, JSONC or
-    TOML) hold as strings: ``--token-file`` of our own hooks, never of another command there (a
-    ``statusLine``, the user's own hooks) that merely names a file (H-7). A string that is no
-    valid JSON string is skipped."""
-    from memory_core.json_text import loads
-
+    <harness> …``, :func:`is_ours`, of any harness) in the hooks of the settings ``texts``
+    (JSON, JSONC or TOML): only a handler's ``command`` in ``hooks.<event>[].hooks[]``, where
+    every installer writes its hooks (Claude Code's and Gemini CLI's ``settings.json``, Codex's
+    ``hooks.json`` and the ``[[hooks.<event>]]`` of its ``config.toml``). Never another string
+    there that merely reads like one (a ``statusLine``, a ``permissions.allow`` entry, an
+    ``env`` value, H-7). A text that is neither JSON (with comments) nor TOML gives none."""
     found: set[str] = set()
     for text in texts:
-        for literal in _STRING_RE.findall(text or ""):
-            try:
-                command = str(loads(literal))
-            except ValueError:
-                continue
+        for command in _hook_commands(_settings_document(text or "")):
             if _OURS_RE.search(command + " "):
                 found.update(flag_values(command, flag))
     return found
+
+
+def _settings_document(text: str) -> Any:
+    """The value of a settings ``text``, JSON (with comments) or TOML; None for neither."""
+    import tomllib
+
+    from harness_memory.installers.jsonc import loads
+
+    for parse in (loads, tomllib.loads):
+        try:
+            return parse(text)
+        except ValueError:  # JsoncError, TOMLDecodeError
+            continue
+    return None
+
+
+def _hook_commands(document: Any) -> list[str]:
+    """Every handler ``command`` in ``document``'s ``hooks.<event>[].hooks[]`` (a string)."""
+    hooks = document.get("hooks") if isinstance(document, dict) else None
+    events = [v for v in hooks.values() if isinstance(v, list)] if isinstance(hooks, dict) else []
+    groups = [group for event in events for group in event if isinstance(group, dict)]
+    handlers = [h for g in groups if isinstance(g.get("hooks"), list) for h in g["hooks"]]
+    commands = [h.get("command") for h in handlers if isinstance(h, dict)]
+    return [command for command in commands if isinstance(command, str)]
 
 
 def hook_program(command: str) -> tuple[str | None, str]:

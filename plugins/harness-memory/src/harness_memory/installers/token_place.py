@@ -71,10 +71,12 @@ __all__ = [
     "TOKENS_IGNORE_TEXT",
     "TokenPlaceError",
     "config_home",
+    "foreign_token_said",
     "home_tree_warning",
     "hooks_token_file",
     "lone_tokens_ignore",
     "outside_token",
+    "own_token_file",
     "plugin_token_file",
     "refused_by_other_readers",
     "still_read",
@@ -147,11 +149,41 @@ def lone_tokens_ignore(folder: Path) -> Path | None:
 
 
 def _is_real(path: Path, kind: Callable[[int], bool]) -> bool:
-    """Whether ``path`` itself (``lstat``: a symlink is never followed) is of ``kind``."""
+    """Whether ``path`` itself (``lstat``: a symlink is never followed) is of ``kind``; False
+    for a path no file can have (a NUL byte, a lone surrogate: ``ValueError``)."""
     try:
         return kind(path.lstat().st_mode)
-    except OSError:
+    except (OSError, ValueError):
         return False
+
+
+def own_token_file(path: Path, settings_folder: Path) -> bool:
+    """Whether ``path`` is the token file of ``settings_folder``'s own hooks, which an install
+    may replace and an uninstall remove: its state folder's ``token``, or the place an install
+    computes for it in a tokens folder (:func:`_outside_place`: the digest of its path) that is
+    the plugin's (:func:`plugin_token_file`). An install record naming another settings
+    folder's (one copied with ``cp -a``, a record edited) names no token of its own (H-7,
+    A-10). Never raises ``OSError`` nor ``ValueError``."""
+    if path.absolute() == (settings_folder / STATE_FOLDER / TOKEN_NAME).absolute():
+        return True
+    return path == _outside_place(settings_folder, path.parent) and plugin_token_file(path)
+
+
+def foreign_token_said(record: InstallRecord) -> list[str]:
+    """What an install or uninstall says of the token file ``record`` names when that is
+    another settings folder's (:func:`plugin_token_file`, not :func:`own_token_file`: a
+    settings folder copied with its install record): left. Empty otherwise; a record naming
+    a file the plugin never writes (``~/.ssh/id_ed25519``) is not said either."""
+    named = Path(record.token_file) if record.token_file else None
+    if named is None or not plugin_token_file(named) or not named.is_file():
+        return []
+    if own_token_file(named, record.path.parent.parent):
+        return []
+    return [
+        f"left {named}: the install record names it, but it is another settings folder's "
+        "token (a settings folder copied with its install record?), so it is neither removed "
+        "nor replaced here"
+    ]
 
 
 def config_home(home: Path, environ: Mapping[str, str]) -> Path:
@@ -244,13 +276,7 @@ def outside_token(
             0, _outside_place(settings_folder, config_home(*where).joinpath(*TOKENS_FOLDER))
         )
     return next(
-        (
-            place
-            for place in places
-            if place == _outside_place(settings_folder, place.parent)
-            and plugin_token_file(place)
-            and place.is_file()
-        ),
+        (place for place in places if own_token_file(place, settings_folder) and place.is_file()),
         None,
     )
 
@@ -297,9 +323,10 @@ def token_plan(
     """
     url, own = options.url, record.path.parent / TOKEN_NAME
     stale = _stale(record, token, place, options)
+    foreign = foreign_token_said(record)  # said before the record names its own place
     record.token_file = None if token is None or place in (None, own) else str(place)
     if token is None or place is None:
-        return [], stale, []
+        return [], stale, foreign
     if (shared := shared_token(place, token)) is not None:
         raise SettingsFileError(shared)
     if url and token_service(place) == "":  # the user's own file: never replaced (A-10)
@@ -338,6 +365,7 @@ def token_plan(
         changes.insert(0, FileChange(ignore, None, TOKENS_IGNORE_TEXT, backup=False))
     notes = [folder_left_open(place.parent, folder, why)] if why and folder is not None else []
     notes += _kept_elsewhere(options.kept_token, place, options.home)
+    notes += foreign
     if same is not None and wide & 0o077:
         notes.append(
             f"{place} has {same.st_nlink} hard links and holds this token already: the install "
@@ -390,12 +418,13 @@ def _stale(
     ):
         said = record.id_said_not_secret(options.url)
         raise SettingsFileError(_not_replaced(keep, options.url, said))
+    settings = record.path.parent.parent
     earlier = [record.path.parent / TOKEN_NAME]
     earlier += [Path(record.token_file)] if record.token_file else []
     return [
         path
         for path in dict.fromkeys(earlier)
-        if path not in (place, keep) and plugin_token_file(path) and path.is_file()
+        if path not in (place, keep) and own_token_file(path, settings) and path.is_file()
     ]
 
 
