@@ -172,6 +172,30 @@ def test_h5_the_bench_runs_codex_guard_in_real_startup_file_homes(tmp_path: Path
         assert not {"BASH_ENV", "ENV", "PS1"} & set(environment)
 
 
+def test_h5_the_bench_measures_only_the_rows_asked_with_the_baseline() -> None:
+    """``hook_cost.py --only 'bash -lc'`` times the startup-file homes' rows alone (each run of
+    the whole table is minutes on a loaded machine), beside the ``python -c pass`` baseline
+    every ratio is to; a text naming no row stops it, listing the rows."""
+    hook_cost = bench_module()
+    cases = {
+        "python -c pass": (["python"], b""),
+        "codex pre-tool-use (deny)": (["hook"], b"{}"),
+        "codex bash -lc 'git status' (oh-my-bash)": (["hook"], b"{}"),
+        "codex git status (oh-my-bash)": (["hook"], b"{}"),
+    }
+
+    only = hook_cost._only(cases, ["bash -lc", "(deny)"])
+
+    assert list(only) == [
+        "python -c pass",
+        "codex pre-tool-use (deny)",
+        "codex bash -lc 'git status' (oh-my-bash)",
+    ]
+    assert hook_cost._only(cases, None) == cases
+    with pytest.raises(SystemExit, match="no such hook; the rows are: codex pre-tool-use"):
+        hook_cost._only(cases, ["zsh -lc"])
+
+
 async def test_h5_a_session_start_entry_that_must_cut_needs_only_the_plugins_packages(
     aiohttp_server: Any, workspace: Path, tmp_path: Path
 ) -> None:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from harness_memory.hooks.tool_targets import shell_paths
-from harness_memory.hooks.unread_programs import memory_named
+from harness_memory.hooks.unread_programs import KEYS_CAP, memory_named
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
@@ -300,6 +300,21 @@ def test_p3_everyday_words_name_no_memory(text: str, root: str) -> None:
     ``mem`` are everyday words), a temporary Workspace in the data dir is no memory, and a
     word shaped like a Workspace key names a scope only when the memory root holds it."""
     assert memory_named(text, root, "my-app-1234abcd", []) is None
+
+
+def test_p3_past_the_keys_it_looks_up_a_key_shaped_word_seen_again_names_memory(
+    tmp_path: Path,
+) -> None:
+    """Each word of a text is judged once (a big script repeats its words, H-5), yet past
+    the :data:`KEYS_CAP` key-shaped words looked up, the next one names memory even when it
+    was seen before; as many as the cap, none a scope, name none."""
+    root = str(tmp_path / "m" / "agents" / "coder" / "agent_state" / "memory")
+    words = [f"w{n:06d}-1234abcd" for n in range(KEYS_CAP)]
+    named = "python3 x.py " + " ".join(words)
+
+    assert memory_named(f"{named} --again {words[0]}", root, "own-1234abcd", []) == words[0]
+    assert memory_named(f"{named} --again {named}", root, "own-1234abcd", []) == words[0]
+    assert memory_named(named, root, "own-1234abcd", []) is None
 
 
 def _lines_run_and_deepest(work: Callable[[], object]) -> tuple[int, int]:

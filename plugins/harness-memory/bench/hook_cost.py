@@ -19,6 +19,7 @@ The SessionStart hooks talk to canned stand-ins of the service on loopback (one 
 each), so the figure is the hook process's own cost, not the service's.
 
     .venv/bin/python plugins/harness-memory/bench/hook_cost.py [--runs 20] [--json] [--hooks …]
+        [--only TEXT …]
 
 ``--hooks wheels`` (the default, ``make bench-hooks``) measures the shape users run: the
 checkout's ``shared`` and ``plugins/harness-memory`` built into wheels (``pip wheel``, as
@@ -33,6 +34,8 @@ install's hooks), or an existing install's with that install's Python (a pipx en
 is: with ``PYTHONDONTWRITEBYTECODE`` set, an editable install would otherwise compile them on
 every run.
 
+``--only TEXT`` (repeatable) measures only the hooks whose row names hold one of the texts
+(``--only 'bash -lc'``: the startup-file homes' rows), with the ``python -c pass`` baseline.
 Exits 1 when a hook's median wall time is over ``--budget-ms`` (default 100).
 """
 
@@ -220,6 +223,12 @@ def main() -> int:
         help="wheels: install the checkout's wheels into a fresh environment and run its hooks "
         "(as users do); beside: the harness-memory beside this Python",
     )
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="TEXT",
+        help="measure only the hooks whose row names hold TEXT (repeatable; the baseline stays)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         if args.hooks == "wheels":
@@ -233,6 +242,7 @@ def main() -> int:
         homes = _startup_homes(Path(tmp), script)
         cases.update({name: (command, stdin) for name, (command, stdin, _) in homes.items()})
         environments = {name: env for name, (_, _, env) in homes.items()}
+        cases = _only(cases, args.only)
         wall: dict[str, list[float]] = {name: [] for name in cases}
         cpu: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(args.runs):
@@ -408,6 +418,20 @@ def _startup_homes(tmp: Path, script: Path) -> dict[str, tuple[list[str], bytes,
                 environment,
             )
     return cases
+
+
+def _only(
+    cases: dict[str, tuple[list[str], bytes]], texts: list[str] | None
+) -> dict[str, tuple[list[str], bytes]]:
+    """``cases`` whose names hold one of ``texts`` (all of them when None), the first (the
+    baseline every ratio is to) kept; exits 2 naming the rows when ``texts`` match none."""
+    if not texts:
+        return cases
+    baseline, *rest = cases
+    kept = [name for name in rest if any(text in name for text in texts)]
+    if not kept:
+        raise SystemExit(f"--only {texts}: no such hook; the rows are: {', '.join(rest)}")
+    return {name: cases[name] for name in (baseline, *kept)}
 
 
 def _medians(times: dict[str, list[float]]) -> dict[str, tuple[float, float]]:

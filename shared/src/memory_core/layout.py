@@ -9,6 +9,7 @@ built here can never step outside the directory it names; nothing here touches t
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from memory_core.errors import InvalidId
@@ -88,6 +89,7 @@ def history_root(app_data_dir: Path, agent_id: str) -> Path:
     return agent_dir(app_data_dir, agent_id) / "agent_state" / "history"
 
 
+@functools.lru_cache(maxsize=64)  # a guard asks it of its memory root for each path (H-5)
 def app_data_dir_of(root: Path) -> Path | None:
     """Return the data dir of a memory root (the inverse of :func:`memory_root`), or None
     when ``root`` is not shaped ``<app_data_dir>/agents/<agent_id>/agent_state/memory``.

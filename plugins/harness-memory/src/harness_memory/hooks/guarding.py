@@ -740,7 +740,7 @@ def _unjudged_script(
     make's rule wrote."""
     spelled, path, base = words
     commands = list({id(each): each for each in (*found, *judge.outer)}.values())
-    ran = re.compile(
+    ran = (  # compiled only when a word is written (H-5: one pattern per script read)
         rf"(\$\(|`)\s*(?:(?:cat|head|tail)(?:\s+-[^\s)`]*(?:\s+\d+)?)*\s+|<\s*)?"
         rf"(?:{re.escape(spelled)}|{re.escape(path)})(?=[\s)`|]|$)"
     )  # ``$(./x.sh)``, ``$(cat x.sh)``, ``$(head -n 9 x.sh)``, ``$(< x.sh)``: run or read
@@ -755,7 +755,9 @@ def _unjudged_script(
             if word in redirected:  # a redirection writes text whatever else names its file
                 if _writes_script(word, script, whole=True):
                     return "is written by the same command"
-            elif not _code_running(word, spelled) and _writes_script(ran.sub(r"\1", word), script):
+            elif not _code_running(word, spelled) and _writes_script(
+                re.sub(ran, r"\1", word), script
+            ):
                 return _written_how(word, sure)
         for word in each.revised:
             if word == ANY_FILE or _writes_script(word, script, below=True):

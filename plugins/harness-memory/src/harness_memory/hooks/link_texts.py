@@ -181,6 +181,11 @@ _LOADING_RE = (
 )
 """Python code loading code by a name or file it gives as a string (``f = open("mk.py");
 exec(f.read())``, ``runpy.run_module("mk")``, ``spec_from_file_location("m", "mk.py")``)."""
+_LOADING_WORDS = (
+    *("exec", "compile", "runpy", "run_module", "run_path", "import", "load_module"),
+    *("load_source", "spec_from_file_location", "SourceFileLoader"),
+)
+"""A word each of :data:`_LOADING_RE`'s holds (``exec_module`` and ``import_module`` too)."""
 _STRING_NAME_RE = r"[\"']([\w./-]+)[\"']"
 """A string literal that may name a module or a file (``"mk"``, ``'mk.py'``, ``"./lib/x.py"``)."""
 _NODE_IMPORT_RE = r"(?:\brequire\s*\(\s*|\bfrom\s*|\bimport\s*\(?\s*)[\"'](\./[^\"'\n]+)[\"']"
@@ -225,7 +230,10 @@ def local_imports(text: str) -> list[str]:
     are there is the caller's look; their code may make a link as the script's own may
     (P-3)."""
     names: list[str] = []
-    for found in re.finditer(_PYTHON_IMPORT_RE, text):
+    # each pattern looked for only where its literal part is (a shell script sourced by a
+    # startup file holds none: five patterns compiled for nothing in every login shell, H-5)
+    imports = "import" in text
+    for found in re.finditer(_PYTHON_IMPORT_RE, text) if imports else ():
         if found.group(3) is not None:
             names.extend(_module_files(found.group(3).split(",")))
             continue
@@ -233,16 +241,18 @@ def local_imports(text: str) -> list[str]:
         names.extend(_module_files([package]))
         prefix = f"{package}." if package else ""  # ``from pkg import helper``: pkg/helper.py
         names.extend(_module_files(f"{prefix}{each.strip()}" for each in found.group(2).split(",")))
-    if re.search(_LOADING_RE, text):  # a name or file given as a string to code loading it
+    loading = any(word in text for word in _LOADING_WORDS) and re.search(_LOADING_RE, text)
+    if loading:  # a name or file given as a string to code loading it
         for found in re.finditer(_STRING_NAME_RE, text):
             spelled = found.group(1)
             names.extend([spelled] if spelled.endswith(".py") else _module_files([spelled]))
-    for found in re.finditer(_NODE_IMPORT_RE, text):
+    for found in re.finditer(_NODE_IMPORT_RE, text) if "'./" in text or '"./' in text else ():
         path = found.group(1)[2:]
         if ".." not in path:
             names.extend(f"{path}{ending}" for ending in _NODE_ENDINGS)
-    names.extend(found.group(1) for found in re.finditer(_PYTHON_RUN_FILE_RE, text))
-    for found in re.finditer(_PYTHON_IMPORT_CALL_RE, text):
+    if "exec" in text or "run_path" in text:
+        names.extend(found.group(1) for found in re.finditer(_PYTHON_RUN_FILE_RE, text))
+    for found in re.finditer(_PYTHON_IMPORT_CALL_RE, text) if imports else ():
         path = found.group(1).replace(".", "/")
         names.extend([f"{path}.py", f"{path}/__init__.py"])
     return names

@@ -32,6 +32,7 @@ from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, s
 
 __all__ = [
     "FOLDERS_CAP",
+    "FOLDER_CHANGER_RE",
     "SCRIPTS_CAP",
     "SCRIPT_CAP",
     "SCRIPT_DEPTH",
@@ -119,14 +120,18 @@ def read_script(file: str, *, run: bool) -> tuple[str, str]:
     return ("shell" if names[:1] and names[0] in _SHELL_INTERPRETERS else "other"), text
 
 
-_PATH_WORD_SPLIT_RE = r"[\s;&|()<>'\"`=]+"
-"""What ends a path word in a script's text (white space, shell punctuation, quotes, the ``=``
-of ``of=notes/x``, ``--output=notes/x``), for :func:`linked_words`."""
+_PATH_WORD_ENDS = ";&|()<>'\"`="
+"""What ends a path word in a script's text besides white space (shell punctuation, quotes,
+the ``=`` of ``of=notes/x``, ``--output=notes/x``), for :func:`linked_words`: each replaced
+by a space, then the text split at white space (``str.split``: the white space of ``\\s``);
+a pattern's split made a string of every piece of bash-completion's 136 KiB (8 ms, H-5)."""
+_RUN_TIME_CHARS = frozenset("$~*?[\0")
+"""A word holding one of these is read at run time (an expansion, the home, a pattern)."""
 
 
 def linked_words(text: str, bases: list[str]) -> list[tuple[str, str]]:
-    """The words of a script's ``text`` (split at :data:`_PATH_WORD_SPLIT_RE`, each once, in
-    order; none holding a ``$``, ``~`` or pattern, read at run time) that, from one of
+    """The words of a script's ``text`` (split at white space and :data:`_PATH_WORD_ENDS`,
+    each once, in order; none holding a ``$``, ``~`` or pattern, read at run time) that, from one of
     ``bases`` (the absolute folders the script may run in, the one it starts in first), lead
     through a symlink: the path the kernel resolves differs from the one spelled
     (``notes/x.md`` where ``notes`` is a link), each with that folder. Absolute words are
@@ -136,8 +141,10 @@ def linked_words(text: str, bases: list[str]) -> list[tuple[str, str]]:
     ``realpath`` for a word holding ``..``). An unreadable folder resolves none (P-3)."""
     absolute: list[str] = []
     relative: dict[str, list[str]] = {}  # by their first part
-    for word in dict.fromkeys(re.split(_PATH_WORD_SPLIT_RE, text)):
-        if not word or any(char in word for char in "$~*?[\0"):
+    for end in _PATH_WORD_ENDS:
+        text = text.replace(end, " ")
+    for word in dict.fromkeys(text.split()):
+        if not _RUN_TIME_CHARS.isdisjoint(word):
             continue
         if word.startswith("/"):
             absolute.append(word)
@@ -242,6 +249,10 @@ _CLOSING = frozenset({"fi", "done", "esac", "}"})
 """Words closing one."""
 _VALUES_CAP = 16
 """The most values one variable is followed with; past it, unknown."""
+FOLDER_CHANGER_RE = r"(?:cd(?<!\wcd)|pushd(?<!\wpushd)|popd(?<!\wpopd))\b"
+"""The word ``cd``, ``pushd`` or ``popd`` in a script's text (``\\b(?:cd|pushd|popd)\\b``,
+its start told after the name: searched for by its first letters, not tried at every
+character of bash-completion's 136 KiB, 5 ms each time a file sourcing it is read, H-5)."""
 _DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
 """Builtins whose operands are assignments (``export BASH_ENV=./x.sh``)."""
 _ASSIGNED_RE = r"(?s)^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$"
@@ -775,8 +786,11 @@ def _own_folder_read(text: str, file: str, kind: str) -> str:
 
         return spelled
 
-    text = re.sub(_REAL_DIRNAME_RE, own(_OWN_REAL), text)
-    text = re.sub(_DIRNAME_RE, own(_OWN), text)
+    if "dirname" in text:  # each pattern holds it: else no pass over a long script (H-5)
+        text = re.sub(_REAL_DIRNAME_RE, own(_OWN_REAL), text)
+        text = re.sub(_DIRNAME_RE, own(_OWN), text)
+    if "\0" not in text:  # no own folder read, none printed by a ``cd``
+        return text
     return re.sub(_CD_FOLDER_PRINTED_RE, lambda found: found.group("folder"), text)
 
 
@@ -1034,7 +1048,7 @@ class _NestedScan:
         if self.sourced or self.base is None:
             return
         language, text = read_script(file, run=False)
-        if language != "shell" or not re.search(r"\b(?:cd|pushd|popd)\b", text):
+        if language != "shell" or not re.search(FOLDER_CHANGER_RE, text):
             return
         folders = script_folders(text, self.base, self.environ, (file, "source"), sourced=True)
         if folders is None:

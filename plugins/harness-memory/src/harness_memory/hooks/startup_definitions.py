@@ -275,8 +275,20 @@ def _system_file(path: str) -> bool:
 def _names_file(plain: str, file: str) -> bool:
     """Whether the command's ``plain`` text names ``file``: its name as a word's last part
     (``~/.bashrc``, ``.bashrc`` after a ``cd ~``; ``"$HOME"/.bash_aliases``)."""
-    name = re.escape(os.path.basename(file))  # noqa: PTH119
-    return bool(name) and re.search(rf"(?<![\w.-]){name}(?![\w.-])", plain) is not None
+    name = os.path.basename(file)  # noqa: PTH119
+    at = plain.find(name) if name else -1
+    while at >= 0:  # no pattern per file: a login shell's dozen names compiled a dozen (H-5)
+        end = at + len(name)
+        if not _word_char(plain[at - 1 : at]) and not _word_char(plain[end : end + 1]):
+            return True
+        at = plain.find(name, at + 1)
+    return False
+
+
+def _word_char(char: str) -> bool:
+    """Whether ``char`` (one character, or none) goes on a file's name in a word: a word
+    character (``\\w``: a letter, a digit, ``_``), ``.`` or ``-``."""
+    return char.isalnum() or char in ("_", ".", "-")
 
 
 _SHELL_WORD_RE = r"(?<![\w.-])(?:bash|rbash|sh|dash|ash|zsh|ksh|mksh|lksh)\b"

@@ -150,6 +150,7 @@ from harness_memory.hooks.made_links import (
     unknown_link,
 )
 from harness_memory.hooks.named_scripts import (
+    FOLDER_CHANGER_RE,
     SCRIPT_FOLLOW_CAP,
     SCRIPT_SHELLS,
     read_script,
@@ -3886,7 +3887,7 @@ class _Writes:
         may be in (``cd sub; . ../b.sh; bash k.sh`` with ``b.sh`` ``cd ..``: a script run
         after it is read there too, P-3)."""
         language, text = read_script(file, run=False)
-        if language != "shell" or not re.search(r"\b(?:cd|pushd|popd)\b", text):
+        if language != "shell" or not re.search(FOLDER_CHANGER_RE, text):
             return
         folders = script_folders(text, self._base, self._environ, (file, "source")) or []
         self.maybe_bases.extend(f for f in folders if f not in (self._base, *self.maybe_bases))

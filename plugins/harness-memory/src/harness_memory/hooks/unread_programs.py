@@ -273,20 +273,35 @@ def _other_key(text: str, root: str, own: set[str], *, root_named: bool) -> str 
     release-20261204`` beside the user scope's path) is an everyday argument and passes: a
     program joining it to the root makes a folder no Workspace's Session uses yet (open, as
     every path such a program builds: ``docs/security.md``)."""
+    tokens = re.split(_KEY_WORD_SPLIT_RE, text)
     looked_up: set[str] = set()
-    shaped: dict[str, bool] = {}  # each word's shape judged once: a big script repeats words
-    for token in re.split(_KEY_WORD_SPLIT_RE, text):
+    # each word once, where it first stands (a big script repeats its words: bash-completion's
+    # 136 KiB holds 3,800 of 20,000, H-5): a word seen again changes nothing below the cap
+    for token in dict.fromkeys(tokens):
         if root_named and token.casefold() == MARKER_FILE:
             return token
-        if (key_shaped := shaped.get(token)) is None:
-            key_shaped = len(token) <= 57 and token not in own and SCOPE_KEY_RULE.accepts(token)
-            shaped[token] = key_shaped
-        if not key_shaped:
+        if not _key_shaped(token, own):
             continue
-        if len(looked_up) >= KEYS_CAP:
+        looked_up.add(token)
+        if os.path.lexists(os.path.join(root, token)):  # noqa: PTH118
             return token
-        if token not in looked_up:
-            looked_up.add(token)
-            if os.path.lexists(os.path.join(root, token)):  # noqa: PTH118
-                return token
+        if len(looked_up) >= KEYS_CAP:  # past it, every word of the text after this one
+            return _past_keys_cap(tokens[tokens.index(token) + 1 :], own, root_named=root_named)
+    return None
+
+
+def _key_shaped(token: str, own: set[str]) -> bool:
+    """Whether ``token`` is shaped like a Workspace key (K-7) other than the ``own`` scopes: a
+    Workspace key ends in ``-`` and 8 hex digits, told first (most words are none)."""
+    hyphened = token == USER_SCOPE or (9 < len(token) <= 57 and token[-9] == "-")
+    return hyphened and token not in own and SCOPE_KEY_RULE.accepts(token)
+
+
+def _past_keys_cap(tokens: list[str], own: set[str], *, root_named: bool) -> str | None:
+    """:func:`_other_key`'s answer once it has looked up :data:`KEYS_CAP` words: the first of
+    ``tokens`` (the text's words after the last one looked up, seen before or not) that is
+    the marker (when ``root_named``) or key-shaped, or None."""
+    for token in tokens:
+        if (root_named and token.casefold() == MARKER_FILE) or _key_shaped(token, own):
+            return token
     return None
