@@ -60,7 +60,7 @@ def test_h7_a_record_naming_another_folders_token_leaves_it(
     assert work_token.read_text() == TOKEN + "\n", said
     assert work_token.with_name(work_token.name + ".url").is_file(), said
     assert f"removed {work_token}" not in said
-    assert f"left {work_token}: the install record names it, but it is another" in said
+    assert f"left {work_token}: the install record names it, but it is not this" in said
     assert own is None or own.is_file() == (command == "install"), said
 
 
@@ -118,3 +118,78 @@ def test_h7_uninstall_reads_token_files_only_from_its_hooks(tmp_path: Path) -> N
     said = run(home, "uninstall", "--verbose")
 
     assert victim.read_text() == "VICTIM\n", said
+
+
+def test_h7_uninstall_with_its_record_aside_reads_hooks_of_a_utf16_settings_file(
+    tmp_path: Path,
+) -> None:
+    """Claude Code reads a ``settings.json`` saved as UTF-16; its hooks name the token kept
+    outside (here under a config home changed since) as any other's do (review rv-fix67u)."""
+    home = tmp_path / "home"
+    folder = home / ".claude"
+    folder.mkdir(parents=True)
+    (folder / "settings.json").write_bytes(b"\xff\xfe" + '{"model": "opus"}\n'.encode("utf-16-le"))
+    git_init(folder)
+    config = tmp_path / "xdg"
+    run(home, "install", "--no-check", *flags(home, A), environ={"XDG_CONFIG_HOME": str(config)})
+    (own,) = [
+        p for p in (config / "harness-memory" / "tokens").glob("claude-*") if p.suffix != ".url"
+    ]
+    record = folder / "harness-memory" / "install.json"
+    record.rename(record.with_name("install.json.aside"))
+
+    said = run(home, "uninstall", "--verbose")
+
+    assert not own.exists(), said
+    assert not own.with_name(own.name + ".url").exists(), said
+
+
+def test_h7_a_settings_folder_reached_through_a_link_removes_its_own_token(
+    tmp_path: Path,
+) -> None:
+    """``CLAUDE_CONFIG_DIR`` spelled through a symlink to the folder the install was given:
+    the same folder, its own token (it was left, called another folder's)."""
+    home = tmp_path / "home"
+    work, token = work_installed(home)
+    (home / "w").symlink_to(work)
+
+    said = run(home, "uninstall", "--verbose", config_dir=home / "w")
+
+    assert not token.exists(), said
+    assert "another settings folder's" not in said
+
+
+def test_h7_a_moved_settings_folders_token_is_left_with_how_to_remove_it(tmp_path: Path) -> None:
+    """A folder moved after its install cannot be told from a copy by its record: its old
+    token is left, said to be this folder's from before a move or a copy's, with the command
+    that removes it when nothing else uses it."""
+    home = tmp_path / "home"
+    work, token = work_installed(home)
+    moved = work.with_name("job")
+    work.rename(moved)
+
+    said = run(home, "uninstall", "--verbose", config_dir=moved)
+
+    assert token.is_file(), said
+    (line,) = [each for each in said.splitlines() if f"left {token}:" in each]
+    assert "moved" in line
+    assert f"rm {token}" in line
+
+
+def test_h7_nothing_is_removed_through_a_linked_state_folder(tmp_path: Path) -> None:
+    """``~/.claude/harness-memory`` replaced by a symlink to a folder holding a ``token`` and a
+    copy of the install record: the uninstall removes nothing through the link (A-10)."""
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    run(home, "install", "--no-check", *flags(home, A))
+    state = home / ".claude" / "harness-memory"
+    secrets = tmp_path / "secrets"
+    secrets.mkdir()
+    (secrets / "token").write_text("USER SECRET\n")
+    shutil.copy(state / "install.json", secrets / "install.json")
+    shutil.rmtree(state)
+    state.symlink_to(secrets)
+
+    said = run(home, "uninstall", "--verbose")
+
+    assert (secrets / "token").read_text() == "USER SECRET\n", said

@@ -27,9 +27,11 @@ from tests.plugin.test_a10_install_again_with_its_settings_keeps_the_token impor
 TOKEN = "mem_XpMNslI1b3G6u03ulartpAan0dPgIxqFAk5jnawLvag"
 
 
-def run(home: Path, *argv: str, config_dir: Path | None = None) -> str:
-    """What ``harness-memory ARGV`` (with ``--home``) said; it must succeed."""
-    env = {"HOME": str(home), "HARNESS_MEMORY_TOKEN": TOKEN}
+def run(
+    home: Path, *argv: str, config_dir: Path | None = None, environ: dict[str, str] | None = None
+) -> str:
+    """What ``harness-memory ARGV`` (with ``--home``, ``environ`` added) said; it must succeed."""
+    env = {"HOME": str(home), "HARNESS_MEMORY_TOKEN": TOKEN, **(environ or {})}
     if config_dir is not None:
         env["CLAUDE_CONFIG_DIR"] = str(config_dir)
     out = io.StringIO()

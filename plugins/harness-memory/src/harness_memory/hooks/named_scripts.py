@@ -786,8 +786,11 @@ def _own_folder_read(text: str, file: str, kind: str) -> str:
 
         return spelled
 
-    if "dirname" in text:  # each pattern holds it: else no pass over a long script (H-5)
+    # each pattern holds "dirname" or "%/*}" (``${BASH_SOURCE%/*}``): else no pass over a
+    # long script (H-5); a gate on "dirname" alone let those forms through (review rv-hooks67)
+    if "dirname" in text:
         text = re.sub(_REAL_DIRNAME_RE, own(_OWN_REAL), text)
+    if "dirname" in text or "%/*}" in text:
         text = re.sub(_DIRNAME_RE, own(_OWN), text)
     if "\0" not in text:  # no own folder read, none printed by a ``cd``
         return text

@@ -330,6 +330,8 @@ def leftovers(
     from harness_memory.installers.token_place import own_token_file  # it imports this module
 
     state = record.path.parent
+    if state.is_symlink():  # nothing is removed through a link: not a folder an install made
+        return [], []
     files = [state / name for name in (RECORD_NAME, TOKEN_NAME) if (state / name).is_file()]
     named = Path(record.token_file) if record.token_file else None
     kept = named if named is not None and own_token_file(named, state.parent) else outside

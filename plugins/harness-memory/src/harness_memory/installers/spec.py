@@ -291,10 +291,12 @@ def _settings_document(text: str) -> Any:
     import tomllib
 
     from harness_memory.installers.jsonc import loads
+    from harness_memory.installers.settings_text import split_mark
 
+    _, plain = split_mark(text)  # a UTF-16 file's text starts with its mark: Claude Code reads it
     for parse in (loads, tomllib.loads):
         try:
-            return parse(text)
+            return parse(plain or "")
         except ValueError:  # JsoncError, TOMLDecodeError
             continue
     return None

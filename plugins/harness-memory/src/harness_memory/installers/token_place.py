@@ -164,25 +164,42 @@ def own_token_file(path: Path, settings_folder: Path) -> bool:
     the plugin's (:func:`plugin_token_file`). An install record naming another settings
     folder's (one copied with ``cp -a``, a record edited) names no token of its own (H-7,
     A-10). Never raises ``OSError`` nor ``ValueError``."""
-    if path.absolute() == (settings_folder / STATE_FOLDER / TOKEN_NAME).absolute():
-        return True
-    return path == _outside_place(settings_folder, path.parent) and plugin_token_file(path)
+    state = settings_folder / STATE_FOLDER
+    if path.absolute() == (state / TOKEN_NAME).absolute():
+        return not state.is_symlink()  # nothing is removed through a link (A-10)
+    spellings = {settings_folder.absolute(), _real_folder(settings_folder)}
+    named = any(path == _outside_place(folder, path.parent) for folder in spellings)
+    return named and plugin_token_file(path)
+
+
+def _real_folder(folder: Path) -> Path:
+    """``folder`` with its symlinks resolved (``CLAUDE_CONFIG_DIR`` spelled through a link to
+    the folder an install was given); as spelled when that cannot be told."""
+    try:
+        return Path(os.path.realpath(folder))
+    except (OSError, ValueError):
+        return folder.absolute()
 
 
 def foreign_token_said(record: InstallRecord) -> list[str]:
     """What an install or uninstall says of the token file ``record`` names when that is
     another settings folder's (:func:`plugin_token_file`, not :func:`own_token_file`: a
-    settings folder copied with its install record): left. Empty otherwise; a record naming
-    a file the plugin never writes (``~/.ssh/id_ed25519``) is not said either."""
+    settings folder copied with its install record, or this one's before it was moved, which
+    no record tells apart): left, with the command that removes it. Empty otherwise; a record
+    naming a file the plugin never writes (``~/.ssh/id_ed25519``) is not said either."""
     named = Path(record.token_file) if record.token_file else None
     if named is None or not plugin_token_file(named) or not named.is_file():
         return []
     if own_token_file(named, record.path.parent.parent):
         return []
+    from harness_memory.installers.record import removal_command  # it imports this module
+
     return [
-        f"left {named}: the install record names it, but it is another settings folder's "
-        "token (a settings folder copied with its install record?), so it is neither removed "
-        "nor replaced here"
+        f"left {named}: the install record names it, but it is not this settings folder's "
+        "token as it is spelled now: another settings folder's (one copied with its install "
+        "record), or this folder's from before it was moved or renamed; it is neither removed "
+        "nor replaced here. If no other settings folder's hooks read it, remove it yourself: "
+        f"`{removal_command(named)}`"
     ]
 
 
