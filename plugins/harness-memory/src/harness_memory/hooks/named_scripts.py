@@ -27,7 +27,6 @@ from collections.abc import Callable, Mapping
 from pathlib import PurePath
 
 from harness_memory.hooks.git_toplevel import toplevel
-from harness_memory.hooks.option_words import INTERPRETERS, interpreter_table, read_options
 from harness_memory.hooks.shell_comments import without_comments
 from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, shell_home
 
@@ -83,11 +82,7 @@ def script_file(kind: str, base: str, path: str, environ: Mapping[str, str]) -> 
     in ``base`` first, then on ``PATH``; a program named by its path (``"run"``) and a file
     fed on standard input (``"fed"``: ``bash < x.sh``) are there."""
     here = os.path.normpath(os.path.join(base, path))  # noqa: PTH118
-    if (
-        "/" in path
-        or kind in ("run", "fed", "interpreted")
-        or (kind == "shell" and os.path.lexists(here))
-    ):
+    if "/" in path or kind in ("run", "fed") or (kind == "shell" and os.path.lexists(here)):
         return here
     for folder in environ.get("PATH", "").split(":"):
         found = os.path.normpath(os.path.join(base, folder or ".", path))  # noqa: PTH118
@@ -802,47 +797,6 @@ def _own_folder_read(text: str, file: str, kind: str) -> str:
     return re.sub(_CD_FOLDER_PRINTED_RE, lambda found: found.group("folder"), text)
 
 
-def own_folder_spelled(text: str, file: str, kind: str) -> str:
-    """``text``, a shell script's, with each spelling of its own folder (``"$(dirname "$0")"``,
-    ``${BASH_SOURCE%/*}``, ``$(cd "$(dirname "$0")" && pwd)``, their real forms: see
-    :func:`_own_folder_read`) replaced by that folder's absolute path (``file``: the script,
-    absolute; ``kind``: how it runs), so a path built from it (``"$(dirname "$0")/../notes/x"``)
-    is a literal word :func:`linked_words` and the memory names judge (P-3). ``text`` as given
-    when it names no such folder; a folder bash would split or match (white space, a pattern
-    or expansion character) leaves the spelling unread, a word built at run time."""
-    read = _own_folder_read(text, file, kind)
-    if "\0" not in read:
-        return read
-    folders = {_OWN: os.path.dirname(file), _OWN_REAL: os.path.dirname(os.path.realpath(file))}  # noqa: PTH120
-    for mark, folder in folders.items():
-        if not re.search(r"[\s*?\[$`\\'\"\0]", folder):
-            read = read.replace(mark, folder)
-    return read
-
-
-_INTERPRETER_FIRSTS = frozenset("pnbr")
-"""The first letters of :data:`~harness_memory.hooks.option_words.INTERPRETERS`' names
-(``python``, ``pypy``, ``perl``, ``php``, ``node``, ``nodejs``, ``bun``, ``ruby``): no
-pattern tried on any other command (H-5)."""
-_CODE_OPTIONS = frozenset("cemEpr")
-"""The letters of an interpreter's options whose operand is code or a module, not a script
-(``python3 -c``/``-m``, ``node -e``/``-p``, ``perl -e``/``-E``, ``ruby -e``, ``php -r``)."""
-
-
-def interpreted_script(name: str, words: list[str]) -> str | None:
-    """The script file the interpreter ``name`` (an :data:`~harness_memory.hooks.
-    option_words.INTERPRETERS` name) run with ``words`` reads (``python3 -u tools/w.py a``:
-    ``tools/w.py``, found from the folder it runs in), its options read by its own table;
-    None when it runs code or a module (``-c``, ``-m``, ``-e``, ``--eval``…), reads its
-    standard input (``-``, no operand) or an option hides which (P-3)."""
-    found = read_options(words, interpreter_table(name))
-    short = {flag for flag in found.flags if len(flag) == 1}
-    if short & _CODE_OPTIONS or {"--eval", "--print"} & found.flags or not found.operands:
-        return None
-    script = words[found.operands[0]]
-    return None if script == "-" else script
-
-
 def _tilde(word: str) -> bool:
     """Whether ``word`` starts with the home's ``~``: ``~`` alone (``cd ~``) or ``~/…``."""
     return word == "~" or word[:2] == "~/"
@@ -924,8 +878,6 @@ class _NestedScan:
             self._note("shell", script_operand(words[1:]), top=top)
         elif "/" in words[0]:
             self._note("run", words[0], top=top)
-        elif name[:1] in _INTERPRETER_FIRSTS and any(re.match(r, name) for r, _ in INTERPRETERS):
-            self._note("interpreted", interpreted_script(name, words[1:]), top=top)
 
     def _loop(self, words: list[str]) -> None:
         """Read a ``for`` loop's ``words``: its variable holds each of its values (known when
