@@ -41,7 +41,8 @@ __all__ = [
 ]
 
 _OURS_RE = re.compile(r"harness-memory['\"]? +hook +(?P<harness>[a-z-]+) ")
-"""A JSON string (and a TOML basic string: the same escapes), quotes included."""
+"""A hook command this plugin wrote: ``… harness-memory hook <harness> …`` (the program's path
+quoted or not)."""
 
 
 @dataclass(frozen=True, slots=True)
