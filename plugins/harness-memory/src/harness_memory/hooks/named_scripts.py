@@ -805,13 +805,14 @@ def own_folder_spelled(text: str, file: str, kind: str) -> str:
     absolute; ``kind``: how it runs), so a path built from it (``"$(dirname "$0")/../notes/x"``)
     is a literal word :func:`linked_words` and the memory names judge (P-3). ``text`` as given
     when it names no such folder; a folder bash would split or match (white space, a pattern
-    or expansion character) leaves the spelling unread, a word built at run time."""
+    or expansion character), or that :func:`linked_words` would split (``=``, ``;``, ``&``,
+    ``|``, ``(``, ``)``, ``<``, ``>``), leaves the spelling unread, a word built at run time."""
     read = _own_folder_read(text, file, kind)
     if "\0" not in read:
         return read
     folders = {_OWN: os.path.dirname(file), _OWN_REAL: os.path.dirname(os.path.realpath(file))}  # noqa: PTH120
     for mark, folder in folders.items():
-        if not re.search(r"[\s*?\[$`\\'\"\0]", folder):
+        if not re.search(r"[\s*?\[$`\\'\"\0=;&|()<>]", folder):
             read = read.replace(mark, folder)
     return read
 
