@@ -69,6 +69,7 @@ from harness_memory.hooks.named_scripts import (
     lost_writes,
     nested_scripts,
     non_interactive_part,
+    own_folder_spelled,
     read_script,
     script_file,
     script_folders,
@@ -668,11 +669,12 @@ def _script_text_refusal(
     startup files when ``same_shell``, sourced; else in a shell of unknown sort); None
     otherwise. Its own commands are not judged (a longer script's scripts not followed)."""
     language, file, kind = script
-    named = memory_named(text, root, judge.key, judge.records)
+    shell = language == "shell"
+    spelled = own_folder_spelled(text, file, kind) if shell else text  # its folder, read
+    named = memory_named(spelled, root, judge.key, judge.records)
     if named is not None:
         return f"it names other memory ({shown_path(named)})"
     roots = {root, real_or_none(root) or root}
-    shell = language == "shell"
     asks = {"asks_git": depth == 0 and judge.git_kept}  # git asked for a top as it will be
     folders = script_folders(text, base, judge.environ, (file, kind), **asks) if shell else [base]
     if folders is None:
@@ -691,7 +693,7 @@ def _script_text_refusal(
             "only from the folder the command runs in: where it lands cannot be known before "
             "the command runs, and it could be another Workspace's memory scope"
         )
-    for word, folder in linked_words(text, folders):  # resolved as the kernel will there
+    for word, folder in linked_words(spelled, folders):  # resolved as the kernel will there
         if (reason := _path_refusal(word, folder, judge, roots)) is not None:
             lands = reason.removeprefix(REFUSAL_PREFIX)
             entered = "" if folder == base else f" (from {shown_path(folder)}, where it cds)"

@@ -45,6 +45,7 @@ __all__ = [
     "lost_writes",
     "nested_scripts",
     "non_interactive_part",
+    "own_folder_spelled",
     "read_script",
     "script_file",
     "script_folders",
@@ -795,6 +796,25 @@ def _own_folder_read(text: str, file: str, kind: str) -> str:
     if "\0" not in text:  # no own folder read, none printed by a ``cd``
         return text
     return re.sub(_CD_FOLDER_PRINTED_RE, lambda found: found.group("folder"), text)
+
+
+def own_folder_spelled(text: str, file: str, kind: str) -> str:
+    """``text``, a shell script's, with each spelling of its own folder (``"$(dirname "$0")"``,
+    ``${BASH_SOURCE%/*}``, ``$(cd "$(dirname "$0")" && pwd)``, their real forms: see
+    :func:`_own_folder_read`) replaced by that folder's absolute path (``file``: the script,
+    absolute; ``kind``: how it runs), so a path built from it (``"$(dirname "$0")/../notes/x"``)
+    is a literal word :func:`linked_words` and the memory names judge (P-3). ``text`` as given
+    when it names no such folder; a folder bash would split or match (white space, a pattern
+    or expansion character), or that :func:`linked_words` would split (``=``, ``;``, ``&``,
+    ``|``, ``(``, ``)``, ``<``, ``>``), leaves the spelling unread, a word built at run time."""
+    read = _own_folder_read(text, file, kind)
+    if "\0" not in read:
+        return read
+    folders = {_OWN: os.path.dirname(file), _OWN_REAL: os.path.dirname(os.path.realpath(file))}  # noqa: PTH120
+    for mark, folder in folders.items():
+        if not re.search(r"[\s*?\[$`\\'\"\0=;&|()<>]", folder):
+            read = read.replace(mark, folder)
+    return read
 
 
 def _tilde(word: str) -> bool:
