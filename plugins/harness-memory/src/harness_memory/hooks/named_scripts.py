@@ -798,6 +798,11 @@ def _own_folder_read(text: str, file: str, kind: str) -> str:
     return re.sub(_CD_FOLDER_PRINTED_RE, lambda found: found.group("folder"), text)
 
 
+_QUOTED_OWN_RE = '"(\0[hr][^"\\s$`*?\\[\\\\]*)"'
+"""A double-quoted part starting with the script's own folder read (:data:`_OWN`,
+:data:`_OWN_REAL`) and holding nothing bash expands or splits there (``"\\0h/.."``)."""
+
+
 def own_folder_spelled(text: str, file: str, kind: str) -> str:
     """``text``, a shell script's, with each spelling of its own folder (``"$(dirname "$0")"``,
     ``${BASH_SOURCE%/*}``, ``$(cd "$(dirname "$0")" && pwd)``, their real forms: see
@@ -810,6 +815,10 @@ def own_folder_spelled(text: str, file: str, kind: str) -> str:
     read = _own_folder_read(text, file, kind)
     if "\0" not in read:
         return read
+    # ``"$(dirname "$0")"/../notes/x``: the folder quoted alone, the path glued after the
+    # quote; quotes around text bash expands nothing in are no part of the word (review
+    # rv-own67b: linked_words split the word at the quote, and the path went unjudged)
+    read = re.sub(_QUOTED_OWN_RE, r"\1", read)
     folders = {_OWN: os.path.dirname(file), _OWN_REAL: os.path.dirname(os.path.realpath(file))}  # noqa: PTH120
     for mark, folder in folders.items():
         if not re.search(r"[\s*?\[$`\\'\"\0=;&|()<>]", folder):
