@@ -36,9 +36,12 @@ RUN_BY_AN_OPTION_AFTER_A_CD_INTO_DATA = [
     'cd "$(cat target)" && tar cIf "$OLDPWD/mk.sh" "$OLDPWD/x.tar" MEMORY.md',
     'cd "$(cat target)" && tar cvfI "$OLDPWD/x.tar" "$OLDPWD/mk.sh" MEMORY.md',
     'cd "$(cat target)" && tar -cI "$OLDPWD/mk.sh" -f "$OLDPWD/x.tar" MEMORY.md',
-    'cd "$(cat target)" && tar --use-compress-program="$OLDPWD/mk.sh" -cf "$OLDPWD/x.tar" .',
+    'cd "$(cat target)" && tar --use-compress-program="$OLDPWD/mk.sh" '
+    '-cf "$OLDPWD/x.tar" MEMORY.md',
 ]
-"""``mk.sh`` writes ``f.md`` into its folder, then compresses: tar runs it in the other scope."""
+"""``mk.sh`` writes ``f.md`` into its folder, then compresses: tar runs it in the other scope.
+Each archives ``MEMORY.md`` alone: tar archiving ``.`` while ``mk.sh`` writes ``f.md`` there
+exits 1 ("file changed as we read it") when the write comes first, and the proof failed in CI."""
 BACKUPS_NAMED_BY_CODE = [
     'perl -pi -e \'BEGIN{{open F, "target"; $^I = <F>; chomp $^I; $^I .= "/*"}}\' note.md',
     'perl -p -e \'BEGIN{{open F, "target"; $^I = <F>; chomp $^I; $^I .= "/*"}}\' note.md',
