@@ -84,6 +84,7 @@ __all__ = [
     "move_aside_command",
     "remote_memory_root",
     "same_service",
+    "service_digests",
     "service_key",
     "service_url_line",
     "token_kept_outside",
@@ -281,8 +282,6 @@ def _record_says_id_no_secret(state: Path, url: str) -> bool:
     the user said the ids of ``url`` are no secret (``--url-id-not-secret``, A-10). Read as the
     service record beside it is (:func:`token_service`): no link followed, no FIFO waited on,
     a regular file of at most :data:`RECORD_MAX_BYTES`; False for anything else."""
-    import hashlib
-
     from memory_core.json_text import loads
 
     try:
@@ -290,9 +289,16 @@ def _record_says_id_no_secret(state: Path, url: str) -> bool:
         said = None if raw is None else loads(raw).get("urlIdNotSecret")
     except (OSError, ValueError, AttributeError):
         return False
-    spellings = {url, service_key(url)}  # the one spelling; as given, in a record from before
-    digests = {hashlib.sha256(text.encode("utf-8")).hexdigest() for text in spellings}
-    return isinstance(said, list) and not digests.isdisjoint(said)
+    return isinstance(said, list) and not service_digests(url).isdisjoint(said)
+
+
+def service_digests(url: str) -> set[str]:
+    """The SHA-256 digests (hex) an install record may keep of the service ``url``: of its one
+    spelling (:func:`service_key`) and, in a record written before that rule, of ``url`` as
+    the install was given it (A-10)."""
+    import hashlib
+
+    return {hashlib.sha256(text.encode("utf-8")).hexdigest() for text in (url, service_key(url))}
 
 
 def managed_folder(harness: str, platform: str = sys.platform) -> Path:

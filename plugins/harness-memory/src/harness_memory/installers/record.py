@@ -37,6 +37,7 @@ from harness_memory.installers.files import (
 from harness_memory.installers.settings_text import decoded, encoded
 from harness_memory.settings import (
     TOKEN_FILE_NAME,
+    service_digests,
     service_key,
     token_service,
     token_service_file,
@@ -178,7 +179,7 @@ class InstallRecord:
         """Whether the user said the id in ``url``'s path is no secret when installing it: the
         record keeps the digest of its one spelling (:func:`~harness_memory.settings.
         service_key`), or (written before) of the URL as the install was given it."""
-        return not _spelling_digests(url).isdisjoint(self.url_id_not_secret)
+        return not service_digests(url).isdisjoint(self.url_id_not_secret)
 
     def installed_service(self, urls: Iterable[str]) -> str | None:
         """The one spelling (:func:`~harness_memory.settings.service_key`) of the service the
@@ -186,7 +187,7 @@ class InstallRecord:
         digest the record keeps: of that spelling, or (a record written before) of the URL as
         given. None when none of ``urls`` is it, or the record keeps none (A-10)."""
         for url in urls:
-            if self.service_digest in _spelling_digests(url):
+            if self.service_digest in service_digests(url):
                 return service_key(url)
         return None
 
@@ -210,13 +211,6 @@ class InstallRecord:
         if self.service_digest:
             document["serviceUrl"] = self.service_digest
         return FileChange(self.path, self.text, dump_json(document), backup=False)
-
-
-def _spelling_digests(url: str) -> set[str]:
-    """The digests a record may keep of the service ``url``: of its one spelling
-    (:func:`~harness_memory.settings.service_key`) and of ``url`` as written (records from
-    before the one spelling)."""
-    return {text_digest(url.encode("utf-8")), text_digest(service_key(url).encode("utf-8"))}
 
 
 def _digests(found: object) -> dict[str, list[str]]:
@@ -381,8 +375,7 @@ def _users_token(token_file: Path, record: InstallRecord, hook_urls: Collection[
     installed = record.installed_service(hook_urls)
     if installed is not None:
         return installed != service_key(str(given_for))
-    spellings = {str(given_for), service_key(str(given_for))}
-    return record.service_digest not in {text_digest(text.encode()) for text in spellings}
+    return record.service_digest not in service_digests(str(given_for))
 
 
 def hook_urls(texts: Iterable[str | None], flag: str = "--url") -> set[str]:
