@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -393,6 +394,30 @@ def test_k1_a_workspace_through_41_symlinks_gets_no_key_as_the_kernel_opens_none
     assert real_workspace_path(near) == str(tmp_path / "near" / "real")
     assert workspace_memory_key(near) == key_for_real_path(str(tmp_path / "near" / "real"))
     assert real_workspace_path(tmp_path / "not-there") == str(tmp_path / "not-there")
+
+
+def test_k1_one_eloop_from_a_raced_kernel_walk_is_asked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mount or a rename racing the kernel's lock-free walk makes it walk again still
+    counting the first walk's links: a chain of 40 is now and then ELOOP once. The key is
+    derived as on a quiet machine; two ELOOPs in a row are believed."""
+    near = chain_of_links(tmp_path, 40)
+    kernel_stat = os.stat
+    refusals = [1]
+
+    def raced(path: str, *, follow_symlinks: bool = True) -> os.stat_result:
+        if path == near and refusals:
+            refusals.pop()
+            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), path)
+        return kernel_stat(path, follow_symlinks=follow_symlinks)
+
+    monkeypatch.setattr(os, "stat", raced)
+    assert workspace_memory_key(near) == key_for_real_path(str(tmp_path / "real"))
+
+    refusals[:] = [1, 1]
+    with pytest.raises(UnresolvablePath, match="Too many levels of symbolic links"):
+        real_workspace_path(near)
 
 
 def test_k1_real_path_answers_as_realpath_without_symlinks_on_the_way(tmp_path: Path) -> None:

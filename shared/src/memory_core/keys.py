@@ -489,7 +489,7 @@ def real_workspace_path(
     """
     real = real_path(workspace)
     try:
-        os.stat(workspace)  # noqa: PTH116 - the kernel's own walk, one stat
+        kernel_stat(workspace)
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise _unresolvable(error, os.fspath(workspace)) from None
@@ -498,6 +498,23 @@ def real_workspace_path(
         absolute = spelt if spelt.startswith("/") else os.path.join(os.getcwd(), spelt)  # noqa: PTH109, PTH118 - str paths
         _refuse_proc(absolute, mounts)
     return real
+
+
+def kernel_stat(path: str | os.PathLike[str]) -> os.stat_result:
+    """``os.stat`` of ``path`` as given: the kernel's own walk, which follows at most 40
+    symlinks (``MAXSYMLINKS``) where :func:`real_path` follows any number (K-1).
+
+    ``ELOOP`` is believed only when a second walk answers it too: when a mount or a rename
+    anywhere races its lock-free walk, the kernel walks the path again but keeps counting from
+    the links the first walk followed (``fs/namei.c``), so a chain of 21 to 40 links is now
+    and then refused once (4 stats of 300 through 40 links beside a mount loop). Raises
+    ``OSError`` as ``os.stat`` does."""
+    try:
+        return os.stat(path)  # noqa: PTH116 - one stat, no Path
+    except OSError as error:
+        if error.errno != errno.ELOOP:
+            raise
+    return os.stat(path)  # noqa: PTH116 - one stat, no Path
 
 
 def _refuse_proc(path: str, mounts: Sequence[Mount] | None) -> None:

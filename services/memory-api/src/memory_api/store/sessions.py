@@ -50,6 +50,7 @@ from memory_core.keys import (
     USER_SCOPE,
     has_control_character,
     is_temporary_workspace,
+    kernel_stat,
     key_for_real_path,
     real_path,
 )
@@ -143,7 +144,8 @@ def _real_workspace(workspace: str) -> tuple[str, int | None]:
             "encoding): its .workspace marker holds the path as UTF-8 text (K-5)"
         )
     try:
-        info = _kernel_stat(workspace)
+        # the path as given, not ``real``: the kernel's own walk (K-1: as the kernel does)
+        info = kernel_stat(workspace)
         is_dir = stat.S_ISDIR(info.st_mode)
         device: int | None = info.st_dev
     except OSError as error:
@@ -162,21 +164,6 @@ def _real_workspace(workspace: str) -> tuple[str, int | None]:
     if not is_dir:
         raise _no_folder(real)
     return real, device
-
-
-def _kernel_stat(workspace: str) -> os.stat_result:
-    """``os.stat`` of the path as given, not of its real path: the kernel's own walk, which
-    follows at most 40 symlinks (MAXSYMLINKS) where ``realpath`` follows any number (K-1: as
-    the kernel does). ``ELOOP`` is taken only when a second walk answers it too: when a mount
-    or a rename anywhere races its lock-free walk, the kernel walks the path again but keeps
-    the links it already counted (``fs/namei.c``), so a chain of 21 to 40 links is now and
-    then refused once. Raises ``OSError`` as ``os.stat`` does."""
-    try:
-        return os.stat(workspace)  # noqa: PTH116 - one stat, no Path
-    except OSError as error:
-        if error.errno != errno.ELOOP:
-            raise
-    return os.stat(workspace)  # noqa: PTH116 - one stat, no Path
 
 
 def _no_folder(real: str) -> Conflict:
