@@ -124,21 +124,22 @@ def test_h7_uninstall_with_its_record_aside_reads_hooks_of_a_utf16_settings_file
     tmp_path: Path,
 ) -> None:
     """Claude Code reads a ``settings.json`` saved as UTF-16; its hooks name the token kept
-    outside (here under a config home changed since) as any other's do (review rv-fix67u)."""
+    outside as any other's do (review rv-fix67u): here the folder is spelled through a link at
+    the uninstall, so only the hooks' ``--token-file`` (the digest of the folder as installed)
+    names its token. (A token under a config home changed since the install is no longer this
+    install's to remove: ``test_h7_a_token_file_is_the_plugins_only_in_its_own_tokens_folder``.)"""
     home = tmp_path / "home"
     folder = home / ".claude"
     folder.mkdir(parents=True)
     (folder / "settings.json").write_bytes(b"\xff\xfe" + '{"model": "opus"}\n'.encode("utf-16-le"))
     git_init(folder)
-    config = tmp_path / "xdg"
-    run(home, "install", "--no-check", *flags(home, A), environ={"XDG_CONFIG_HOME": str(config)})
-    (own,) = [
-        p for p in (config / "harness-memory" / "tokens").glob("claude-*") if p.suffix != ".url"
-    ]
+    run(home, "install", "--no-check", *flags(home, A))
+    (own,) = outside_tokens(home, "claude")
     record = folder / "harness-memory" / "install.json"
     record.rename(record.with_name("install.json.aside"))
+    (home / "linked").symlink_to(folder)
 
-    said = run(home, "uninstall", "--verbose")
+    said = run(home, "uninstall", "--verbose", config_dir=home / "linked")
 
     assert not own.exists(), said
     assert not own.with_name(own.name + ".url").exists(), said
@@ -159,21 +160,28 @@ def test_h7_a_settings_folder_reached_through_a_link_removes_its_own_token(
     assert "another settings folder's" not in said
 
 
-def test_h7_a_moved_settings_folders_token_is_left_with_how_to_remove_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["install", "uninstall"])
+def test_h7_a_moved_settings_folders_token_is_left_with_how_to_remove_it(
+    tmp_path: Path, command: str
+) -> None:
     """A folder moved after its install cannot be told from a copy by its record: its old
-    token is left, said to be this folder's from before a move or a copy's, with the command
-    that removes it when nothing else uses it."""
+    token is left (another folder's hooks may read it), said to hold a bearer token, to be
+    this folder's from before a move or a copy's, with the command that removes it when
+    nothing else uses it; an install again writes the moved folder's own token."""
     home = tmp_path / "home"
     work, token = work_installed(home)
     moved = work.with_name("job")
     work.rename(moved)
 
-    said = run(home, "uninstall", "--verbose", config_dir=moved)
+    extra = ["--no-check", *flags(home, A)] if command == "install" else []
+    said = run(home, command, *extra, "--verbose", config_dir=moved)
 
-    assert token.is_file(), said
+    assert token.read_text() == TOKEN + "\n", said
     (line,) = [each for each in said.splitlines() if f"left {token}:" in each]
     assert "moved" in line
-    assert f"rm {token}" in line
+    assert "holds a bearer token" in line
+    assert f"rm {token} {token}.url" in line
+    assert len(outside_tokens(home, "job")) == (command == "install"), said
 
 
 def test_h7_nothing_is_removed_through_a_linked_state_folder(tmp_path: Path) -> None:

@@ -241,7 +241,7 @@ def test_h7_a_token_folder_made_a_symlink_is_never_the_plugins_to_remove(
     theirs.parent.mkdir()
     moved.rename(theirs)
     moved.symlink_to(theirs)
-    assert kept.is_file() and not plugin_token_file(kept)
+    assert kept.is_file() and not plugin_token_file(kept, kept.parent)
     held = {
         "tokens": theirs / kept.name,
         "harness-memory": theirs / "tokens" / kept.name,
@@ -263,6 +263,6 @@ def test_h7_a_token_file_in_real_plugin_folders_is_the_plugins(tmp_path: Path) -
     tokens.mkdir(parents=True)
     (tokens / "claude-0123456789ab").write_text("t\n", encoding="utf-8")
 
-    assert plugin_token_file(tokens / "claude-0123456789ab")
-    assert not plugin_token_file(tokens / "missing")
-    assert not plugin_token_file(tmp_path / ".ssh" / "id_ed25519")
+    assert plugin_token_file(tokens / "claude-0123456789ab", tokens)
+    assert not plugin_token_file(tokens / "missing", tokens)
+    assert not plugin_token_file(tmp_path / ".ssh" / "id_ed25519", tokens)

@@ -114,5 +114,5 @@ def test_h7_only_a_token_file_the_plugin_names_is_its_own(tmp_path: Path, where:
     ours = path.with_name("claude-0123456789ab")
     ours.write_text("x\n")
 
-    assert not plugin_token_file(path)
-    assert plugin_token_file(ours)
+    assert not plugin_token_file(path, path.parent)
+    assert plugin_token_file(ours, ours.parent)

@@ -323,7 +323,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes: list[FileChange] = []
     removals: list[Path] = []
     if install and managed is None:
-        changes, removals, left = token_plan(record, token, token_file, options)
+        changes, removals, left = token_plan(record, token, token_file, options, environ)
         removals, kept = still_read(removals, options.home, environ, besides=path)
         notes += [*left, *kept]
         written = token_file if token is not None else None

@@ -243,7 +243,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
 
         notes += switches_back(config, SWITCHES, record.previous, first=first, then=give_back)
         notes += profile_notes
-    planned = token_plan(record, options.token, token_file, options) if install else None
+    planned = token_plan(record, options.token, token_file, options, environ) if install else None
     changes, removals, left = planned or ([], [], [])
     removals, kept = still_read(removals, options.home, environ, besides=hooks_path)
     notes += left + kept + refused_by_other_readers(token_file, options, environ, hooks_path)

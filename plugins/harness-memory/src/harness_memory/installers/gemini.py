@@ -207,7 +207,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         if why := gemini_off(merged, hook_names(merged)):  # the file keeps our hooks from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS, managed=False)
-    planned = token_plan(record, options.token, token_file, options) if install else None
+    planned = token_plan(record, options.token, token_file, options, environ) if install else None
     changes, removals, left = planned or ([], [], [])
     removals, kept = still_read(removals, options.home, environ, besides=path)
     notes += left + kept

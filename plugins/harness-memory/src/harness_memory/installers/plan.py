@@ -110,14 +110,23 @@ def with_state(
             notes = [*notes, said]
         notes = [*notes, *_backups_keeping_a_token(changes)]
         return Plan([*changes, record.change(), *ignore], notes, list(removals or []))
-    from harness_memory.installers.token_place import foreign_token_said, own_token_file
+    from harness_memory.installers.token_place import (
+        emptied_tokens_folder,
+        foreign_token_said,
+        own_token_file,
+        tokens_folder,
+    )
 
     texts = [change.old for change in changes]
+    settings = record.path.parent.parent
+    tokens = None if readers is None else tokens_folder(readers[0], readers[1])
     named = Path(record.token_file) if record.token_file else None
-    named_own = named is not None and own_token_file(named, record.path.parent.parent)
+    named_own = named is not None and own_token_file(named, settings, tokens)
     outside = None if named_own else _outside(record, texts, readers)
-    files, folders = leftovers(record, hook_urls(texts), outside)
-    notes = [*notes, *foreign_token_said(record)]
+    files, folders = leftovers(record, hook_urls(texts), outside, tokens)
+    notes = [*notes, *foreign_token_said(record, tokens)]
+    if not named_own and outside is None:  # a token file our hooks name that is not ours
+        notes += _hooks_tokens_left(record, texts, tokens)
     if readers is not None:
         files, kept_notes = _not_still_read(files, record, readers, outside)
         notes = [*notes, *kept_notes]
@@ -133,6 +142,9 @@ def with_state(
         kept.append(change)
     backups = [b for c in kept for b in _made_backups(c.path, record) if b not in files]
     made_folders = sorted(map(Path, record.created_folders), key=lambda f: -len(f.parts))
+    if record.text is None and readers is not None:  # no record of the folders it made
+        spare = emptied_tokens_folder(settings, readers[0], readers[1])
+        made_folders += [folder for folder in spare if folder not in folders]
     return Plan(kept, notes, files, folders, made_folders, backups)
 
 
@@ -154,6 +166,26 @@ def _outside(
     named = [Path(word) for word in sorted(our_flag_values(texts, "--token-file"))]
     where = None if readers is None else (readers[0], readers[1])
     return outside_token(record.path.parent.parent, named, where)
+
+
+def _hooks_tokens_left(
+    record: InstallRecord, texts: list[str | None], tokens: Path | None
+) -> list[str]:
+    """What an uninstall says of each token file our own hook handlers in ``texts`` name by
+    ``--token-file`` (:func:`~harness_memory.installers.spec.our_flag_values`) that it leaves
+    as not this settings folder's own in ``tokens`` (another tokens folder, another settings
+    folder's name: :func:`~harness_memory.installers.token_place.left_token_said`), but the
+    one ``record`` names, said already: the file and the command that removes it (H-7)."""
+    from harness_memory.installers.token_place import left_token_said  # it imports this module
+
+    settings, by = record.path.parent.parent, "the hooks name"
+    named = sorted(our_flag_values(texts, "--token-file"))
+    return [
+        said
+        for word in named
+        if word != record.token_file
+        for said in left_token_said(Path(word), settings, tokens, by)
+    ]
 
 
 def _not_still_read(

@@ -16,7 +16,6 @@ token into a commit); :func:`leftovers` names what ``uninstall`` removes from th
 from __future__ import annotations
 
 import hashlib
-import itertools
 import os
 import shlex
 import shutil
@@ -35,6 +34,7 @@ from harness_memory.installers.files import (
     read_text,
 )
 from harness_memory.installers.settings_text import decoded, encoded
+from harness_memory.installers.spec import our_flag_values
 from harness_memory.settings import (
     TOKEN_FILE_NAME,
     service_digests,
@@ -306,15 +306,20 @@ def unignored_token(settings_folder: Path) -> str | None:
 
 
 def leftovers(
-    record: InstallRecord, hook_urls: Collection[str] = (), outside: Path | None = None
+    record: InstallRecord,
+    hook_urls: Collection[str] = (),
+    outside: Path | None = None,
+    tokens: Path | None = None,
 ) -> tuple[list[Path], list[Path]]:
     """What uninstall removes of the settings folder ``record`` belongs to (``hook_urls``: the
     ``--url`` values of the hooks it takes out, :func:`hook_urls`; ``outside``: the token file
     they keep outside the state folder when the record names none, a record moved aside,
-    :func:`~harness_memory.installers.token_place.outside_token`): (files: the
-    record, the token file (also one kept outside, which the record names, else ``outside``:
-    only this settings folder's own, :func:`~harness_memory.installers.token_place.
-    own_token_file`, never another settings folder's a copied record names) and its service
+    :func:`~harness_memory.installers.token_place.outside_token`; ``tokens``: the tokens
+    folder of this install, :func:`~harness_memory.installers.token_place.tokens_folder`):
+    (files: the record, the token file (also one kept outside, which the record names, else
+    ``outside``: only this settings folder's own in ``tokens``, :func:`~harness_memory.
+    installers.token_place.own_token_file`, never another settings folder's a copied record
+    names, nor one in another tokens folder) and its service
     record (not a ``.url``
     file there that is no record harness-memory wrote: the user's, A-10), the ``.gitignore``
     an install wrote and
@@ -328,12 +333,13 @@ def leftovers(
         return [], []
     files = [state / name for name in (RECORD_NAME, TOKEN_NAME) if (state / name).is_file()]
     named = Path(record.token_file) if record.token_file else None
-    kept = named if named is not None and own_token_file(named, state.parent) else outside
-    if kept is not None and own_token_file(kept, state.parent) and kept.is_file():
+    own = named is not None and own_token_file(named, state.parent, tokens)
+    kept = named if own else outside
+    if kept is not None and own_token_file(kept, state.parent, tokens) and kept.is_file():
         files.append(kept)
     files = [path for path in files if not _users_token(path, record, hook_urls)]
-    tokens = [token for token in files if token.name != RECORD_NAME]
-    served = [token_service_file(token) for token in tokens if token_service(token) != ""]
+    secrets = [token for token in files if token.name != RECORD_NAME]
+    served = [token_service_file(token) for token in secrets if token_service(token) != ""]
     files += [path for path in served if path.is_file() and not path.is_symlink()]
     sessions = state / _SESSIONS
     if sessions.is_dir() and not sessions.is_symlink():
@@ -379,19 +385,15 @@ def _users_token(token_file: Path, record: InstallRecord, hook_urls: Collection[
 
 
 def hook_urls(texts: Iterable[str | None], flag: str = "--url") -> set[str]:
-    """Every word following ``flag`` (or joined to it, ``--url=…``) in the settings ``texts``,
-    quotes and JSON escapes read as spaces: the service URLs hook commands name, as an install
-    was given them, for :meth:`InstallRecord.installed_service` (a word that is no URL there
-    matches no digest and is never used)."""
-    found: set[str] = set()
-    for text in texts:
-        words = (text or "").translate(_NOT_IN_A_WORD).split()
-        found.update(after for before, after in itertools.pairwise(words) if before == flag)
-        found.update(word.removeprefix(f"{flag}=") for word in words if word.startswith(f"{flag}="))
-    return found
-
-
-_NOT_IN_A_WORD = str.maketrans({"'": " ", '"': " ", "\\": " ", ",": " "})
+    """The values of ``flag`` (``--url VALUE`` or ``--url=VALUE``) in our own hook commands of
+    the settings ``texts`` (JSON, JSONC or TOML): only a handler's ``command`` in
+    ``hooks.<event>[].hooks[]`` that runs ``harness-memory hook <harness>``
+    (:func:`~harness_memory.installers.spec.our_flag_values`), never a ``statusLine``, a
+    permission rule, an ``env`` value or a hook of another program reading like one (H-7): the
+    service URLs our hooks name, as an install was given them, for
+    :meth:`InstallRecord.installed_service` (a word that is no URL there matches no digest and
+    is never used). A text that is none of those formats gives none."""
+    return our_flag_values(texts, flag)
 
 
 def left_said(path: Path) -> str:

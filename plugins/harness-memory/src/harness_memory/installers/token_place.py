@@ -71,9 +71,11 @@ __all__ = [
     "TOKENS_IGNORE_TEXT",
     "TokenPlaceError",
     "config_home",
+    "emptied_tokens_folder",
     "foreign_token_said",
     "home_tree_warning",
     "hooks_token_file",
+    "left_token_said",
     "lone_tokens_ignore",
     "outside_token",
     "own_token_file",
@@ -84,8 +86,10 @@ __all__ = [
     "token_place",
     "token_plan",
     "token_readers",
+    "token_shaped",
     "token_url_readers",
     "token_urls",
+    "tokens_folder",
     "users_file_refused",
 ]
 
@@ -102,29 +106,57 @@ class TokenPlaceError(SettingsFileError):
     written."""
 
 
-def plugin_token_file(path: Path) -> bool:
-    """Whether ``path`` is where the plugin itself writes a token: a state folder's token file
-    (``<settings folder>/harness-memory/token``) or one in a ``harness-memory/tokens`` folder
-    (:data:`TOKENS_FOLDER`: kept out of a git work tree) named as an install names it there
-    (``<settings folder>-<12 hex digits>``, :func:`token_place`). Only such a file is ever
-    removed as a stale token: an install record naming any other file (``~/.ssh/id_ed25519``,
-    a ``harness-memory/tokens/deploy`` of a repository's own) removes nothing (H-7).
+def plugin_token_file(path: Path, tokens: Path | None) -> bool:
+    """Whether ``path`` is where this install itself writes a token: a state folder's token
+    file (``<settings folder>/harness-memory/token``) or one in ``tokens``, the tokens folder
+    an install keeps tokens in for the home and environment as resolved now
+    (:func:`tokens_folder`: ``<config home>/harness-memory/tokens``, kept out of a git work
+    tree), named as an install names it there (``<settings folder>-<12 hex digits>``,
+    :func:`token_place`). Only such a file is ever removed or replaced as a stale token: an
+    install record or a hook command naming any other file (``~/.ssh/id_ed25519``, a
+    ``harness-memory/tokens/deploy`` of a repository's own, a file of that name in another
+    user's or an earlier config home's ``harness-memory/tokens``) removes nothing (H-7, A-10);
+    ``tokens`` None (not known): no file there is.
 
-    The ``harness-memory/tokens`` form is judged without following a symlink (``lstat``): both
-    folders must be real folders and the file a regular file, not a link. A dotfiles repository
-    making ``tokens`` (or ``harness-memory``) a symlink to a folder of its own, or the file a
-    link to one, puts there what the plugin never wrote: a record naming it removes nothing.
-    The config folder above them is the user's (``$XDG_CONFIG_HOME``, often itself a link) and
-    not judged. Never raises ``OSError``."""
+    The folder is compared with its symlinks resolved, as the kernel opens it (the config home
+    is the user's, often itself a link). The ``harness-memory/tokens`` form is judged without
+    following a symlink (``lstat``): both folders must be real folders and the file a regular
+    file, not a link. A dotfiles repository making ``tokens`` (or ``harness-memory``) a
+    symlink to a folder of its own, or the file a link to one, puts there what the plugin never
+    wrote: a record naming it removes nothing. Never raises ``OSError``."""
     if path.parent.name == STATE_FOLDER and path.name == TOKEN_NAME:
         return True
+    return tokens is not None and token_shaped(path) and _same_folder(path.parent, tokens)
+
+
+def token_shaped(path: Path) -> bool:
+    """Whether ``path`` is a regular file (``lstat``) named as an install names a token file
+    (``<settings folder>-<12 hex digits>``) in real ``harness-memory/tokens`` folders, in any
+    config home: what an install or uninstall names when it leaves one that is not its own
+    (:func:`plugin_token_file`), never what it removes. Never raises ``OSError``."""
     if path.parent.parts[-2:] != TOKENS_FOLDER or not _PLACE_NAME_RE.fullmatch(path.name):
         return False
     return (
         _is_real(path.parent.parent, stat.S_ISDIR)
         and _is_real(path.parent, stat.S_ISDIR)
-        and (_is_real(path, stat.S_ISREG))
+        and _is_real(path, stat.S_ISREG)
     )
+
+
+def tokens_folder(home: Path, environ: Mapping[str, str]) -> Path:
+    """``<config home>/harness-memory/tokens`` (:func:`config_home` of ``home`` and
+    ``environ``): the one folder where an install keeps token files outside a git work tree,
+    and the only one whose token files it may replace or remove (:func:`plugin_token_file`)."""
+    return config_home(home, environ).joinpath(*TOKENS_FOLDER)
+
+
+def _same_folder(one: Path, other: Path) -> bool:
+    """Whether the folders ``one`` and ``other`` are one, their symlinks resolved (as the
+    kernel opens them); False when either cannot be resolved (a read error never widens)."""
+    try:
+        return os.path.realpath(one, strict=True) == os.path.realpath(other, strict=True)
+    except (OSError, ValueError):
+        return False
 
 
 _PLACE_NAME_RE = re.compile(r"[A-Za-z0-9_-]{0,32}-[0-9a-f]{12}")
@@ -138,7 +170,9 @@ def lone_tokens_ignore(folder: Path) -> Path | None:
     the folder. None otherwise (another file there, the user's own text). Never raises
     ``OSError``."""
     ignore = folder / IGNORE_NAME
-    if folder.parts[-2:] != TOKENS_FOLDER or not _is_real(ignore, stat.S_ISREG):
+    if folder.parts[-2:] != TOKENS_FOLDER or not _is_real(folder, stat.S_ISDIR):
+        return None  # a link to a folder: nothing is removed through it
+    if not _is_real(ignore, stat.S_ISREG):
         return None
     try:
         if [entry.name for entry in os.scandir(folder)] != [IGNORE_NAME]:
@@ -157,19 +191,20 @@ def _is_real(path: Path, kind: Callable[[int], bool]) -> bool:
         return False
 
 
-def own_token_file(path: Path, settings_folder: Path) -> bool:
+def own_token_file(path: Path, settings_folder: Path, tokens: Path | None) -> bool:
     """Whether ``path`` is the token file of ``settings_folder``'s own hooks, which an install
     may replace and an uninstall remove: its state folder's ``token``, or the place an install
-    computes for it in a tokens folder (:func:`_outside_place`: the digest of its path) that is
-    the plugin's (:func:`plugin_token_file`). An install record naming another settings
-    folder's (one copied with ``cp -a``, a record edited) names no token of its own (H-7,
-    A-10). Never raises ``OSError`` nor ``ValueError``."""
+    computes for it in the tokens folder ``tokens`` (:func:`_outside_place`: the digest of its
+    path) that is the plugin's (:func:`plugin_token_file`). An install record naming another
+    settings folder's (one copied with ``cp -a``, a record edited), or a file of that name in
+    another tokens folder, names no token of its own (H-7, A-10). Never raises ``OSError``
+    nor ``ValueError``."""
     state = settings_folder / STATE_FOLDER
     if path.absolute() == (state / TOKEN_NAME).absolute():
         return not state.is_symlink()  # nothing is removed through a link (A-10)
     spellings = {settings_folder.absolute(), _real_folder(settings_folder)}
     named = any(path == _outside_place(folder, path.parent) for folder in spellings)
-    return named and plugin_token_file(path)
+    return named and plugin_token_file(path, tokens)
 
 
 def _real_folder(folder: Path) -> Path:
@@ -181,23 +216,49 @@ def _real_folder(folder: Path) -> Path:
         return folder.absolute()
 
 
-def foreign_token_said(record: InstallRecord) -> list[str]:
-    """What an install or uninstall says of the token file ``record`` names when that is
-    another settings folder's (:func:`plugin_token_file`, not :func:`own_token_file`: a
-    settings folder copied with its install record, or this one's before it was moved, which
-    no record tells apart): left, with the command that removes it. Empty otherwise; a record
-    naming a file the plugin never writes (``~/.ssh/id_ed25519``) is not said either."""
+def foreign_token_said(record: InstallRecord, tokens: Path | None) -> list[str]:
+    """What an install or uninstall says of the token file ``record`` names when it is not
+    this settings folder's own (:func:`own_token_file` in ``tokens``, :func:`tokens_folder`)
+    but reads like one of the plugin's (a state folder's ``token``, or :func:`token_shaped`):
+    left, and why, with the command that removes it (:func:`left_token_said`). Empty
+    otherwise; a record naming a file the plugin never writes (``~/.ssh/id_ed25519``) is not
+    said either."""
     named = Path(record.token_file) if record.token_file else None
-    if named is None or not plugin_token_file(named) or not named.is_file():
+    if named is None:
         return []
-    if own_token_file(named, record.path.parent.parent):
+    return left_token_said(named, record.path.parent.parent, tokens, "the install record names")
+
+
+def left_token_said(named: Path, settings_folder: Path, tokens: Path | None, by: str) -> list[str]:
+    """What an install or uninstall of ``settings_folder`` says of a token file ``named`` (by
+    ``by``: "the install record names", "the hooks name") that it leaves as not its own: a
+    regular file read like one of the plugin's (a state folder's ``token``, or
+    :func:`token_shaped`) that is not :func:`own_token_file` in ``tokens``. It holds a bearer
+    token (``0600`` when the plugin wrote it) that outlives these hooks: the message names the
+    file, why it is left, and the command that removes it (H-7, A-10). Empty otherwise.
+    Never raises ``OSError``."""
+    state_form = named.parent.name == STATE_FOLDER and named.name == TOKEN_NAME
+    if not (state_form and _is_real(named, stat.S_ISREG)) and not token_shaped(named):
+        return []
+    if own_token_file(named, settings_folder, tokens):
         return []
     from harness_memory.installers.record import removal_command  # it imports this module
 
+    if state_form or (tokens is not None and _same_folder(named.parent, tokens)):
+        why = (
+            "it is not this settings folder's token as it is spelled now: another settings "
+            "folder's (one copied with its install record), or this folder's from before it "
+            "was moved or renamed"
+        )
+    else:
+        where = "no tokens folder is known here" if tokens is None else f"it is {tokens}"
+        why = (
+            "it lies outside the tokens folder of this install (as XDG_CONFIG_HOME and HOME "
+            f"are now, {where}): another user's or config home's, or this folder's from an "
+            "install under another XDG_CONFIG_HOME"
+        )
     return [
-        f"left {named}: the install record names it, but it is not this settings folder's "
-        "token as it is spelled now: another settings folder's (one copied with its install "
-        "record), or this folder's from before it was moved or renamed; it is neither removed "
+        f"left {named}: {by} it, but {why}; it holds a bearer token and is neither removed "
         "nor replaced here. If no other settings folder's hooks read it, remove it yourself: "
         f"`{removal_command(named)}`"
     ]
@@ -282,20 +343,47 @@ def outside_token(
     """The token file the hooks of ``settings_folder`` keep outside its state folder (that lies
     in a git work tree, :func:`token_place`), for an uninstall whose install record names
     none (moved aside, as its own advice says: the token was left without a word, H-7): where
-    an install puts it (``where``: home and environment, :func:`config_home`), else one of
-    ``named`` (the ``--token-file`` of our hooks it takes out: a config home changed since)
-    named as that place is (the digest of ``settings_folder``'s path: never another settings
-    folder's token, A-10). Only a regular file in a ``harness-memory/tokens`` folder
-    (:func:`plugin_token_file`) is one; None for none."""
-    places = list(named)
-    if where is not None:
-        places.insert(
-            0, _outside_place(settings_folder, config_home(*where).joinpath(*TOKENS_FOLDER))
-        )
+    an install puts it (``where``: home and environment, :func:`tokens_folder`), else one of
+    ``named`` (the ``--token-file`` of our hooks it takes out: the folder spelled through a
+    link) named as that place is (the digest of ``settings_folder``'s path: never another
+    settings folder's token, A-10). Only a regular file in that tokens folder
+    (:func:`plugin_token_file`) is one: a hook naming a file of that name in any other
+    ``harness-memory/tokens`` has it left and said (:func:`left_token_said`). None for none,
+    and without ``where``."""
+    if where is None:
+        return None
+    tokens = tokens_folder(*where)
+    places = [_outside_place(settings_folder, tokens), *named]
     return next(
-        (place for place in places if own_token_file(place, settings_folder) and place.is_file()),
+        (
+            place
+            for place in places
+            if own_token_file(place, settings_folder, tokens) and place.is_file()
+        ),
         None,
     )
+
+
+def emptied_tokens_folder(
+    settings_folder: Path, home: Path, environ: Mapping[str, str]
+) -> list[Path]:
+    """``[tokens folder, its harness-memory folder]`` where an install keeps the token of
+    ``settings_folder``'s hooks outside its state folder (:func:`token_place`, with ``home``
+    and ``environ`` as resolved now), for an uninstall with no install record (moved aside),
+    hence no record of the folders the install made (H-7): they are removed when nothing is
+    left in them but the ``.gitignore`` an install writes (:func:`lone_tokens_ignore`), never
+    one holding anything else. Empty when the token is kept in the state folder, the place
+    cannot be told (:class:`TokenPlaceError`), or either folder is not a real folder (a
+    symlink: nothing is removed through it)."""
+    try:
+        place, _ = token_place(settings_folder, home, environ)
+    except TokenPlaceError:
+        return []
+    tokens = place.parent
+    if tokens.parts[-2:] != TOKENS_FOLDER:
+        return []
+    real = _is_real(tokens, stat.S_ISDIR) and _is_real(tokens.parent, stat.S_ISDIR)
+    return [tokens, tokens.parent] if real else []
 
 
 def hooks_token_file(
@@ -311,7 +399,11 @@ def hooks_token_file(
 
 
 def token_plan(
-    record: InstallRecord, token: str | None, place: Path | None, options: InstallOptions
+    record: InstallRecord,
+    token: str | None,
+    place: Path | None,
+    options: InstallOptions,
+    environ: Mapping[str, str],
 ) -> tuple[list[FileChange], list[Path], list[str]]:
     """``(changes, removals, notes)`` for the token file at ``place`` (the state folder's ``token``,
     or one outside a git work tree: :func:`token_place`) of the settings folder ``record``
@@ -323,8 +415,10 @@ def token_plan(
     ``.gitignore`` (:data:`TOKENS_IGNORE_TEXT`) when the folder holds none (one of the user's
     is kept); a token file an earlier install left elsewhere (in the state folder, now in a
     work tree, or where the record names one) is removed, and without a ``token`` every one
-    of them, so no stale token stays behind — but only a file where the plugin writes tokens
-    (:func:`plugin_token_file`): a record naming any other file does not get it removed. Raises
+    of them, so no stale token stays behind — but only a file where this install writes tokens
+    (:func:`plugin_token_file` in the :func:`tokens_folder` of ``options.home`` and
+    ``environ``): a record naming any other file does not get it removed, and one named like
+    a token of the plugin's is said (:func:`foreign_token_said`). Raises
     :class:`~harness_memory.installers.files.SettingsFileError` for another account's token file
     hard-linked elsewhere holding ``token`` already (:func:`~harness_memory.installers.
     own_names.shared_token`: its mode is not the user's to narrow), or one that is not a
@@ -339,8 +433,9 @@ def token_plan(
     another (``token set --url``, A-10), never removed nor replaced (:func:`_stale`).
     """
     url, own = options.url, record.path.parent / TOKEN_NAME
-    stale = _stale(record, token, place, options)
-    foreign = foreign_token_said(record)  # said before the record names its own place
+    tokens = tokens_folder(options.home, environ)
+    stale = _stale(record, token, place, options, tokens)
+    foreign = foreign_token_said(record, tokens)  # said before the record names its own place
     record.token_file = None if token is None or place in (None, own) else str(place)
     if token is None or place is None:
         return [], stale, foreign
@@ -420,12 +515,17 @@ def _kept_elsewhere(kept: Path | None, place: Path, home: Path) -> list[str]:
 
 
 def _stale(
-    record: InstallRecord, token: str | None, place: Path | None, options: InstallOptions
+    record: InstallRecord,
+    token: str | None,
+    place: Path | None,
+    options: InstallOptions,
+    tokens: Path,
 ) -> list[Path]:
     """The token files an earlier install left that :func:`token_plan` removes: the state
-    folder's and the one ``record`` names, but ``place`` and the user's token of another
-    service (``options.kept_token``, A-10). Raises ``SettingsFileError`` when ``token`` would
-    be written into that one (:func:`_not_replaced`)."""
+    folder's and the one ``record`` names (in ``tokens``, :func:`own_token_file`), but
+    ``place`` and the user's token of another service (``options.kept_token``, A-10). Raises
+    ``SettingsFileError`` when ``token`` would be written into that one
+    (:func:`_not_replaced`)."""
     keep = options.kept_token
     if (
         token is not None
@@ -441,7 +541,7 @@ def _stale(
     return [
         path
         for path in dict.fromkeys(earlier)
-        if path not in (place, keep) and own_token_file(path, settings) and path.is_file()
+        if path not in (place, keep) and own_token_file(path, settings, tokens) and path.is_file()
     ]
 
 
