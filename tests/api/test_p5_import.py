@@ -337,7 +337,8 @@ def test_p5_index_changed_during_the_merge_is_merged_again(
     }
 
 
-def test_p5_large_folders_get_a_progress_bar() -> None:
+def test_p5_large_folders_get_a_progress_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TERM", "xterm-256color")  # rich draws no bar where TERM=dumb
     stream = io.StringIO()
     terminal = Console(file=stream, force_terminal=True, width=100)
     with import_progress(PROGRESS_MIN_FILES + 50, "importing", terminal) as advance:
@@ -349,6 +350,20 @@ def test_p5_large_folders_get_a_progress_bar() -> None:
     with import_progress(3, "importing", Console(file=small, force_terminal=True)) as advance:
         advance()
     assert small.getvalue() == ""  # a small folder gets no bar
+
+
+def test_p5_a_dumb_terminal_gets_no_escape_codes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``TERM=dumb`` (an editor's shell, a CI log): no bar is drawn, so no cursor movements
+    garble what the terminal shows; the import itself runs to its end."""
+    monkeypatch.setenv("TERM", "dumb")
+    stream = io.StringIO()
+    steps = 0
+    with import_progress(PROGRESS_MIN_FILES + 50, "importing", Console(file=stream)) as advance:
+        for _ in range(PROGRESS_MIN_FILES + 50):
+            advance()
+            steps += 1
+    assert steps == PROGRESS_MIN_FILES + 50
+    assert "\x1b" not in stream.getvalue()
 
 
 def test_p5_workspace_must_be_a_directory_here(
