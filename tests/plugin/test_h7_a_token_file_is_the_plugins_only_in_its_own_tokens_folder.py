@@ -172,16 +172,23 @@ def test_h7_a_tokens_folder_holding_anything_else_stays(tmp_path: Path, held: st
     assert tokens.is_symlink() or tokens.is_dir(), said
 
 
-def installed_in_git(home: Path, harness: str, variable: str) -> Path:
+def installed_in_git(
+    home: Path, harness: str, variable: str, environ: dict[str, str] | None = None
+) -> Path:
     """The settings folder ``home/dots/work`` (in git, its token outside) ``harness`` is
-    installed into, named by ``variable``."""
+    installed into, named by ``variable`` (with ``environ`` added)."""
     work = home / "dots" / "work"
     work.mkdir(parents=True)
     env = {"PATH": os.environ["PATH"], "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
     subprocess.run(["git", "init", "-q", str(home / "dots")], check=True, env=env)
     Path(flags(home)[1]).mkdir(parents=True, exist_ok=True)
     main_said(
-        home, harness, "install", "--no-check", *flags(home, A), environ={variable: str(work)}
+        home,
+        harness,
+        "install",
+        "--no-check",
+        *flags(home, A),
+        environ={**(environ or {}), variable: str(work)},
     )
     return work
 

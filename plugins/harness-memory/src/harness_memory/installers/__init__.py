@@ -271,6 +271,11 @@ def _dry_run(
         out.write(f"would remove {path}\n")
     for path in planned.made_folders:
         out.write(f"would remove {path} (made by the install) if nothing else is in it\n")
+    for path in planned.token_folders:
+        out.write(
+            f"would remove {path} (the token folder of this settings folder, as an install keeps "
+            "it) if nothing but the install's .gitignore is in it\n"
+        )
     for path in token_backups:
         out.write(f"would remove {path}: a backup holding the bearer token\n")
     for path in earlier:
@@ -307,7 +312,7 @@ def _remove(planned: Plan) -> list[Path]:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
             removed.append(path)
-    for folder in [*planned.folders, *planned.made_folders]:
+    for folder in [*planned.folders, *planned.made_folders, *planned.token_folders]:
         if (ignore := lone_tokens_ignore(folder)) is not None:  # the install's, left alone
             ignore.unlink()
             removed.append(ignore)

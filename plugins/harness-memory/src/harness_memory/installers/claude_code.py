@@ -71,9 +71,8 @@ from harness_memory.installers.spec import (
 )
 from harness_memory.installers.token_place import (
     hooks_token_file,
+    hooks_token_plan,
     refused_by_other_readers,
-    still_read,
-    token_plan,
 )
 from harness_memory.installers.workspace_switches import managed_memory_on
 from harness_memory.settings import MANAGED_TOKEN_SET, managed_folder
@@ -323,11 +322,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes: list[FileChange] = []
     removals: list[Path] = []
     if install and managed is None:
-        changes, removals, left = token_plan(record, token, token_file, options, environ)
-        removals, kept = still_read(removals, options.home, environ, besides=path)
-        notes += [*left, *kept]
+        told = replace(options, token=token)  # the token given, else an earlier install's env's
+        changes, removals, left = hooks_token_plan(record, token_file, told, environ, (path, [old]))
         written = token_file if token is not None else None
-        notes += refused_by_other_readers(written, options, environ, path)
+        notes += left + refused_by_other_readers(written, options, environ, path)
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         mode = 0o644 if managed else 0o600  # every user's Claude Code reads managed settings

@@ -82,9 +82,8 @@ from harness_memory.installers.spec import (
 )
 from harness_memory.installers.token_place import (
     hooks_token_file,
+    hooks_token_plan,
     refused_by_other_readers,
-    still_read,
-    token_plan,
 )
 
 __all__ = [
@@ -243,10 +242,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
 
         notes += switches_back(config, SWITCHES, record.previous, first=first, then=give_back)
         notes += profile_notes
-    planned = token_plan(record, options.token, token_file, options, environ) if install else None
+    hooks = (hooks_path, [old_hooks, old_config])  # a token their --token-file names (H-7)
+    planned = hooks_token_plan(record, token_file, options, environ, hooks) if install else None
     changes, removals, left = planned or ([], [], [])
-    removals, kept = still_read(removals, options.home, environ, besides=hooks_path)
-    notes += left + kept + refused_by_other_readers(token_file, options, environ, hooks_path)
+    notes += left + refused_by_other_readers(token_file, options, environ, hooks_path)
     changes += profiles + _trust_gone(options, config_path, document, key_sources, install)
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))

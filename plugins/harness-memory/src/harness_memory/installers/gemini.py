@@ -55,9 +55,8 @@ from harness_memory.installers.spec import (
 )
 from harness_memory.installers.token_place import (
     hooks_token_file,
+    hooks_token_plan,
     refused_by_other_readers,
-    still_read,
-    token_plan,
 )
 from harness_memory.settings import managed_folder
 
@@ -207,10 +206,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         if why := gemini_off(merged, hook_names(merged)):  # the file keeps our hooks from running
             notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS, managed=False)
-    planned = token_plan(record, options.token, token_file, options, environ) if install else None
+    hooks = (path, [old])  # a token their --token-file names (H-7)
+    planned = hooks_token_plan(record, token_file, options, environ, hooks) if install else None
     changes, removals, left = planned or ([], [], [])
-    removals, kept = still_read(removals, options.home, environ, besides=path)
-    notes += left + kept
+    notes += left
     notes += refused_by_other_readers(token_file, options, environ, path)
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))

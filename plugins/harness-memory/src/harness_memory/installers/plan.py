@@ -56,6 +56,11 @@ class Plan:
     backups: list[Path] = field(default_factory=list)
     """An uninstall's: the backups installs made of the settings files it puts back, which it
     removes after writing them unless asked to keep them (``uninstall --keep-backups``)."""
+    token_folders: list[Path] = field(default_factory=list)
+    """An uninstall's with its install record aside (no record of the folders the install
+    made): the tokens folder where an install keeps this settings folder's token, and its
+    ``harness-memory`` folder, removed when nothing but the install's ``.gitignore`` is left in
+    them (:func:`~harness_memory.installers.token_place.emptied_tokens_folder`)."""
 
 
 def with_state(
@@ -110,11 +115,24 @@ def with_state(
             notes = [*notes, said]
         notes = [*notes, *_backups_keeping_a_token(changes)]
         return Plan([*changes, record.change(), *ignore], notes, list(removals or []))
+    return _uninstall_plan(changes, notes, record, readers)
+
+
+def _uninstall_plan(
+    changes: list[FileChange],
+    notes: list[str],
+    record: InstallRecord,
+    readers: tuple[Path, Mapping[str, str], Path] | None,
+) -> Plan:
+    """:func:`with_state` for an uninstall: what it removes of the state folder, the token kept
+    outside and the folders installs made (never through a symlink: :func:`~harness_memory.
+    installers.token_place.unlinked_folders`), and what it says of a token it leaves."""
     from harness_memory.installers.token_place import (
         emptied_tokens_folder,
         foreign_token_said,
         own_token_file,
         tokens_folder,
+        unlinked_folders,
     )
 
     texts = [change.old for change in changes]
@@ -141,11 +159,13 @@ def with_state(
         files += _backups_of_ours(change.path, record)
         kept.append(change)
     backups = [b for c in kept for b in _made_backups(c.path, record) if b not in files]
-    made_folders = sorted(map(Path, record.created_folders), key=lambda f: -len(f.parts))
+    recorded = sorted(map(Path, record.created_folders), key=lambda f: -len(f.parts))
+    made_folders = unlinked_folders(recorded)  # nothing is removed through a symlink (A-10)
+    spare: list[Path] = []
     if record.text is None and readers is not None:  # no record of the folders it made
         spare = emptied_tokens_folder(settings, readers[0], readers[1])
-        made_folders += [folder for folder in spare if folder not in folders]
-    return Plan(kept, notes, files, folders, made_folders, backups)
+    spare = [folder for folder in spare if folder not in folders]
+    return Plan(kept, notes, files, folders, made_folders, backups, spare)
 
 
 def _outside(

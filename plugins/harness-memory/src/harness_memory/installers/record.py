@@ -326,7 +326,10 @@ def leftovers(
     the Session records; folders, deepest first, removed when they are then empty: with
     ``outside``, its ``tokens`` and ``harness-memory`` folders too, as the record's own
     ``createdFolders`` has them when it is there)."""
-    from harness_memory.installers.token_place import own_token_file  # it imports this module
+    from harness_memory.installers.token_place import (  # it imports this module
+        own_token_file,
+        unlinked_folders,
+    )
 
     state = record.path.parent
     if state.is_symlink():  # nothing is removed through a link: not a folder an install made
@@ -350,7 +353,9 @@ def leftovers(
         files.append(ignore)  # kept while a token stays, out of a dotfiles repository's git
     # with no record of them, the folders kept outside (tokens, harness-memory) when empty;
     # the state folder last: what is left in it is said
-    made = [outside.parent, outside.parent.parent] if outside in files and kept is outside else []
+    made = []
+    if outside is not None and outside in files and kept is outside:  # never through a link
+        made = unlinked_folders([outside.parent, outside.parent.parent])
     folders = [folder for folder in (*made, sessions, state) if folder.is_dir()]
     return files, folders
 

@@ -37,7 +37,7 @@ import os
 import re
 import shlex
 import stat
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -75,6 +75,7 @@ __all__ = [
     "foreign_token_said",
     "home_tree_warning",
     "hooks_token_file",
+    "hooks_token_plan",
     "left_token_said",
     "lone_tokens_ignore",
     "outside_token",
@@ -90,6 +91,7 @@ __all__ = [
     "token_url_readers",
     "token_urls",
     "tokens_folder",
+    "unlinked_folders",
     "users_file_refused",
 ]
 
@@ -182,6 +184,41 @@ def lone_tokens_ignore(folder: Path) -> Path | None:
         return None
 
 
+def unlinked_folders(folders: list[Path]) -> list[Path]:
+    """``folders`` (what an uninstall removes when they are left empty: those an install made,
+    the tokens folder of a settings folder, in their order) but any reached through a symlink
+    below the folder the install made them in: the folder itself, every folder above it that
+    is among ``folders`` too, and for a ``harness-memory/tokens`` folder its ``harness-memory``
+    folder (below the config home, which is the user's and may be a link) must each be a real
+    folder (``lstat``). A dotfiles setup that made ``~/.config/harness-memory`` (or ``tokens``)
+    a link to a store of its own had the uninstall remove the store's ``.gitignore`` and
+    folders through it (H-7, A-10). The one rule for an uninstall with its record and one with
+    the record aside (:func:`emptied_tokens_folder`). Never raises ``OSError``."""
+    made = set(folders)
+
+    def unlinked(folder: Path) -> bool:
+        above = {folder.parent} if folder.parts[-2:] == TOKENS_FOLDER else set()
+        path = folder
+        while path == folder or path in made or path in above:
+            if not _is_real(path, stat.S_ISDIR):
+                return False
+            if path.parent == path:
+                break
+            path = path.parent
+        return True
+
+    return [folder for folder in folders if unlinked(folder)]
+
+
+def _link_on_the_way(named: Path) -> Path | None:
+    """The first symlink on the way to the token file ``named`` from its settings or config
+    folder: its ``harness-memory`` folder, its ``tokens`` folder, or the file itself; None
+    when there is none."""
+    depth = 3 if named.parent.parts[-2:] == TOKENS_FOLDER else 2
+    ways = [named.parents[n] for n in range(depth - 2, -1, -1)] + [named]
+    return next((way for way in ways if way.is_symlink()), None)
+
+
 def _is_real(path: Path, kind: Callable[[int], bool]) -> bool:
     """Whether ``path`` itself (``lstat``: a symlink is never followed) is of ``kind``; False
     for a path no file can have (a NUL byte, a lone surrogate: ``ValueError``)."""
@@ -232,25 +269,38 @@ def foreign_token_said(record: InstallRecord, tokens: Path | None) -> list[str]:
 def left_token_said(named: Path, settings_folder: Path, tokens: Path | None, by: str) -> list[str]:
     """What an install or uninstall of ``settings_folder`` says of a token file ``named`` (by
     ``by``: "the install record names", "the hooks name") that it leaves as not its own: a
-    regular file read like one of the plugin's (a state folder's ``token``, or
-    :func:`token_shaped`) that is not :func:`own_token_file` in ``tokens``. It holds a bearer
-    token (``0600`` when the plugin wrote it) that outlives these hooks: the message names the
-    file, why it is left, and the command that removes it (H-7, A-10). Empty otherwise.
-    Never raises ``OSError``."""
+    file (as the kernel opens it) named like one of the plugin's (a state folder's ``token``,
+    or ``harness-memory/tokens/<folder>-<12 hex>``) that is not :func:`own_token_file` in
+    ``tokens``, also one reached through a symlink (a ``harness-memory`` or ``tokens`` folder
+    linked to a store, the file a link: never removed through it, and said so, with the
+    command that removes the file the link reaches). It holds a bearer token (``0600`` when
+    the plugin wrote it) that outlives these hooks: the message names the file, why it is
+    left, and the command that removes it (H-7, A-10). Empty otherwise (``~/.ssh/id_ed25519``
+    is no token of the plugin's to speak of). Never raises ``OSError``."""
     state_form = named.parent.name == STATE_FOLDER and named.name == TOKEN_NAME
-    if not (state_form and _is_real(named, stat.S_ISREG)) and not token_shaped(named):
+    shaped = named.parent.parts[-2:] == TOKENS_FOLDER and _PLACE_NAME_RE.fullmatch(named.name)
+    if not (state_form or shaped) or not named.is_file():  # a file the kernel reaches
         return []
     if own_token_file(named, settings_folder, tokens):
         return []
     from harness_memory.installers.record import removal_command  # it imports this module
 
-    if state_form or (tokens is not None and _same_folder(named.parent, tokens)):
+    if (link := _link_on_the_way(named)) is not None:
+        real = _real_folder(named)
+        why = (
+            f"it is reached through the symlink {link} (the file is {real}), and nothing is "
+            "removed or replaced through a link (A-10)"
+        )
+        named_for_rm = real
+    elif state_form or (tokens is not None and _same_folder(named.parent, tokens)):
+        named_for_rm = named
         why = (
             "it is not this settings folder's token as it is spelled now: another settings "
             "folder's (one copied with its install record), or this folder's from before it "
             "was moved or renamed"
         )
     else:
+        named_for_rm = named
         where = "no tokens folder is known here" if tokens is None else f"it is {tokens}"
         why = (
             "it lies outside the tokens folder of this install (as XDG_CONFIG_HOME and HOME "
@@ -260,7 +310,7 @@ def left_token_said(named: Path, settings_folder: Path, tokens: Path | None, by:
     return [
         f"left {named}: {by} it, but {why}; it holds a bearer token and is neither removed "
         "nor replaced here. If no other settings folder's hooks read it, remove it yourself: "
-        f"`{removal_command(named)}`"
+        f"`{removal_command(named_for_rm)}`"
     ]
 
 
@@ -299,7 +349,8 @@ def token_place(
     ``~/.codex``, ``~/.gemini`` …): its state folder's ``token`` unless that lies in a git
     work tree, else ``<config home>/harness-memory/tokens/<name>-<12 hex digits>``
     (:func:`config_home`; the digest of the settings folder's absolute path, so each settings
-    folder has its own). The warning (:func:`home_tree_warning`) when that lies in a work tree
+    folder has its own, with its symlinks resolved). The warning (:func:`home_tree_warning`)
+    when that lies in a work tree
     kept elsewhere holding the whole home (a bare dotfiles repository's), else None. Raises
     :class:`TokenPlaceError` when it lies in any other work tree too."""
     state = settings_folder / STATE_FOLDER
@@ -324,13 +375,17 @@ def token_place(
             f"{'it too' if also == tree else also}; a .gitignore does not stop `git add -f`, "
             f"`git add -u` or `git commit -a` from taking it into a commit: {way_out}"
         )
-    place = _outside_place(settings_folder, folder)
+    place = _outside_place(_real_folder(settings_folder), folder)
     return place, None if also is None else home_tree_warning(place, also)
 
 
 def _outside_place(settings_folder: Path, folder: Path) -> Path:
     """``<folder>/<name>-<12 hex digits>``: the token file of ``settings_folder``'s hooks in
-    the tokens ``folder`` (the digest of its absolute path: each settings folder its own)."""
+    the tokens ``folder`` (the digest of its absolute path: each settings folder its own).
+    An install names it by the settings folder with its symlinks resolved (:func:`token_place`:
+    ``~/.claude`` linked to ``~/dots/claude-work``, then switched to a copy of it, is another
+    folder, whose uninstall leaves the original's token); an install from before named it by
+    the folder as spelled, which :func:`own_token_file` still knows as its own."""
     absolute = os.fsencode(settings_folder.absolute())
     digest = hashlib.sha256(absolute).hexdigest()[:12]
     name = re.sub(r"[^A-Za-z0-9_-]", "", settings_folder.name)[:32] or "settings"
@@ -353,7 +408,8 @@ def outside_token(
     if where is None:
         return None
     tokens = tokens_folder(*where)
-    places = [_outside_place(settings_folder, tokens), *named]
+    spellings = dict.fromkeys([_real_folder(settings_folder), settings_folder.absolute()])
+    places = [*(_outside_place(folder, tokens) for folder in spellings), *named]
     return next(
         (
             place
@@ -373,8 +429,8 @@ def emptied_tokens_folder(
     hence no record of the folders the install made (H-7): they are removed when nothing is
     left in them but the ``.gitignore`` an install writes (:func:`lone_tokens_ignore`), never
     one holding anything else. Empty when the token is kept in the state folder, the place
-    cannot be told (:class:`TokenPlaceError`), or either folder is not a real folder (a
-    symlink: nothing is removed through it)."""
+    cannot be told (:class:`TokenPlaceError`), or either folder is reached through a symlink
+    (:func:`unlinked_folders`: nothing is removed through one)."""
     try:
         place, _ = token_place(settings_folder, home, environ)
     except TokenPlaceError:
@@ -382,8 +438,7 @@ def emptied_tokens_folder(
     tokens = place.parent
     if tokens.parts[-2:] != TOKENS_FOLDER:
         return []
-    real = _is_real(tokens, stat.S_ISDIR) and _is_real(tokens.parent, stat.S_ISDIR)
-    return [tokens, tokens.parent] if real else []
+    return unlinked_folders([tokens, tokens.parent])
 
 
 def hooks_token_file(
@@ -404,6 +459,7 @@ def token_plan(
     place: Path | None,
     options: InstallOptions,
     environ: Mapping[str, str],
+    replaced: Collection[str] = (),
 ) -> tuple[list[FileChange], list[Path], list[str]]:
     """``(changes, removals, notes)`` for the token file at ``place`` (the state folder's ``token``,
     or one outside a git work tree: :func:`token_place`) of the settings folder ``record``
@@ -431,11 +487,13 @@ def token_plan(
     that no hook pairs a token with another service's record, not even between the writes.
     ``options.url`` is that service; ``options.kept_token`` a token file the user gave for
     another (``token set --url``, A-10), never removed nor replaced (:func:`_stale`).
+    ``replaced``: the ``--token-file`` of our hooks it replaces, read as the record's is (the
+    record moved aside names none; another folder's is said: :func:`_others_left`).
     """
     url, own = options.url, record.path.parent / TOKEN_NAME
     tokens = tokens_folder(options.home, environ)
-    stale = _stale(record, token, place, options, tokens)
-    foreign = foreign_token_said(record, tokens)  # said before the record names its own place
+    stale = _stale(record, token, place, options, tokens, replaced)
+    foreign = _others_left(record, replaced, place, options, tokens)  # before the record changes
     record.token_file = None if token is None or place in (None, own) else str(place)
     if token is None or place is None:
         return [], stale, foreign
@@ -453,25 +511,10 @@ def token_plan(
     wide = mode_of(place) or 0
     loose = old == new and (bool(wide & 0o077) or tighten)
     same = held_here(place, token)  # a snapshot's hard link: kept, its mode narrowed in place
-    changes = [
-        FileChange(
-            place,
-            old,
-            new,
-            secrets,
-            backup=False,
-            loose=loose,
-            private_folder=tighten,
-            same_file=same is not None,
-        )
-    ]
+    written = FileChange(place, old, new, secrets, backup=False, loose=loose)
+    changes = [replace(written, private_folder=tighten, same_file=same is not None)]
     if url:  # the service it is given for, as token set records it (A-10), written first
-        served = token_service_file(place)
-        clears = old not in (None, new) and not _recorded_for(place, url)
-        text = read_text(served)
-        open_ = text == url + "\n" and bool((mode_of(served) or 0) & 0o077)  # made 0600 again
-        written = FileChange(served, text, url + "\n", backup=False, mode=0o600, loose=open_)
-        changes.append(replace(written, record_of=place, clears=clears))
+        changes.append(_service_record(place, url, clears=old not in (None, new)))
     ignore = place.parent / IGNORE_NAME
     if place.parent.parts[-2:] == TOKENS_FOLDER and not os.path.lexists(ignore):
         changes.insert(0, FileChange(ignore, None, TOKENS_IGNORE_TEXT, backup=False))
@@ -485,6 +528,57 @@ def token_plan(
             "which every name of it shares"
         )
     return changes, stale, notes
+
+
+def hooks_token_plan(
+    record: InstallRecord,
+    place: Path | None,
+    options: InstallOptions,
+    environ: Mapping[str, str],
+    hooks: tuple[Path, list[str | None]],
+) -> tuple[list[FileChange], list[Path], list[str]]:
+    """``(changes, removals, notes)`` of an install's token (``options.token``) at ``place``
+    for the hooks it writes into ``hooks`` (the settings file, and the texts of the files
+    holding them before): :func:`token_plan`, given the ``--token-file`` of our hooks it
+    replaces (:func:`~harness_memory.installers.spec.our_flag_values`), the stale token files
+    other installed hooks still read kept and said (:func:`still_read`). H-7, A-10."""
+    from harness_memory.installers.spec import our_flag_values
+
+    path, texts = hooks
+    replaced = our_flag_values(texts, "--token-file")
+    changes, removals, left = token_plan(record, options.token, place, options, environ, replaced)
+    removals, kept = still_read(removals, options.home, environ, besides=path)
+    return changes, removals, [*left, *kept]
+
+
+def _others_left(
+    record: InstallRecord,
+    replaced: Collection[str],
+    place: Path | None,
+    options: InstallOptions,
+    tokens: Path,
+) -> list[str]:
+    """What an install says of the token files the record (:func:`foreign_token_said`) and the
+    hooks it replaces (``replaced``, but the record's, ``place`` and ``options.kept_token``)
+    name that it leaves as not this settings folder's own (:func:`left_token_said`)."""
+    settings, by = record.path.parent.parent, "the hooks it replaces name"
+    return foreign_token_said(record, tokens) + [
+        said
+        for word in sorted(replaced)
+        if word != record.token_file and Path(word) not in (place, options.kept_token)
+        for said in left_token_said(Path(word), settings, tokens, by)
+    ]
+
+
+def _service_record(place: Path, url: str, *, clears: bool) -> FileChange:
+    """The change recording ``url`` as the service of the token file ``place`` (A-10), as
+    ``token set`` records it, made ``0600`` again when it was not; ``clears`` (an old token
+    there is replaced): the old token moved aside first unless its record names ``url``."""
+    served = token_service_file(place)
+    text = read_text(served)
+    open_ = text == url + "\n" and bool((mode_of(served) or 0) & 0o077)
+    written = FileChange(served, text, url + "\n", backup=False, mode=0o600, loose=open_)
+    return replace(written, record_of=place, clears=clears and not _recorded_for(place, url))
 
 
 def _kept_elsewhere(kept: Path | None, place: Path, home: Path) -> list[str]:
@@ -520,9 +614,11 @@ def _stale(
     place: Path | None,
     options: InstallOptions,
     tokens: Path,
+    replaced: Collection[str] = (),
 ) -> list[Path]:
     """The token files an earlier install left that :func:`token_plan` removes: the state
-    folder's and the one ``record`` names (in ``tokens``, :func:`own_token_file`), but
+    folder's, the one ``record`` names and those the hooks it replaces name (``replaced``; in
+    ``tokens``, :func:`own_token_file`), but
     ``place`` and the user's token of another service (``options.kept_token``, A-10). Raises
     ``SettingsFileError`` when ``token`` would be written into that one
     (:func:`_not_replaced`)."""
@@ -538,6 +634,7 @@ def _stale(
     settings = record.path.parent.parent
     earlier = [record.path.parent / TOKEN_NAME]
     earlier += [Path(record.token_file)] if record.token_file else []
+    earlier += [Path(word) for word in sorted(replaced)]
     return [
         path
         for path in dict.fromkeys(earlier)
