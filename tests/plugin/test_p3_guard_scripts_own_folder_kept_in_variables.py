@@ -137,10 +137,14 @@ PHYSICAL = {
     'echo x >> "$ROOT/notes/p.md"\n',
     "deep/a/tools/q.sh": 'ROOT="$(cd "$(dirname "$0")/.." && pwd -P)"\n'
     'echo x >> "$ROOT/notes/q.md"\n',
+    "deep/a/tools/c.sh": 'cd -P "$(dirname "$0")/.." && echo x >> notes/c.md\n',
+    "deep/a/tools/s.sh": 'set -P\ncd "$(dirname "$0")/.."\necho x >> notes/s.md\n',
+    "deep/a/tools/d.sh": 'cd "$(dirname "$0")/.." && echo x >> notes/d.md\n',
 }
 """``tools`` a link to ``deep/a/tools``, whose real parent ``deep/a`` holds the link ``notes``
 into the other scope, the Workspace a folder ``notes`` of its own: ``cd -P tools/..`` enters
-``deep/a``; ``cd tools/.. && pwd -P`` the Workspace (``cd`` drops the ``..`` first)."""
+``deep/a`` (as ``cd`` does after ``set -P``); ``cd tools/.. && pwd -P`` and ``cd tools/..``
+the Workspace (``cd`` drops the ``..`` first)."""
 
 
 def _physical(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
@@ -160,12 +164,22 @@ def test_p3_a_physical_cd_pwd_is_read_where_the_kernel_resolves_it(
     assert_refused_by_every_harness_and_bash_writes(where, "bash tools/p.sh")
 
 
+@pytest.mark.parametrize("script", ["c", "s"])
+def test_p3_a_physical_cd_is_followed_where_the_kernel_resolves_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str
+) -> None:
+    where = _physical(tmp_path, monkeypatch)
+
+    assert_refused_by_every_harness_and_bash_writes(where, f"bash tools/{script}.sh")
+
+
 def test_p3_a_logical_cd_then_pwd_p_writing_its_own_tree_passes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     where = _physical(tmp_path, monkeypatch)
 
     assert_allowed_by_every_harness_and_bash_writes_there(where, "bash tools/q.sh", "notes/q.md")
+    assert_allowed_by_every_harness_and_bash_writes_there(where, "bash tools/d.sh", "notes/d.md")
 
 
 NUL = {

@@ -334,6 +334,10 @@ FOLDER_CHANGER_RE = r"(?:cd(?<!\wcd)|pushd(?<!\wpushd)|popd(?<!\wpopd))\b"
 """The word ``cd``, ``pushd`` or ``popd`` in a script's text (``\\b(?:cd|pushd|popd)\\b``,
 its start told after the name: searched for by its first letters, not tried at every
 character of bash-completion's 136 KiB, 5 ms each time a file sourcing it is read, H-5)."""
+_PHYSICAL_RE = r"\bset\s+(?:-[A-Za-z]*P|-o\s+physical)\b"
+"""``set -P`` or ``set -o physical`` in a script: its ``cd``s may resolve each link as the
+kernel does (``cd tools/..`` then enters the parent of where ``tools`` leads), not drop the
+``..`` with the part before it as bash's logical ``cd`` does (review stop 67)."""
 _DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
 """Builtins whose operands are assignments (``export BASH_ENV=./x.sh``)."""
 _ASSIGNED_RE = r"(?s)^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$"
@@ -409,6 +413,7 @@ def script_folders(
         folders = _scanned(text, base, environ, script, sourced=sourced, asks_git=asks_git).folders
         return None if len(folders) > FOLDERS_CAP else folders
     scan = _NestedScan(base, environ)  # a longer one: its ``cd``s alone, in one regex pass
+    scan.physical = re.search(_PHYSICAL_RE, text) is not None
     text = _own_read(scan, without_comments(text), script)
     entered: dict[tuple[str | None, str], str | None] = {}  # a ``cd``'s folder from a folder
     for found in re.finditer(_FOLDER_COMMAND_RE, text):
@@ -567,6 +572,7 @@ def _scan(
     scan = _NestedScan(base, environ, sourced=sourced)
     scan.git_sure = asks_git and not sourced
     scan.cdable = "cdable_vars" in text  # ``cd name`` may enter the folder ``$name`` holds
+    scan.physical = re.search(_PHYSICAL_RE, text) is not None
     scan.gives = re.search(_GIVEN_RE, text) is not None
     text = _own_read(scan, without_comments(text), script)
     if "--show-toplevel" in text:
@@ -1044,6 +1050,7 @@ class _NestedScan:
         self.given: set[str] = set()  # variables holding a word given to the script
         self.gives = False  # the script reads a given word (:data:`_GIVEN_RE`) or loops on them
         self.cdable = False  # ``shopt -s cdable_vars``: a ``cd`` may enter a variable's folder
+        self.physical = False  # ``set -P`` somewhere: a ``cd`` may resolve its links first
         self.opened: list[tuple[str | None, str | None, bool, bool]] = []  # at each subshell
         self.each = False  # the folder is one of a loop's known ones, each in ``folders``
         self.loop_opened = _NO_LOOP  # how many subshells were open at the last ``for``
@@ -1174,7 +1181,9 @@ class _NestedScan:
 
     def enter(self, name: str, operands: list[str]) -> None:
         """Follow a ``cd``, ``pushd`` or ``popd`` (``name``) given ``operands``: into a
-        literal folder (the home for a bare ``cd``, the one before for ``cd -``, the stack's
+        literal folder (its ``..`` dropped with the part before it, as bash's logical ``cd``
+        does; its links resolved as the kernel does under ``-P`` or after ``set -P``:
+        :data:`_PHYSICAL_RE`), the home for a bare ``cd``, the one before for ``cd -``, the stack's
         top for ``popd`` and a bare ``pushd``, which swaps it); else into one unknown (a
         folder named at run time, ``pushd +N``). One bash refuses (``popd`` on an empty
         stack) or that moves no folder (``pushd -n``, ``popd -n``) leaves it."""
@@ -1202,6 +1211,13 @@ class _NestedScan:
                 joined = self._cd_path(here, values[0])
             if self.cdable and values and not values[0].startswith(("/", "./", "../")):
                 joined = None  # ``shopt -s cdable_vars``: maybe a variable's folder
+            physical = "-P" in options or (self.physical and "-L" not in options)
+            if joined is not None and here is not None and values and physical:
+                if "-P" not in options and joined not in self.folders:
+                    self.folders.append(joined)  # before the ``set -P``: judged there too
+                spelled = os.path.join(here, values[0])  # noqa: PTH118
+                found = spelled if os.path.normpath(spelled) == joined else joined  # or CDPATH's
+                joined = os.path.realpath(found)  # each link resolved, a ``..`` after it
             target = joined
             each = here is not None and values is not None and self._each(name, here, values)
             if name == "pushd":
