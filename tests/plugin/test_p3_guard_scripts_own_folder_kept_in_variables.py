@@ -42,10 +42,15 @@ KEPT = {
     "tools/k9.sh": 'UP="$(cd "$(dirname "$0")" && pwd)"/..\necho x >> "$UP"/notes/k9.md\n',
     "tools/k10.sh": 'A="$(dirname "$0")"\nROOT="$A/out"\n'
     'ROOT="$A/.."\necho x >> "$ROOT/notes/k10.md"\n',
+    "tools/k11.sh": 'ROOT=$(cd "$(dirname "$0")/.." ; pwd)\necho x >> "$ROOT/notes/k11.md"\n',
+    "tools/k12.sh": 'ROOT="$(realpath "$(dirname "$0")/..")"\necho x >> "$ROOT/notes/k12.md"\n',
+    "tools/k13.sh": 'ROOT=$(dirname "$(dirname "$0")")\necho x >> "$ROOT/notes/k13.md"\n',
+    "tools/k14.sh": 'D="$(dirname "$0")"\nfor f in a; do echo x >> "$D/../notes/k14$f.md"; done\n',
 }
 """Scripts keeping their own folder in a variable (plain, ``readonly``, ``local``, ``export``,
-``declare -r``; one variable built from another, or given another such value later) and
-writing through ``notes`` with it."""
+``declare -r``; one variable built from another, or given another such value later; the
+folder printed by ``cd …; pwd``, ``realpath``, a second ``dirname``) and writing through
+``notes`` with it (a word also naming another variable after the folder: ``k14``)."""
 KEPT_HARMLESS = {
     "tools/build.sh": 'ROOT="$(cd "$(dirname "$0")/.." && pwd)"\nmkdir -p "$ROOT/out"\n'
     'echo x > "$ROOT/out/x.txt"\n',

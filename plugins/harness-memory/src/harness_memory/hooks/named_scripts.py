@@ -152,9 +152,10 @@ only a pattern's (``*``, ``?``, ``[``) is matched where the script runs (:func:`
 
 def linked_words(text: str, bases: list[str]) -> list[tuple[str, str]]:
     """The words of a script's ``text`` (split at white space and :data:`_PATH_WORD_ENDS`,
-    each once, in order; none holding a ``$``, ``~`` or NUL, read at run time) that, from one
-    of ``bases`` (the absolute folders the script may run in, the one it starts in first),
-    lead through a symlink: the path the kernel resolves differs from the one spelled
+    each once, in order; one holding a ``$``, ``~`` or NUL, read at run time, by the folders
+    it spells before it: :func:`_literal_folder`) that, from one of ``bases`` (the absolute
+    folders the script may run in, the one it starts in first), lead through a symlink: the
+    path the kernel resolves differs from the one spelled
     (``notes/x.md`` where ``notes`` is a link), each with that folder. A word holding a
     pattern (``notes/*.md``, ``no*/x.md``) is taken as spelled (bash writes that name when
     nothing matches) and, where a folder of it is a pattern, as each path bash matches
@@ -170,12 +171,12 @@ def linked_words(text: str, bases: list[str]) -> list[tuple[str, str]]:
     for end in _PATH_WORD_ENDS:
         text = text.replace(end, " ")
     patterns: list[str] = []  # those with a pattern in a folder: matched from each base
-    for word in dict.fromkeys(text.split()):
-        if not _RUN_TIME_CHARS.isdisjoint(word):
-            if not _EXPANDED_CHARS.isdisjoint(word):
-                continue
-            if _RUN_TIME_CHARS.intersection(word.rstrip("/").rpartition("/")[0]):
-                patterns.append(word)
+    for spelt in dict.fromkeys(text.split()):
+        word = _literal_folder(spelt) if not _EXPANDED_CHARS.isdisjoint(spelt) else spelt
+        if not word:
+            continue
+        if _RUN_TIME_CHARS.intersection(word.rstrip("/").rpartition("/")[0]):
+            patterns.append(word)  # a pattern in a folder of it
         if word.startswith("/"):
             absolute.append(word)
         else:
@@ -196,6 +197,17 @@ def linked_words(text: str, bases: list[str]) -> list[tuple[str, str]]:
         named += [m for w in patterns if w[0] != "/" for m in _matched_words(w, base, *options)]
         found.extend((word, base) for word in _linked(os.path.realpath(base), named))
     return found
+
+
+def _literal_folder(word: str) -> str:
+    """The folders a word built at run time names as spelled, before its first expansion
+    (``notes/`` of ``notes/$name.md``, ``/w/tools/../notes/`` of a path built from the
+    script's own folder): whatever the expansion gives, the word leads through them (review
+    stop 67: ``echo x >> "$D/../notes/r$f.md"`` was skipped whole, and bash wrote through
+    the link); empty when the word starts with one (``$HOME/x``, ``~/x``) or names no folder
+    before it (``/$x``)."""
+    head = re.split(r"[$~\0]", word, maxsplit=1)[0]
+    return head[: head.rfind("/") + 1] if head.rfind("/") > 0 else ""
 
 
 _CASE_PATTERN_RE = r"(?:^|\n|;;|;&|[(|]|\bin)[ \t]*$"
@@ -856,12 +868,28 @@ _REAL_DIRNAME_RE = (
     + r"\s*\)[\"']?\s*\)"
 )
 """Its real folder: ``$(dirname "$(readlink -f "$0")")``, ``$(dirname "$(realpath "$0")")``."""
+_OWN_PATH = r"(?:\0[lp])*\0[hr][^\s\"'$`;&|()]*"
+"""The script's own folder once read (:data:`_OWN`, :data:`_OWN_REAL`, maybe inside the marks
+of :data:`_LOGICAL` and :data:`_DIRNAME`) and a literal path after it (``\\0h/..``)."""
 _CD_FOLDER_PRINTED_RE = (
-    r"\$\(\s*cd\s+(?:-(?P<cd>[LP])\s+)?(?:--\s+)?[\"']?(?P<folder>\0[hr](?:/[^\s\"'$`;&|()]*)?)"
-    r"[\"']?\s*(?:(?:[0-9]?>>?|&>)\s*/dev/null\s*(?:2>&1\s*)?)?&&\s*pwd(?:\s+-[LP])?\s*\)"
+    rf"\$\(\s*cd\s+(?:-(?P<cd>[LP])\s+)?(?:--\s+)?[\"']?(?P<folder>{_OWN_PATH})[\"']?\s*"
+    r"(?:(?:[0-9]?>>?|&>)\s*/dev/null\s*(?:2>&1\s*)?)?(?:&&|;)\s*pwd(?:\s+-[LP])?\s*\)"
 )
-"""``$(cd "$(dirname "$0")" && pwd)``, once its inner part is read: that folder, as ``pwd``
-prints it (:func:`_printed_folder`)."""
+"""``$(cd "$(dirname "$0")" && pwd)`` (or ``; pwd``), once its inner part is read: that
+folder, as ``pwd`` prints it (:func:`_printed_folder`)."""
+_OWN_RESOLVED_RE = (
+    r"\$\(\s*(?:realpath|readlink\s+-[fem])\s+(?:--\s+)?"
+    rf"[\"']?(?P<folder>{_OWN_PATH})[\"']?\s*\)"
+)
+"""``$(realpath "$(dirname "$0")/..")``, ``$(readlink -f …)`` once its inner part is read: that
+path with its links resolved, which is where the kernel takes it (so it is left as spelled)."""
+_OWN_DIRNAME_RE = rf"\$\(\s*dirname\s+(?:--\s+)?[\"']?(?P<folder>{_OWN_PATH})[\"']?\s*\)"
+"""``$(dirname "$(dirname "$0")")`` once its inner part is read: the folder above, as
+``dirname`` prints it (:data:`_DIRNAME`)."""
+_DIRNAME = "\0p"
+"""What opens a path ``dirname`` prints of a path starting with the script's own folder,
+closed by :data:`_LOGICAL_END`: its last part dropped as spelled (``tools`` gives ``.``,
+``/w/tools`` gives ``/w``), read once the own folder is put in (:func:`_logical_read`)."""
 _LOGICAL = "\0l"
 """What opens a folder ``pwd`` prints logically (``$(cd "$d/.." && pwd)``), closed by
 :data:`_LOGICAL_END`: bash's ``cd`` drops each ``..`` with the part before it first (``cd
@@ -870,8 +898,9 @@ its ``..`` dropped (``os.path.normpath``) once its own folder is put in (review 
 guard resolved ``tools/..`` as the kernel does, through the link, and judged another folder
 than the one bash wrote in)."""
 _LOGICAL_END = "\0e"
-_LOGICAL_RE = "\0l([^\0]*(?:\0[hr][^\0]*)?)\0e"
-"""A folder printed logically, its own folder put in or not (:data:`_LOGICAL`)."""
+_LOGICAL_RE = "\0([lp])([^\0]*)\0e"
+"""A folder printed logically (:data:`_LOGICAL`) or by ``dirname`` (:data:`_DIRNAME`), its own
+folder put in and holding no other such folder (the innermost first)."""
 
 
 def _own_folder_read(text: str, file: str, kind: str) -> str:
@@ -898,7 +927,19 @@ def _own_folder_read(text: str, file: str, kind: str) -> str:
         text = re.sub(_DIRNAME_RE, own(_OWN), text)
     if "\0" not in text:  # no own folder read, none printed by a ``cd``
         return text
-    return re.sub(_CD_FOLDER_PRINTED_RE, _printed_folder, text)
+    for _ in range(_NESTED_CAP):  # ``$(cd "$(dirname "$(dirname "$0")")/.." && pwd)``
+        before = text
+        text = re.sub(_OWN_DIRNAME_RE, lambda found: f"{_DIRNAME}{found['folder']}\0e", text)
+        text = re.sub(_CD_FOLDER_PRINTED_RE, _printed_folder, text)
+        text = re.sub(_OWN_RESOLVED_RE, lambda found: found["folder"], text)
+        if text == before:
+            break
+    return text
+
+
+_NESTED_CAP = 4
+"""How many spellings deep the script's own folder is read inside another (``$(dirname
+"$(dirname "$0")")``, a ``cd … && pwd`` of it); a deeper one is a word built at run time."""
 
 
 def _printed_folder(found: re.Match[str]) -> str:
@@ -913,24 +954,36 @@ def _printed_folder(found: re.Match[str]) -> str:
 def _logical_read(text: str) -> str:
     """``text`` with each folder printed logically (:data:`_LOGICAL_RE`), its own folder put
     in, spelled with its ``..`` dropped as bash's ``cd`` drops them (``/w/tools/..`` is
-    ``/w``, ``tools/..`` is ``.``); one still holding its own folder's mark is left."""
-    if _LOGICAL not in text:
-        return text
+    ``/w``, ``tools/..`` is ``.``), and each ``dirname`` printed as it prints it, innermost
+    first; one still holding its own folder's mark (a folder not put in) is left."""
+    while _LOGICAL in text or _DIRNAME in text:
+        read = re.sub(_LOGICAL_RE, _folder_printed, text)
+        if read == text:
+            return text
+        text = read
+    return text
 
-    def dropped(found: re.Match[str]) -> str:
-        folder = found.group(1)
-        return found.group(0) if "\0" in folder else os.path.normpath(folder)
 
-    return re.sub(_LOGICAL_RE, dropped, text)
+def _folder_printed(found: re.Match[str]) -> str:
+    """The folder ``found`` (:data:`_LOGICAL_RE`) marks, as ``pwd`` prints it after a logical
+    ``cd`` or as ``dirname`` prints it (``.`` for a name without ``/``, ``/`` for ``/``)."""
+    folder = found.group(2)
+    if found.group(1) == "l":
+        return os.path.normpath(folder)
+    trimmed = folder.rstrip("/")
+    if not trimmed:
+        return "/" if folder else "."
+    above = trimmed.rpartition("/")[0].rstrip("/")
+    return above or ("/" if trimmed.startswith("/") else ".")
 
 
-_QUOTED_OWN_RE = '"((?:\0l)?\0[hr][^"\\s$`*?\\[\\\\]*)"'
+_QUOTED_OWN_RE = '"((?:\0[lp])*\0[hr][^"\\s$`*?\\[\\\\]*)"'
 """A double-quoted part starting with the script's own folder read (:data:`_OWN`,
 :data:`_OWN_REAL`, maybe printed logically: :data:`_LOGICAL`) and holding nothing bash
 expands or splits there (``"\\0h/.."``)."""
 _OWN_KEPT_RE = (
     r"(?:^|(?<=[\s;&|(){}]))(?P<name>[A-Za-z_]\w*)="
-    r"(?P<quote>\"?)(?P<value>(?:\0l)?\0[hr][^\s\"'$`;&|()<>]*)(?P=quote)(?=[\s;&|)]|$)"
+    r"(?P<quote>\"?)(?P<value>(?:\0[lp])*\0[hr][^\s\"'$`;&|()<>]*)(?P=quote)(?=[\s;&|)]|$)"
 )
 """An assignment keeping the script's own folder read, or a path below it, in a variable:
 ``ROOT="\\0h/.."`` from ``ROOT="$(cd "$(dirname "$0")/.." && pwd)"``, ``HERE=\\0h``; after
