@@ -46,10 +46,13 @@ KEPT = {
     "tools/k12.sh": 'ROOT="$(realpath "$(dirname "$0")/..")"\necho x >> "$ROOT/notes/k12.md"\n',
     "tools/k13.sh": 'ROOT=$(dirname "$(dirname "$0")")\necho x >> "$ROOT/notes/k13.md"\n',
     "tools/k14.sh": 'D="$(dirname "$0")"\nfor f in a; do echo x >> "$D/../notes/k14$f.md"; done\n',
+    "tools/k15.sh": 'cd "$(dirname "$0")"\nROOT=$(pwd)\necho x >> "$ROOT/../notes/k15.md"\n',
+    "tools/k16.sh": 'cd "$(dirname "$0")/.."\necho x >> "$PWD/notes/k16.md"\n',
 }
 """Scripts keeping their own folder in a variable (plain, ``readonly``, ``local``, ``export``,
 ``declare -r``; one variable built from another, or given another such value later; the
-folder printed by ``cd …; pwd``, ``realpath``, a second ``dirname``) and writing through
+folder printed by ``cd …; pwd``, ``realpath``, a second ``dirname``; ``$(pwd)`` and
+``$PWD`` after the script's ``cd`` into its own folder) and writing through
 ``notes`` with it (a word also naming another variable after the folder: ``k14``)."""
 KEPT_HARMLESS = {
     "tools/build.sh": 'ROOT="$(cd "$(dirname "$0")/.." && pwd)"\nmkdir -p "$ROOT/out"\n'
@@ -211,11 +214,12 @@ GLOBS = {
     "g3.sh": "cd .. && cp /etc/hostname */notes/.\n",
     "g4.sh": "ln -s /etc/hostname note?/.\n",
     "g5.sh": "shopt -s globstar\ncd ../.. && cp /etc/hostname **/notes/.\n",
+    "g6.sh": "d=.\ncp /etc/hostname no*/$d\n",
 }
 """Scripts writing through ``notes`` by a pattern: matching nothing (bash writes ``*.txt`` as
 spelled), or a folder matching the link (``no*/.``, ``note?/.``, ``*/notes/.`` from the
-folder above, ``**/notes/.`` any folders deep under ``globstar``: bash matches a path only
-where all of it is there)."""
+folder above, ``**/notes/.`` any folders deep under ``globstar``, ``no*/$d``: bash matches
+a path only where all of it is there)."""
 
 
 @pytest.mark.parametrize("script", sorted(GLOBS))

@@ -170,19 +170,19 @@ def linked_words(text: str, bases: list[str]) -> list[tuple[str, str]]:
     spelled = text
     for end in _PATH_WORD_ENDS:
         text = text.replace(end, " ")
-    patterns: list[str] = []  # those with a pattern in a folder: matched from each base
+    patterns: dict[str, str] = {}  # those with a pattern in a folder, by the word spelled
     for spelt in dict.fromkeys(text.split()):
         word = _literal_folder(spelt) if not _EXPANDED_CHARS.isdisjoint(spelt) else spelt
         if not word:
             continue
         if _RUN_TIME_CHARS.intersection(word.rstrip("/").rpartition("/")[0]):
-            patterns.append(word)  # a pattern in a folder of it
+            patterns[word] = spelt  # a pattern in a folder of it
         if word.startswith("/"):
             absolute.append(word)
         else:
             relative.setdefault(word.split("/", 1)[0], []).append(word)
     code = without_comments(spelled) if patterns else ""
-    patterns = [word for word in patterns if _matched_by_bash(code, word)]
+    patterns = {word: spelt for word, spelt in patterns.items() if _matched_by_bash(code, spelt)}
     options = ("dotglob" in code, "globstar" in code)  # ``shopt -s …`` somewhere: maybe set
     absolute += [m for w in patterns if w[0] == "/" for m in _matched_words(w, "/", *options)]
     found = [(word, bases[0]) for word in _linked("/", absolute)]
@@ -201,13 +201,13 @@ def linked_words(text: str, bases: list[str]) -> list[tuple[str, str]]:
 
 def _literal_folder(word: str) -> str:
     """The folders a word built at run time names as spelled, before its first expansion
-    (``notes/`` of ``notes/$name.md``, ``/w/tools/../notes/`` of a path built from the
+    (``notes/.`` of ``notes/$name.md``, ``/w/tools/../notes/.`` of a path built from the
     script's own folder): whatever the expansion gives, the word leads through them (review
     stop 67: ``echo x >> "$D/../notes/r$f.md"`` was skipped whole, and bash wrote through
     the link); empty when the word starts with one (``$HOME/x``, ``~/x``) or names no folder
     before it (``/$x``)."""
     head = re.split(r"[$~\0]", word, maxsplit=1)[0]
-    return head[: head.rfind("/") + 1] if head.rfind("/") > 0 else ""
+    return head[: head.rfind("/") + 1] + "." if head.rfind("/") > 0 else ""
 
 
 _CASE_PATTERN_RE = r"(?:^|\n|;;|;&|[(|]|\bin)[ \t]*$"
@@ -848,6 +848,13 @@ def git_answer_kept_by(text: str, folder: str | None, environ: Mapping[str, str]
 
 _OWN = "\0h"
 """What stands for the script's own folder in its text once read (no script holds a NUL)."""
+_HERE = "\0w"
+"""What stands for the folder the script is in where it names it (``$PWD``, ``${PWD}``,
+``$(pwd)``, `` `pwd` ``): ``.`` in its text (:func:`own_folder_spelled`, a word using it
+judged from each folder the script may be in, as :func:`linked_words` judges a relative one;
+review stop 67: ``ROOT=$(pwd)`` after its ``cd`` was a word built at run time), the folder
+it is in for its scan."""
+_HERE_RE = r"\$\(\s*pwd(?:\s+-[LP])?\s*\)|`\s*pwd(?:\s+-[LP])?\s*`|\$\{PWD\}|\$PWD(?!\w)"
 _OWN_REAL = "\0r"
 """What stands for its real folder (``readlink -f``, ``realpath``, ``pwd -P``)."""
 _SELF = r"[\"']?\$(?:\{?0\}?|\{?BASH_SOURCE(?:\[0\])?\}?)[\"']?"
@@ -868,7 +875,7 @@ _REAL_DIRNAME_RE = (
     + r"\s*\)[\"']?\s*\)"
 )
 """Its real folder: ``$(dirname "$(readlink -f "$0")")``, ``$(dirname "$(realpath "$0")")``."""
-_OWN_PATH = r"(?:\0[lp])*\0[hr][^\s\"'$`;&|()]*"
+_OWN_PATH = r"(?:\0[lp])*\0[hrw][^\s\"'$`;&|()]*"
 """The script's own folder once read (:data:`_OWN`, :data:`_OWN_REAL`, maybe inside the marks
 of :data:`_LOGICAL` and :data:`_DIRNAME`) and a literal path after it (``\\0h/..``)."""
 _CD_FOLDER_PRINTED_RE = (
@@ -883,7 +890,9 @@ _OWN_RESOLVED_RE = (
 )
 """``$(realpath "$(dirname "$0")/..")``, ``$(readlink -f …)`` once its inner part is read: that
 path with its links resolved, which is where the kernel takes it (so it is left as spelled)."""
-_OWN_DIRNAME_RE = rf"\$\(\s*dirname\s+(?:--\s+)?[\"']?(?P<folder>{_OWN_PATH})[\"']?\s*\)"
+_OWN_DIRNAME_RE = (
+    r"\$\(\s*dirname\s+(?:--\s+)?[\"']?(?P<folder>(?:\0[lp])*\0[hr][^\s\"'$`;&|()]*)[\"']?\s*\)"
+)
 """``$(dirname "$(dirname "$0")")`` once its inner part is read: the folder above, as
 ``dirname`` prints it (:data:`_DIRNAME`)."""
 _DIRNAME = "\0p"
@@ -925,6 +934,8 @@ def _own_folder_read(text: str, file: str, kind: str) -> str:
         text = re.sub(_REAL_DIRNAME_RE, own(_OWN_REAL), text)
     if "dirname" in text or "%/*}" in text:
         text = re.sub(_DIRNAME_RE, own(_OWN), text)
+    if "pwd" in text or "PWD" in text:
+        text = re.sub(_HERE_RE, _HERE, text)
     if "\0" not in text:  # no own folder read, none printed by a ``cd``
         return text
     for _ in range(_NESTED_CAP):  # ``$(cd "$(dirname "$(dirname "$0")")/.." && pwd)``
@@ -977,13 +988,13 @@ def _folder_printed(found: re.Match[str]) -> str:
     return above or ("/" if trimmed.startswith("/") else ".")
 
 
-_QUOTED_OWN_RE = '"((?:\0[lp])*\0[hr][^"\\s$`*?\\[\\\\]*)"'
+_QUOTED_OWN_RE = '"((?:\0[lp])*\0[hrw][^"\\s$`*?\\[\\\\]*)"'
 """A double-quoted part starting with the script's own folder read (:data:`_OWN`,
 :data:`_OWN_REAL`, maybe printed logically: :data:`_LOGICAL`) and holding nothing bash
 expands or splits there (``"\\0h/.."``)."""
 _OWN_KEPT_RE = (
     r"(?:^|(?<=[\s;&|(){}]))(?P<name>[A-Za-z_]\w*)="
-    r"(?P<quote>\"?)(?P<value>(?:\0[lp])*\0[hr][^\s\"'$`;&|()<>]*)(?P=quote)(?=[\s;&|)]|$)"
+    r"(?P<quote>\"?)(?P<value>(?:\0[lp])*\0[hrw][^\s\"'$`;&|()<>]*)(?P=quote)(?=[\s;&|)]|$)"
 )
 """An assignment keeping the script's own folder read, or a path below it, in a variable:
 ``ROOT="\\0h/.."`` from ``ROOT="$(cd "$(dirname "$0")/.." && pwd)"``, ``HERE=\\0h``; after
@@ -1065,7 +1076,7 @@ def _own_put(read: str, folder: str, real: str) -> str:
     """``read`` (:func:`own_folder_spelled`'s) with ``folder`` for :data:`_OWN` and ``real``
     for :data:`_OWN_REAL`, each unless bash or :func:`linked_words` would split or match it,
     and each folder printed logically read (:func:`_logical_read`)."""
-    for mark, put in ((_OWN, folder), (_OWN_REAL, real)):
+    for mark, put in ((_OWN, folder), (_OWN_REAL, real), (_HERE, ".")):
         if not re.search(r"[\s*?\[$`\\'\"\0=;&|()<>]", put):
             read = read.replace(mark, put)
     return _logical_read(read)
@@ -1350,7 +1361,9 @@ class _NestedScan:
         (``~`` alone read too: ``cd ~ && . .defs``, review57a F)."""
         if self.own is not None:
             word = word.replace(_OWN, self.own[0]).replace(_OWN_REAL, self.own[1])
-            word = _logical_read(word)
+            if _HERE in word and self.base is None:
+                return None
+            word = _logical_read(word.replace(_HERE, self.base or ""))
         if _TOP in word:
             top = self._top()
             if top is None:
