@@ -59,9 +59,10 @@ KEPT_HARMLESS = {
     'echo x > "$ROOT/out/x.txt"\n',
     "tools/make.sh": 'cd "$(dirname "$0")/.." && mkdir -p out && echo x > out/made.txt\n',
     "tools/here.sh": 'HERE="${BASH_SOURCE%/*}"\necho x > "$HERE/here.txt"\n',
+    "tools/pwd.sh": 'cd "$(dirname "$0")/.." && mkdir -p out && echo x > "$PWD/out/pwd.txt"\n',
 }
 """Everyday twins: a build script writing ``out/`` from its root, one ``cd``-ing there first,
-one writing beside itself."""
+one writing beside itself, one writing ``out/`` by ``$PWD`` after its ``cd``."""
 
 
 def _layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scripts: dict[str, str]) -> Layout:
@@ -87,6 +88,7 @@ def test_p3_a_script_writing_through_its_own_folder_kept_in_a_variable_is_refuse
         ("tools/build.sh", "out/x.txt"),
         ("tools/make.sh", "out/made.txt"),
         ("tools/here.sh", "tools/here.txt"),
+        ("tools/pwd.sh", "out/pwd.txt"),
     ],
 )
 def test_p3_a_script_writing_its_own_tree_from_a_variable_passes(
