@@ -255,10 +255,9 @@ def prune_index_file(
     :func:`~memory_core.decoding.shown_lines` shows them, never as mojibake); none when there
     is no index or no such line. An index symlinked inside the root is pruned in the file the
     link names. Raises :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503)
-    when the lines are there, or may be, and cannot be removed; the index is then unchanged.
-    One that is not a regular file, has another hard link outside its folder or leads out of
-    the root is never read or followed (A-7), so it may hold such a line: 409
-    (:func:`_left_as_it_is`).
+    when the lines are there, or may be, and cannot be removed (the index then unchanged): an
+    index no regular file, hard-linked outside its folder or leading out of the root is never
+    read or followed (A-7), so it may hold one: 409 (:func:`_left_as_it_is`).
 
     ``scope`` may be a folder held open (:func:`~memory_api.store.containment.held_folder`):
     the index is then read and replaced in that very folder (A-7), and the logs name it as
