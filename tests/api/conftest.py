@@ -107,13 +107,11 @@ async def expect_problem(response: ClientResponse, status: int, detail_part: str
 
 def versions_of(deleted: dict[str, Any]) -> dict[str, Any]:
     """The version fields of a delete's answer (V-2), as the answer gives them, for comparing
-    the rest of it whole; a delete the history recorded has nothing ``unrecorded``, and one
-    whose scope's ``MEMORY.md`` is an index the service reads has no ``indexProblem``."""
+    the rest of it whole; a delete the history recorded has nothing ``unrecorded``."""
     return {
         "version": deleted["version"],
         "restoreVersion": deleted["restoreVersion"],
         "unrecorded": None,
-        "indexProblem": None,
     }
 
 

@@ -16,7 +16,7 @@ def _index_text(service: Service, key: str) -> str:
 
 
 def _delete_beside_an_index_that_is_a_folder(page: Page, service: Service) -> None:
-    """Step 3: ``MEMORY.md`` made a folder, ``review-style.md`` deleted from its row."""
+    """Step 3: ``MEMORY.md`` made a folder, ``review-style.md`` deleted from its row: refused."""
     scope = service.scope_dir("user")
     index = scope / "MEMORY.md"
     group = user_group(page)
@@ -27,11 +27,12 @@ def _delete_beside_an_index_that_is_a_folder(page: Page, service: Service) -> No
     beside = row(group, "review-style.md")
     beside.get_by_role("button", name="Delete").click()
     confirm_dialog(page).get_by_role("button", name="Delete").click()
-    expect(beside).to_have_count(0)
     toast = page.locator(".toast.error")
-    expect(toast).to_contain_text("Deleted review-style.md, but its index line was not removed")
+    expect(toast).to_contain_text("Could not delete review-style.md")
     expect(toast).to_contain_text("MEMORY.md is a folder, not a file")
-    assert not (scope / "review-style.md").exists()
+    expect(toast).to_contain_text("nothing changed")
+    expect(beside).to_be_visible()
+    assert (scope / "review-style.md").exists()
     assert index.is_dir()
 
 
@@ -47,8 +48,8 @@ def test_w3_delete_confirms_then_the_row_and_its_index_line_are_gone(
        line and the file go, and the toast says ``extra.md`` is no longer in the index (A-6:
        its only entry went with the line, never silently);
     3. A-6, beside a ``MEMORY.md`` that is a folder (or a symlink out of the memory root),
-       never read or rewritten: the file goes, and the toast says its index line was not
-       removed and why (the answer's ``indexProblem``), never a calm "Deleted".
+       never read or rewritten: the delete is refused (409, all or nothing), the row and the
+       file stay, and the error toast says why.
     """
     scope = service.scope_dir("user")
     assert "time-zone.md" in _index_text(service, "user")

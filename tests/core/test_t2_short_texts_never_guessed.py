@@ -57,7 +57,8 @@ NAMED = {
     ("資料", "big5"): ("big5",),
     ("測試", "big5"): (*TOO_SHORT_CJK, "cp1251"),
     ("Кофе", "koi8_r"): ("koi8_r",),
-    ("да", "koi8_r"): ("koi8_r", *TOO_SHORT_CJK, "cp1252"),
+    # ``ﾄﾁ`` in Shift-JIS's half-width katakana, the very bytes: named too
+    ("да", "koi8_r"): ("koi8_r", *TOO_SHORT_CJK, "cp1252", "cp932"),
     ("мир", "koi8_r"): ("koi8_r",),
     ("Кофе", "cp1251"): ("cp1251",),
     ("Тест", "cp1251"): ("cp1251",),

@@ -246,13 +246,16 @@ async def test_a7_restoring_a_topic_file_hard_linked_outside_never_replaces_it(
 async def test_a7_a_delete_never_prunes_an_index_hard_linked_outside(
     client: Client, agent: AgentHome
 ) -> None:
+    """Never read or rewritten, so the delete is refused (A-6: all or nothing), its text unsaid."""
     write_topic(agent.user, "a.md")
     outside = index_linked_outside(agent)
     outside.write_text(f"- [A](a.md) {SECRET}\n", encoding="utf-8")
 
-    deleted = await ok_json(await client.delete(file_url("user", "a.md")))
+    response = await client.delete(file_url("user", "a.md"))
 
-    assert deleted["removedIndexLines"] == []
+    problem = await expect_problem(response, 409, f"MEMORY.md is {HARD_LINKED}")
+    assert SECRET not in str(problem)
+    assert (agent.user / "a.md").exists()
     assert outside.read_text(encoding="utf-8") == f"- [A](a.md) {SECRET}\n"
     assert outside.samefile(agent.user / layout.INDEX_FILE)
 

@@ -96,12 +96,15 @@ async def test_a6_index_that_is_a_symlink_loop_refuses_the_delete_and_keeps_both
 async def test_a6_index_that_is_a_fifo_never_blocks_a_delete(
     client: Client, agent: AgentHome
 ) -> None:
+    """Never opened (a reader would wait for a writer): the delete is answered, refused (A-6:
+    whether a line of it links the file cannot be known), and the file stays."""
     write_topic(agent.user, "gone.md")
     os.mkfifo(agent.user / layout.INDEX_FILE)
 
-    result = await ok_json(await client.delete(file_url("user", "gone.md")))
+    response = await client.delete(file_url("user", "gone.md"))
 
-    assert result["removedIndexLines"] == []
+    await expect_problem(response, 409, "MEMORY.md is a FIFO (named pipe)")
+    assert (agent.user / "gone.md").exists()
 
 
 async def test_a6_index_that_cannot_be_rewritten_leaves_it_whole_and_deletes_nothing(

@@ -130,9 +130,12 @@ async def test_a7_index_symlinked_outside_is_neither_read_nor_rewritten(
         await client.post(f"{memory_url()}/session-start", json={"workspace": str(temporary)})
     )
     assert SECRET not in answer["memory"]
-    deleted = await ok_json(await client.delete(file_url("user", "f.md")))
+    response = await client.delete(file_url("user", "f.md"))
 
-    assert deleted["removedIndexLines"] == []
+    # never read, so its line cannot be removed: refused, nothing deleted, nothing shown
+    problem = await expect_problem(response, 409, "MEMORY.md is a symlink to outside")
+    assert SECRET not in str(problem)
+    assert (agent.user / "f.md").exists()
     assert snapshot(outside) == before
 
 

@@ -460,21 +460,18 @@ class DeleteResult(Answer, frozen=True):
     takes the file back from (the Undo, V-2); both None when no history is kept. When the file
     was deleted but the history could not record the delete (a full disk, a damaged history),
     both are None and ``unrecorded`` says why: the version before it still holds the file (the
-    scope's history lists it), and the next record of the scope takes the delete. When the
-    scope's ``MEMORY.md`` is there but is no index the service reads or rewrites (a folder, a
-    FIFO, a symlink leading out of the memory root: never followed, A-7), the file is deleted
-    and ``index_problem`` says why no index line was looked at or removed: a line there linking
-    the file stays. A removed line that also linked other files (``- [A](a.md), see
-    [B](b.md)``) goes whole (A-6): ``unindexed_files`` names each other file of the scope that
-    no index entry lists now (``["b.md"]``; ``[]`` when none), and the restore puts the line
-    back."""
+    scope's history lists it), and the next record of the scope takes the delete. (Beside a
+    ``MEMORY.md`` that is no index the service rewrites, a folder, a FIFO, a symlink leading
+    out of the memory root, the delete is refused, 409, and nothing is deleted.) A removed
+    line that also linked other files (``- [A](a.md), see [B](b.md)``) goes whole (A-6):
+    ``unindexed_files`` names each other file of the scope that no index entry lists now
+    (``["b.md"]``; ``[]`` when none), and the restore puts the line back."""
 
     file: str
     removed_index_lines: list[str]
     version: str | None = None
     restore_version: str | None = None
     unrecorded: str | None = None
-    index_problem: str | None = None
     unindexed_files: list[str] = msgspec.field(default_factory=list)
 
 

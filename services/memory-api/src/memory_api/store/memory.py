@@ -375,9 +375,9 @@ class MemoryStore:
         is one the history can never keep as it is (over its read cap, hard-linked), and
         :class:`~memory_api.store.history.git.HistoryUnavailable` (503, nothing deleted) when
         the history cannot record what the delete would remove now (git refuses; the file
-        cannot be read). A
-        ``MEMORY.md`` that is no index the service reads (a folder, a symlink out of the root)
-        is left as it is, and the answer's ``index_problem`` says so (the file is deleted).
+        cannot be read). Beside a ``MEMORY.md`` that is no index the service rewrites (a folder,
+        a FIFO, a symlink out of the root, a file hard-linked outside its folder) the delete is
+        refused too (409, nothing deleted): a line there linking the file could not be removed.
         ``conditions`` (the request's ``If-Match`` / ``If-None-Match``) are judged under the
         scope's lock against the file as it is then (a topic file has no ETag):
         :class:`~memory_api.errors.PreconditionFailed` (412), nothing deleted; a file not there
@@ -401,13 +401,12 @@ class MemoryStore:
             )
 
         pruned, recorded = await self.locks.run_held(name, held)
-        removed, problem = pruned.removed, pruned.index_problem
+        removed = pruned.removed
         unindexed = list(pruned.unindexed)
         if recorded is None:
             return DeleteResult(
                 file=file_name,
                 removed_index_lines=removed,
-                index_problem=problem,
                 unindexed_files=unindexed,
             )
         if isinstance(recorded, NotRecorded):  # deleted: never the answer of "no history kept"
@@ -415,7 +414,6 @@ class MemoryStore:
                 file=file_name,
                 removed_index_lines=removed,
                 unrecorded=recorded.why,
-                index_problem=problem,
                 unindexed_files=unindexed,
             )
         return DeleteResult(
@@ -423,7 +421,6 @@ class MemoryStore:
             removed_index_lines=removed,
             version=recorded.version,
             restore_version=recorded.parent,
-            index_problem=problem,
             unindexed_files=unindexed,
         )
 

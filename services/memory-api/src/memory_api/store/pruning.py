@@ -23,11 +23,12 @@ delete is refused and nothing changes, the file and its line stay, and the detai
 - 503 (:class:`~memory_api.errors.Unavailable`): the operating system refused to read or
   replace it (no permission, a symlink loop, a read-only or full disk, an I/O error).
 
-An index that is not a regular file (a FIFO, a folder) or that leads out of the memory root is
-no index to the service (nothing of it is injected or linted), and it is never read, written or
-followed out of the root (A-7): the delete goes ahead without touching it, and says so
-(:attr:`Pruned.index_problem`, the answer's ``indexProblem``): no line there was looked at or
-removed, so one linking the file stays there for whoever uses that file as an index.
+An index symlinked to a regular file inside the memory root is pruned through the link (the
+link stays, the file it names is rewritten). One that is there but is no regular file inside
+the root (a symlink out of it, a folder, a FIFO, a file hard-linked outside its folder) is no
+index to the service (nothing of it is injected or linted), and it is never read, written or
+followed out of the root (A-7); whether a line of it links the file cannot be known, so the
+delete is refused too (409: all or nothing), and the detail says what it is and how to fix it.
 
 Blocking: run in a worker thread.
 """
@@ -89,11 +90,9 @@ class _NotRewritable(Exception):
 
 class Pruned(NamedTuple):
     """What a delete did to the scope's index: the ``removed`` lines (as
-    :func:`prune_index_file` shows them) and, when ``MEMORY.md`` is there but is no index the
-    service reads or rewrites, ``index_problem``: why no line of it was looked at or removed."""
+    :func:`prune_index_file` shows them)."""
 
     removed: list[str]
-    index_problem: str | None = None
     edited: Edited | None = None
     """The index's bytes before and after the pruning (None when it was not rewritten)."""
     index_file: Path | None = None
@@ -108,11 +107,10 @@ def delete_topic(root: Path, scope: Path, file_name: str) -> Pruned:
     Only a file that lists can be deleted (:func:`~memory_api.store.scopes.topic_entry`): a
     symlinked topic file is removed as a link (its target stays) and only when the target is a
     regular file inside the memory ``root``; one leading outside is reported as absent (A-7).
-    Returns the removed index lines, and why none could be looked at when ``MEMORY.md`` is no
-    index the service reads (:class:`Pruned`: the file is deleted all the same). Raises
-    :class:`NotFound` when there is no such topic file,
-    :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503) when its index lines
-    cannot be pruned (see the module docstring): nothing is deleted then.
+    Returns the removed index lines (:class:`Pruned`). Raises :class:`NotFound` when there is
+    no such topic file, :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503)
+    when its index lines cannot be pruned, or ``MEMORY.md`` is no index the service rewrites
+    (see the module docstring): nothing is deleted then.
 
     The index lines go first, the file second: a process killed between the two (a replica
     of a shared data dir, Q-4) leaves the file listed without its lines, and the client's retry
@@ -255,11 +253,11 @@ def prune_index_file(
 
     Returns the removed lines (without line ends; those of an index in a legacy CJK encoding as
     :func:`~memory_core.decoding.shown_lines` shows them, never as mojibake); none when there
-    is no index or no such line. An index that is not a regular file, has another hard link
-    outside its folder (A-7) or leads out of the root is never read or followed: no line
-    removed, and :attr:`Pruned.index_problem` says why (:func:`_left_as_it_is`). Raises
-    :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503) when the lines are
-    there, or may be, and cannot be removed; the index is then unchanged.
+    is no index or no such line. An index symlinked inside the root is pruned in the file the
+    link names. Raises :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503)
+    when the lines are there, or may be, and cannot be removed (the index then unchanged): an
+    index no regular file, hard-linked outside its folder or leading out of the root is never
+    read or followed (A-7), so it may hold one: 409 (:func:`_left_as_it_is`).
 
     ``scope`` may be a folder held open (:func:`~memory_api.store.containment.held_folder`):
     the index is then read and replaced in that very folder (A-7), and the logs name it as
@@ -270,7 +268,7 @@ def prune_index_file(
     target = real_path(lexical)
     if not is_within(root, target):
         logger.warning("index %s links outside the memory root; not pruned", named)
-        return Pruned([], _left_as_it_is(root, scope, file_name))
+        raise _left_as_it_is(root, scope, file_name)
     if not os.path.islink(lexical):  # noqa: PTH114 - one lstat, no raise
         target = lexical  # through the folder as given: a held one stays where it was checked
     lexical = named
@@ -298,10 +296,10 @@ def prune_index_file(
         ) from None
     except NamedElsewhereError:  # never read (A-7): to the service there is no index here
         logger.warning("index %s is %s; not pruned", lexical, HARD_LINKED)
-        return Pruned([], _left_as_it_is(root, scope, file_name))
+        raise _left_as_it_is(root, scope, file_name) from None
     except NotRegularFileError:
         logger.warning("index %s is not a regular file; not pruned", lexical)
-        return Pruned([], _left_as_it_is(root, scope, file_name))
+        raise _left_as_it_is(root, scope, file_name) from None
     except FileTooLarge:
         logger.warning("index %s is larger than %d bytes; not pruned", lexical, PRUNE_READ_CAP)
         raise Conflict(
@@ -324,22 +322,24 @@ def prune_index_file(
     if edited is None:
         return Pruned([])
     if last and last[0][0] == edited.before:
-        return Pruned(shown_lines(edited.before, last[0][1]), None, edited, target)
+        return Pruned(shown_lines(edited.before, last[0][1]), edited, target)
     pruned = _pruned(edited.before, file_name, exact=exact, files=files, here=here)
     removed = [] if pruned is None else shown_lines(edited.before, pruned[1])
-    return Pruned(removed, None, edited, target)
+    return Pruned(removed, edited, target)
 
 
-def _left_as_it_is(root: Path, scope: Path, file_name: str) -> str:
-    """Why the scope's ``MEMORY.md`` (there, but no regular file inside the root) was left as
-    it is, for the answer: what it is (:func:`~memory_api.store.scopes.index_refusal`) and
-    that a line there linking ``file_name`` stays."""
+def _left_as_it_is(root: Path, scope: Path, file_name: str) -> Conflict:
+    """The refusal (409) of a delete beside a ``MEMORY.md`` that is there but is no regular
+    file inside the root (a symlink out of it, a folder, a FIFO, a file hard-linked outside its
+    folder): what it is (:func:`~memory_api.store.scopes.index_refusal`), that a line linking
+    ``file_name`` there cannot be removed, so nothing was (A-6: all or nothing), and the fix.
+    Nothing of the file is read or shown (A-7)."""
     what = index_refusal(root, scope) or "not a regular file"
-    return (
-        f"the scope's {layout.INDEX_FILE} is {what}, which the service never reads, rewrites "
-        f"or follows: no index line was looked at or removed, so a line there linking "
-        f"{file_name!r} stays; make {layout.INDEX_FILE} a regular file in the scope's folder "
-        "for the service to keep it"
+    return Conflict(
+        f"{file_name!r} was not deleted: the scope's {layout.INDEX_FILE} is {what}, which the "
+        f"service never reads, rewrites or follows, so an index line linking {file_name!r} "
+        "there could not be removed; nothing changed (a delete is all or nothing): make "
+        f"{layout.INDEX_FILE} a regular file in the scope's folder (or remove it), then try again"
     )
 
 

@@ -645,17 +645,7 @@ export class MemoryTab {
           ? `; ${unindexed.join(", ")} ${unindexed.length === 1 ? "is" : "are"} no longer in the index` +
             (result?.restoreVersion ? " (Undo puts the line back)" : "")
           : "");
-      if (result?.indexProblem) {
-        // the file is gone; MEMORY.md is no index the service reads (a folder, a link out of
-        // the memory root): said, never a calm "Deleted" that hides a line left there (A-6)
-        const unrecorded = result.unrecorded
-          ? ` Its history could not record the delete yet: ${result.unrecorded}.`
-          : "";
-        toast(
-          `${deleted}, but its index line was not removed: ${result.indexProblem}.${unrecorded}`,
-          { error: true, timeout: 15000, action: result.unrecorded ? null : undo },
-        );
-      } else if (result?.unrecorded) {
+      if (result?.unrecorded) {
         // gone from disk, but no version records the delete yet: no Undo to offer (V-2)
         toast(
           `${deleted}, but its history could not record it yet: ${result.unrecorded}. ` +
