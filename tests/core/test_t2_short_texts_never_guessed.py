@@ -57,8 +57,7 @@ NAMED = {
     ("資料", "big5"): ("big5",),
     ("測試", "big5"): (*TOO_SHORT_CJK, "cp1251"),
     ("Кофе", "koi8_r"): ("koi8_r",),
-    # ``ﾄﾁ`` in Shift-JIS's half-width katakana, the very bytes: named too
-    ("да", "koi8_r"): ("koi8_r", *TOO_SHORT_CJK, "cp1252", "cp932"),
+    ("да", "koi8_r"): ("koi8_r", *TOO_SHORT_CJK, "cp1252"),
     ("мир", "koi8_r"): ("koi8_r",),
     ("Кофе", "cp1251"): ("cp1251",),
     ("Тест", "cp1251"): ("cp1251",),

@@ -18,13 +18,11 @@ from dataclasses import dataclass
 from memory_core.legacy_readings import (
     KOI8_R,
     WINDOWS_1251,
-    HalfWidthKana,
     capital_inside,
     cjk_readings,
     cyrillic_by_case,
     cyrillic_readings,
     decodes,
-    half_width_kana,
     koi8_r_by_case,
     wholly_common_cjk,
 )
@@ -423,62 +421,9 @@ def legacy_readings(raw: bytes, *, weigh: bool = True) -> tuple[str, ...] | None
     :func:`~memory_core.legacy_readings.cyrillic_readings`), likeliest by the rest first.
     """
     readings = _family_readings(raw, weigh=weigh)
-    if readings is not None and _short_and_western(raw):
-        readings = (*readings, WESTERN)  # too little text to tell: never one named, nor shown
-    if (kana := half_width_kana(raw)) is not None:
-        return _with_half_width_kana(raw, readings, kana)
-    return readings
-
-
-HALF_WIDTH_TOLD_BY = 2
-"""Marks (``ﾞ ﾟ ｬ ｭ ｮ``) standing where Japanese writes them that tell a reading as
-half-width katakana alone (:func:`_with_half_width_kana`). No line of the 1,500 cut from real
-Chinese, Korean, Japanese (full-width) and 8-bit Cyrillic or Western text
-(``tests/core/legacy_text_lines.py``) reads so with two; a few Korean titles and KOI8-R lines
-(whose lower-case letters are these bytes: ``ч`` is ``ﾞ``) with one."""
-HALF_WIDTH_SHORT = 8
-"""Half-width kana a reading holds at most, none of them a mark that tells it
-(``ﾈｯﾄﾜｰｸ``), to be named among the others: too short to tell. A longer one without a
-single mark is taken for text read so by chance (:func:`_with_half_width_kana`)."""
-
-
-def _with_half_width_kana(
-    raw: bytes, readings: tuple[str, ...] | None, kana: HalfWidthKana
-) -> tuple[str, ...] | None:
-    """``readings`` of ``raw``, bytes that read as half-width katakana ``kana``
-    (:func:`~memory_core.legacy_readings.half_width_kana`). Shift-JIS writes those kana one
-    byte each (EUC-JP 0x8E and that byte): their bytes pair up as Chinese or Korean characters
-    and read as Cyrillic letters, and the weighing of :func:`legacy_readings` takes them for
-    rare characters, so a short file of them was named Windows-1251, GBK or KOI8-R (EUC-JP's,
-    Shift-JIS). Now, by how many of its marks tell it Japanese (``told``):
-
-    - :data:`HALF_WIDTH_TOLD_BY` or more, and one in eight of its kana at least: ``kana.codec``
-      alone (``ﾋﾞﾙﾄﾞ``, ``ｷｬｯｼｭ``), or first when KOI8-R reads the bytes too (its lower-case
-      letters are these bytes: a Russian word then, ``ч`` is ``ﾞ``);
-    - short text (:data:`HALF_WIDTH_SHORT` kana at most) with one: first among the other
-      readings (``ﾛｸﾞ``), after KOI8-R's;
-    - short text with none: after the other readings when they are several already, or one
-      CJK reading that puts some of its characters in rare rows (``ﾒﾓﾘｰ`` is GBK's ``矣伢``),
-      or Shift-JIS's of EUC-JP's (its bytes, all ``0x8E`` and one, read as kanji of one row):
-      too little text to tell which, never left out.
-
-    Else the readings stand: Western text read so (``CAFÉ ÉTÉ`` is ``CAFﾉ ﾉTﾉ``), a single
-    reading that stands where its language writes (GBK ``运行``, ``ﾔﾋﾐﾐ``), longer text whose
-    few marks stand by chance (a line of Hangul)."""
-    codec, told = kana.codec, kana.told
-    others = tuple(reading for reading in readings or (WESTERN,) if reading != codec)
-    russian = KOI8_R in others
-    if told >= HALF_WIDTH_TOLD_BY and 8 * told >= kana.letters:
-        return (codec, *others) if russian else (codec,)
-    if kana.letters > HALF_WIDTH_SHORT:
+    if readings is None or not _short_and_western(raw):
         return readings
-    if told:
-        return (*others, codec) if russian else (codec, *others)
-    if readings is None or (len(readings) == 1 and readings[0] not in LEGACY_MULTIBYTE):
-        return readings
-    if len(readings) == 1 and codec == "cp932" and readings[0] in wholly_common_cjk(raw):
-        return readings
-    return (*others, codec) if others else (codec,)
+    return (*readings, WESTERN)  # too little text to tell: never one named, nor shown
 
 
 def _family_readings(raw: bytes, *, weigh: bool) -> tuple[str, ...] | None:

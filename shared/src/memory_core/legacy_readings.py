@@ -16,11 +16,6 @@ text; this module tells which encoding of that family it is, or that too little 
   writes the characters it reads as weighs them (:func:`_weighed`); when that too weighs two
   alike, or the text is too short to weigh, it is *undecided*: every such reading is named and
   none is guessed.
-- **Half-width katakana** (:func:`half_width_kana`): Shift-JIS writes it one byte a character
-  (0xA1-0xDF), EUC-JP as 0x8E and that byte, so its bytes pair up as Chinese or Korean
-  characters, read as Cyrillic letters, and EUC-JP's as kanji in Shift-JIS. Its sound marks
-  (``ﾞ ﾟ ｰ`` and the small kana) stand only after the kana that take them, which text read so
-  by chance seldom keeps: two that stand tell the text Japanese, one puts that reading first.
 - **Cyrillic** (:func:`cyrillic_reading`): KOI8-R puts the lower-case letters where Windows-1251
   has the upper-case ones, so text read in the wrong one is mostly capitals (``кОФЕ``).
 """
@@ -35,14 +30,12 @@ from dataclasses import dataclass
 
 __all__ = [
     "CjkReadings",
-    "HalfWidthKana",
     "capital_inside",
     "cjk_readings",
     "cyrillic_by_case",
     "cyrillic_reading",
     "cyrillic_readings",
     "decodes",
-    "half_width_kana",
     "koi8_r_by_case",
     "wholly_common_cjk",
 ]
@@ -231,101 +224,6 @@ def _kana_read_as_japanese(text: str) -> bool:
             return False
         before = character
     return True
-
-
-_HALF_WIDTH_CODECS = ("cp932", "euc_jp")
-_HW_VOICED = frozenset("ｳｶｷｸｹｺｻｼｽｾｿﾀﾁﾂﾃﾄﾊﾋﾌﾍﾎ")
-"""The half-width kana the voiced sound mark ``ﾞ`` follows (``ﾋﾞ``, ``ｳﾞ``)."""
-_HW_SEMI_VOICED = frozenset("ﾊﾋﾌﾍﾎ")
-"""The half-width kana the semi-voiced sound mark ``ﾟ`` follows (``ﾊﾟ``)."""
-_HW_TAKES_YOON = frozenset("ｷｼﾁﾆﾋﾐﾘﾃﾌ")
-"""The half-width kana a small ``ｬ ｭ ｮ`` follows, itself or with its sound mark (``ｷｬ``,
-``ｼﾞｭ``, ``ﾋﾟｮ``, ``ﾃﾞｭ``)."""
-_HW_TAKES_SMALL_VOWEL = frozenset("ｲｳｸｼﾁﾂﾃﾄﾌ")
-"""The half-width kana a small ``ｧ ｨ ｩ ｪ ｫ`` follows, itself or with ``ﾞ``, in the sounds
-loanwords write so (``ﾌｧ``, ``ﾃｨ``, ``ﾃﾞｨ``, ``ｳｫ``, ``ｼｪ``, ``ｼﾞｪ``, ``ｲｪ``, ``ﾄｩ``, ``ｸｫ``,
-``ｳﾞｧ``)."""
-_HW_DOUBLED = frozenset("ｶｷｸｹｺｻｼｽｾｿﾀﾁﾂﾃﾄﾊﾋﾌﾍﾎﾊﾟﾋﾟﾌﾟﾍﾟﾎﾟ")
-"""The half-width kana a small ``ｯ`` (a doubled consonant) comes before (``ｷｬｯｼｭ``,
-``ﾍｯﾄﾞ``, ``ｶｯﾌﾟ``)."""
-_HW_TOLD_BY = frozenset("ﾞﾟｬｭｮ")
-"""The marks that tell a reading as half-width katakana from text read so by chance: the
-sound marks and a small ``ｬ ｭ ｮ``, each standing after the few kana that take it (``ｰ``,
-``ﾝ`` and the other small kana stand after most kana, so chance keeps them too)."""
-_HW_PUNCTUATION = frozenset("｡｢｣､･")
-_ONE_KANA_BETWEEN_SIGNS = re.compile("[｡｢｣､･][\uff66-\uff9f][｡｢｣､･]")
-"""One kana between two signs (``､ｹ､ｴ``): EUC-JP's hiragana and katakana (``0xA4``/``0xA5``
-and a byte) read so in Shift-JIS; no Japanese writes a word of one kana between two."""
-
-
-def _is_hw_kana(character: str) -> bool:
-    """A half-width katakana letter, sound mark or small kana, U+FF66–U+FF9F."""
-    return "\uff66" <= character <= "\uff9f"
-
-
-def _hw_stands(text: str, at: int) -> bool:
-    """Whether the half-width kana ``text[at]`` stands where Japanese writes it, as
-    :func:`_kana_stands` judges full-width kana: ``ﾞ`` after a kana that takes it, ``ﾟ``
-    after ``ﾊ``-``ﾎ``, a small kana after one that takes it (with its mark: ``ｼﾞｬ``,
-    ``ﾃﾞｨ``), ``ｯ`` before a kana it doubles, ``ｰ`` and ``ﾝ`` after a kana; a letter anywhere.
-    No word opens with a mark."""
-    character = text[at]
-    before = text[at - 1] if at else ""
-    base = text[at - 2] if at > 1 and before in "ﾞﾟ" else before  # ``ｼﾞ`` takes what ``ｼ`` does
-    if character == "ﾞ":
-        return before in _HW_VOICED
-    if character == "ﾟ":
-        return before in _HW_SEMI_VOICED
-    if character in "ｬｭｮ":
-        return base in _HW_TAKES_YOON
-    if character in "ｧｨｩｪｫ":
-        return base in _HW_TAKES_SMALL_VOWEL
-    if character == "ｯ":
-        after = text[at + 1 : at + 3]
-        return _is_hw_kana(before) and (after[:1] in _HW_DOUBLED)
-    if character in "ｰﾝ":
-        return _is_hw_kana(before)
-    return True
-
-
-@dataclass(frozen=True, slots=True)
-class HalfWidthKana:
-    """``raw`` read in ``codec`` as half-width katakana (:func:`half_width_kana`): ``told``
-    marks that tell it Japanese (:data:`_HW_TOLD_BY`) among its ``letters`` kana."""
-
-    codec: str
-    told: int
-    letters: int
-
-
-def half_width_kana(raw: bytes) -> HalfWidthKana | None:
-    """:class:`HalfWidthKana` when ``raw`` read in Shift-JIS (``cp932``) or EUC-JP is ASCII and
-    half-width katakana alone (two or more, its punctuation ``｡｢｣､･`` aside), each kana
-    standing where Japanese writes it (:func:`_hw_stands`) and none alone between two signs
-    (:data:`_ONE_KANA_BETWEEN_SIGNS`), with how many of its marks tell it
-    Japanese (:data:`_HW_TOLD_BY`: ``ﾋﾞﾙﾄﾞ`` 2, ``ﾒﾓﾘｰ`` 0). None otherwise: a kana
-    out of place (``Straße`` is ``Straﾟe`` in Shift-JIS, EUC-JP ``開発`` is ``ｳｫﾈｯ``) is no
-    Japanese.
-
-    >>> half_width_kana("ﾋﾞﾙﾄﾞ".encode("cp932")), half_width_kana("Straße".encode("cp1252"))
-    (HalfWidthKana(codec='cp932', told=2, letters=5), None)
-    """
-    for codec in _HALF_WIDTH_CODECS:
-        try:
-            text = raw.decode(codec)
-        except UnicodeDecodeError:
-            continue
-        high = [character for character in text if not character.isascii()]
-        kana = [character for character in high if _is_hw_kana(character)]
-        if len(kana) < 2 or len(kana) + sum(c in _HW_PUNCTUATION for c in high) < len(high):
-            continue
-        if _ONE_KANA_BETWEEN_SIGNS.search(text):
-            return None
-        if not all(_hw_stands(text, at) for at in range(len(text)) if _is_hw_kana(text[at])):
-            return None
-        told = sum(character in _HW_TOLD_BY for character in text)
-        return HalfWidthKana(codec, told, len(kana))
-    return None
 
 
 def cjk_readings(raw: bytes, decoding: Sequence[str], *, weigh: bool = True) -> CjkReadings:
