@@ -219,9 +219,9 @@ async def delete_file(request: web.Request) -> web.Response:
     """A-6: ``DeleteResult`` — the file is gone, and so are the index lines linking to it; or
     nothing changed (409 when ``MEMORY.md`` is no index the service may rewrite: a symlink out
     of the memory root, a folder, a FIFO, a file hard-linked outside its folder; 503 when it
-    cannot be read or written now). Takes no body (:func:`refuse_body`). ``If-Match`` / ``If-None-Match`` are honoured (RFC
-    9110 §13.1): a topic file has no ETag, so any ``If-Match`` but ``*`` and ``If-None-Match: *``
-    fail with 412 and nothing is deleted."""
+    cannot be read or written now). Takes no body (:func:`refuse_body`). ``If-Match`` /
+    ``If-None-Match`` are honoured (RFC 9110 §13.1): a topic file has no ETag, so any
+    ``If-Match`` but ``*`` and ``If-None-Match: *`` fail with 412 and nothing is deleted."""
     project, agent = _ids(request)
     await refuse_body(request)
     key, file_name = request.match_info["key"], request.match_info["file"]
