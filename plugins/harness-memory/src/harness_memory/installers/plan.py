@@ -139,7 +139,7 @@ def _uninstall_plan(
     settings = record.path.parent.parent
     tokens = None if readers is None else tokens_folder(readers[0], readers[1])
     named = Path(record.token_file) if record.token_file else None
-    named_own = named is not None and own_token_file(named, settings, tokens)
+    named_own = named is not None and own_token_file(named, record, tokens)
     outside = None if named_own else _outside(record, texts, readers)
     files, folders = leftovers(record, hook_urls(texts), outside, tokens)
     notes = [*notes, *foreign_token_said(record, tokens)]
@@ -185,7 +185,7 @@ def _outside(
 
     named = [Path(word) for word in sorted(our_flag_values(texts, "--token-file"))]
     where = None if readers is None else (readers[0], readers[1])
-    return outside_token(record.path.parent.parent, named, where)
+    return outside_token(record, named, where)
 
 
 def _hooks_tokens_left(
@@ -198,13 +198,12 @@ def _hooks_tokens_left(
     one ``record`` names, said already: the file and the command that removes it (H-7)."""
     from harness_memory.installers.token_place import left_token_said  # it imports this module
 
-    settings, by = record.path.parent.parent, "the hooks name"
     named = sorted(our_flag_values(texts, "--token-file"))
     return [
         said
         for word in named
         if word != record.token_file
-        for said in left_token_said(Path(word), settings, tokens, by)
+        for said in left_token_said(Path(word), record, tokens, "the hooks name")
     ]
 
 
