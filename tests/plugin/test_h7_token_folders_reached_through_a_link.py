@@ -269,6 +269,10 @@ def test_h7_a_dry_run_with_its_record_aside_says_the_tokens_folder_is_this_folde
     (line,) = [each for each in said.splitlines() if each.startswith(f"would remove {tokens} ")]
     assert "made by the install" not in line
     assert "token folder of this settings folder" in line
+    assert "nothing but the install's .gitignore" in line
+    (above,) = [x for x in said.splitlines() if x.startswith(f"would remove {tokens.parent} ")]
+    assert ".gitignore" not in above, above  # no .gitignore is there to leave
+    assert above.endswith("if nothing else is in it"), above
 
 
 def test_h7_uninstall_removes_no_folder_it_made_through_a_folder_above_made_a_link(
@@ -290,6 +294,7 @@ def test_h7_uninstall_removes_no_folder_it_made_through_a_folder_above_made_a_li
 
     assert (store / "claude").is_dir(), said
     assert config.parent.is_symlink(), said
+    assert f"symlink {config.parent}" in left_line(said, config)
 
 
 @HARNESSES
@@ -308,3 +313,42 @@ def test_h7_uninstall_keeps_the_settings_folder_the_user_made(
     said = main_said(home, harness, "uninstall", "--verbose", environ=environ)
 
     assert work.is_dir(), said
+
+
+@HARNESSES
+def test_h7_uninstall_removes_its_emptied_folders_through_a_linked_config_home(
+    tmp_path: Path, harness: str, variable: str
+) -> None:
+    """``~/.config`` made by the install, then moved to a store and linked back: the config
+    home is the user's, reached through its link as the token is (removed), and its real
+    ``harness-memory/tokens`` folders go with the ``.gitignore``, as with ``~/.config`` the
+    user's from the start; they were left without a word."""
+    home = tmp_path / "home"
+    work = installed_in_git(home, harness, variable)
+    (record,) = work.rglob("harness-memory/install.json")
+    assert str(home / ".config") in json.loads(record.read_text())["createdFolders"]
+    store = linked_to_a_store(home / ".config", tmp_path / "store" / "config")
+
+    said = main_said(home, harness, "uninstall", "--verbose", environ={variable: str(work)})
+
+    assert not (store / "harness-memory").exists(), said
+    assert (home / ".config").is_symlink(), said
+
+
+@HARNESSES
+def test_h7_uninstall_after_an_install_with_its_record_aside_removes_the_emptied_tokens_folder(
+    tmp_path: Path, harness: str, variable: str
+) -> None:
+    """The record moved aside, then installed again: the new record names no folder the
+    earlier install made (``tokens`` was there), and its uninstall left the ``tokens`` folder
+    holding only the install's ``.gitignore``."""
+    home = tmp_path / "home"
+    work = installed_in_git(home, harness, variable)
+    record_aside(work)
+    main_said(
+        home, harness, "install", "--no-check", *flags(home, A), environ={variable: str(work)}
+    )
+
+    said = main_said(home, harness, "uninstall", "--verbose", environ={variable: str(work)})
+
+    assert not (home / ".config" / "harness-memory").exists(), said

@@ -130,6 +130,7 @@ def _uninstall_plan(
     from harness_memory.installers.token_place import (
         emptied_tokens_folder,
         foreign_token_said,
+        linked_folders_said,
         own_token_file,
         tokens_folder,
         unlinked_folders,
@@ -162,9 +163,10 @@ def _uninstall_plan(
     recorded = sorted(map(Path, record.created_folders), key=lambda f: -len(f.parts))
     made_folders = unlinked_folders(recorded)  # nothing is removed through a symlink
     spare: list[Path] = []
-    if record.text is None and readers is not None:  # no record of the folders it made
+    if readers is not None:  # the record may name none (it was moved aside before the install)
         spare = emptied_tokens_folder(settings, readers[0], readers[1])
-    spare = [folder for folder in spare if folder not in folders]
+    spare = [folder for folder in spare if folder not in (*folders, *made_folders)]
+    notes += linked_folders_said(recorded, [*made_folders, *spare])
     return Plan(kept, notes, files, folders, made_folders, backups, spare)
 
 

@@ -77,6 +77,7 @@ __all__ = [
     "hooks_token_file",
     "hooks_token_plan",
     "left_token_said",
+    "linked_folders_said",
     "lone_tokens_ignore",
     "outside_token",
     "own_token_file",
@@ -210,6 +211,33 @@ def unlinked_folders(folders: list[Path]) -> list[Path]:
     return [folder for folder in folders if unlinked(folder)]
 
 
+def linked_folders_said(folders: list[Path], removed: list[Path]) -> list[str]:
+    """What an uninstall says of the folders an install made (``folders``, as
+    :func:`unlinked_folders` is given them) that it leaves because a symlink lies on the way
+    to them (not in ``removed``: what :func:`unlinked_folders` and :func:`emptied_tokens_folder`
+    kept): ``CLAUDE_CONFIG_DIR=~/a/b/claude``, all three made by the install, then ``b`` moved
+    to a store and linked back, has ``claude`` left; it was left without a word (H-7, A-10).
+    The deepest of them only, each with the link; not a folder that is itself a link (the
+    user's now). Never raises ``OSError``."""
+    left = [
+        folder
+        for folder in folders
+        if folder not in removed and _is_real(folder, stat.S_ISDIR) and folder.is_dir()
+    ]
+    said = []
+    for folder in left:
+        if any(other != folder and other.is_relative_to(folder) for other in left):
+            continue  # its folder below is said, which holds the rest
+        link = next((above for above in folder.parents if above.is_symlink()), None)
+        if link is not None:
+            said.append(
+                f"left {folder}: a folder the install made, reached through the symlink "
+                f"{link}, and nothing is removed through a link (A-10); once nothing in it is "
+                "needed (an install's .gitignore, no token), remove it yourself"
+            )
+    return said
+
+
 def _link_on_the_way(named: Path) -> Path | None:
     """The first symlink among the folders of the token file ``named`` below its settings or
     config folder (its ``harness-memory`` folder, then its ``tokens`` folder); None when there
@@ -295,8 +323,8 @@ def left_token_said(named: Path, record: InstallRecord, tokens: Path | None, by:
 
     if (link := _link_on_the_way(named)) is not None:
         why = (
-            f"its folder is reached through the symlink {link}, and nothing is removed or "
-            "replaced through a link (A-10)"
+            f"its folder is reached through the symlink {link}, and nothing is removed "
+            "through a link (A-10)"
         )
     elif state_form or (tokens is not None and _same_folder(named.parent, tokens)):
         why = (
