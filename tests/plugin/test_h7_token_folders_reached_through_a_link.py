@@ -9,7 +9,9 @@ a token in an earlier ``XDG_CONFIG_HOME`` (or the token of the folder before it 
 and left that token unsaid. The token's name was the digest of the settings folder as
 spelled (``~/.claude``): after ``~/.claude`` was linked to a copy of the folder, an uninstall
 removed the token the original's settings still read; it is now the digest of the folder the
-spelling resolves to, and a token named the earlier way is still found and removed.
+spelling resolves to, and a token named the earlier way is still found and removed when the
+install record is from before (no ``tokenNamedBy``). An uninstall took the state folder's
+token the hooks name for one kept outside and removed the user's settings folder with it.
 """
 
 from __future__ import annotations
@@ -123,7 +125,8 @@ def test_h7_a_token_reached_through_a_linked_folder_is_left_and_said(
     assert token.read_text() == TOKEN + "\n", said
     line = left_line(said, linked / "tokens" / token.name)
     assert f"symlink {linked}" in line, line
-    assert f"rm {token}" in line, line
+    assert f"rm {linked / 'tokens' / token.name} " in line, line  # as spelled, with its .url
+    assert str(store) not in line, line  # never where the link leads
 
 
 @HARNESSES
@@ -196,7 +199,8 @@ def test_h7_uninstall_after_the_settings_link_is_switched_keeps_the_originals_to
 
 def named_as_spelled(home: Path, harness: str, token: Path) -> Path:
     """``token`` renamed (with its ``.url``, in the hooks and the record) as an install from
-    before named it: by the digest of ``~/.<harness>`` as spelled; that name."""
+    before named it: by the digest of ``~/.<harness>`` as spelled, its record saying nothing of
+    how (no ``tokenNamedBy``); that name."""
     spelled = home / FOLDERS[harness]
     digest = hashlib.sha256(os.fsencode(spelled)).hexdigest()[:12]
     earlier = token.with_name(f"{spelled.name.lstrip('.')}-{digest}")
@@ -205,6 +209,10 @@ def named_as_spelled(home: Path, harness: str, token: Path) -> Path:
     token.with_name(token.name + ".url").rename(earlier.with_name(earlier.name + ".url"))
     for named in [*spelled.rglob("*.json"), *spelled.rglob("*.toml")]:
         named.write_text(named.read_text().replace(str(token), str(earlier)))
+    (record,) = spelled.rglob("harness-memory/install.json")
+    document = json.loads(record.read_text())
+    del document["tokenNamedBy"]
+    record.write_text(json.dumps(document))
     assert str(earlier) in json.dumps([p.read_text() for p in spelled.rglob("install.json")])
     return earlier
 
@@ -237,9 +245,12 @@ def test_h7_install_again_replaces_a_token_named_by_the_folder_as_spelled(
 
     said = main_said(home, harness, "install", "--no-check", *flags(home, A), environ={})
 
+    assert token.read_text() == TOKEN + "\n", said
+    if record == "aside":  # nothing tells the record's age: left, and said (S2, H-7)
+        assert f"rm {earlier}" in left_line(said, earlier)
+        return
     assert not earlier.exists(), said
     assert not earlier.with_name(earlier.name + ".url").exists(), said
-    assert token.read_text() == TOKEN + "\n", said
 
 
 def test_h7_a_dry_run_with_its_record_aside_says_the_tokens_folder_is_this_folders(
@@ -258,3 +269,86 @@ def test_h7_a_dry_run_with_its_record_aside_says_the_tokens_folder_is_this_folde
     (line,) = [each for each in said.splitlines() if each.startswith(f"would remove {tokens} ")]
     assert "made by the install" not in line
     assert "token folder of this settings folder" in line
+    assert "nothing but the install's .gitignore" in line
+    (above,) = [x for x in said.splitlines() if x.startswith(f"would remove {tokens.parent} ")]
+    assert ".gitignore" not in above, above  # no .gitignore is there to leave
+    assert above.endswith("if nothing else is in it"), above
+
+
+def test_h7_uninstall_removes_no_folder_it_made_through_a_folder_above_made_a_link(
+    tmp_path: Path,
+) -> None:
+    """``CLAUDE_CONFIG_DIR=~/a/b/claude``: the install made ``a``, ``b`` and ``claude``; ``b``
+    then moved to a store and linked: ``claude`` is reached through that link, and the
+    uninstall leaves it (and ``b``), though it made both."""
+    home = tmp_path / "home"
+    config = home / "a" / "b" / "claude"
+    Path(flags(home)[1]).mkdir(parents=True)
+    environ = {"CLAUDE_CONFIG_DIR": str(config)}
+    main_said(home, "claude-code", "install", "--no-check", *flags(home, A), environ=environ)
+    (record,) = config.rglob("harness-memory/install.json")
+    assert str(config.parent) in json.loads(record.read_text())["createdFolders"]
+    store = linked_to_a_store(config.parent, tmp_path / "store" / "b")
+
+    said = main_said(home, "claude-code", "uninstall", "--verbose", environ=environ)
+
+    assert (store / "claude").is_dir(), said
+    assert config.parent.is_symlink(), said
+    assert f"symlink {config.parent}" in left_line(said, config)
+
+
+@HARNESSES
+def test_h7_uninstall_keeps_the_settings_folder_the_user_made(
+    tmp_path: Path, harness: str, variable: str
+) -> None:
+    """The token in the state folder, which the hooks name: the settings folder was there
+    before the install (not among the folders it made), and stays, even left empty."""
+    home = tmp_path / "home"
+    work = home / "work"
+    work.mkdir(parents=True)
+    Path(flags(home)[1]).mkdir(parents=True)
+    environ = {variable: str(work)}
+    main_said(home, harness, "install", "--no-check", *flags(home, A), environ=environ)
+
+    said = main_said(home, harness, "uninstall", "--verbose", environ=environ)
+
+    assert work.is_dir(), said
+
+
+@HARNESSES
+def test_h7_uninstall_removes_its_emptied_folders_through_a_linked_config_home(
+    tmp_path: Path, harness: str, variable: str
+) -> None:
+    """``~/.config`` made by the install, then moved to a store and linked back: the config
+    home is the user's, reached through its link as the token is (removed), and its real
+    ``harness-memory/tokens`` folders go with the ``.gitignore``, as with ``~/.config`` the
+    user's from the start; they were left without a word."""
+    home = tmp_path / "home"
+    work = installed_in_git(home, harness, variable)
+    (record,) = work.rglob("harness-memory/install.json")
+    assert str(home / ".config") in json.loads(record.read_text())["createdFolders"]
+    store = linked_to_a_store(home / ".config", tmp_path / "store" / "config")
+
+    said = main_said(home, harness, "uninstall", "--verbose", environ={variable: str(work)})
+
+    assert not (store / "harness-memory").exists(), said
+    assert (home / ".config").is_symlink(), said
+
+
+@HARNESSES
+def test_h7_uninstall_after_an_install_with_its_record_aside_removes_the_emptied_tokens_folder(
+    tmp_path: Path, harness: str, variable: str
+) -> None:
+    """The record moved aside, then installed again: the new record names no folder the
+    earlier install made (``tokens`` was there), and its uninstall left the ``tokens`` folder
+    holding only the install's ``.gitignore``."""
+    home = tmp_path / "home"
+    work = installed_in_git(home, harness, variable)
+    record_aside(work)
+    main_said(
+        home, harness, "install", "--no-check", *flags(home, A), environ={variable: str(work)}
+    )
+
+    said = main_said(home, harness, "uninstall", "--verbose", environ={variable: str(work)})
+
+    assert not (home / ".config" / "harness-memory").exists(), said

@@ -54,7 +54,7 @@ from harness_memory.installers.secrets import (
 )
 from harness_memory.installers.settings_text import parse_toml
 from harness_memory.installers.spec import InstallOptions
-from harness_memory.installers.token_place import lone_tokens_ignore
+from harness_memory.installers.token_place import TOKENS_FOLDER, lone_tokens_ignore
 
 __all__ = [
     "HARNESSES",
@@ -270,11 +270,11 @@ def _dry_run(
     for path in planned.removals:
         out.write(f"would remove {path}\n")
     for path in planned.made_folders:
-        out.write(f"would remove {path} (made by the install) if nothing else is in it\n")
+        out.write(f"would remove {path} (made by the install) {_when_emptied(path)}\n")
     for path in planned.token_folders:
         out.write(
             f"would remove {path} (the token folder of this settings folder, as an install keeps "
-            "it) if nothing but the install's .gitignore is in it\n"
+            f"it) {_when_emptied(path)}\n"
         )
     for path in token_backups:
         out.write(f"would remove {path}: a backup holding the bearer token\n")
@@ -301,6 +301,16 @@ def _remove_earlier(backups: list[Path], *, already: list[Path]) -> list[Path]:
             backup.unlink()
             removed.append(backup)
     return removed
+
+
+def _when_emptied(folder: Path) -> str:
+    """When an uninstall removes ``folder`` (:func:`_remove`), as its dry run says it: a
+    ``harness-memory/tokens`` folder with the install's ``.gitignore`` in it
+    (:func:`~harness_memory.installers.token_place.lone_tokens_ignore`), any other folder
+    (its ``harness-memory`` folder too, which holds no ``.gitignore``) when it is empty."""
+    if folder.parts[-2:] == TOKENS_FOLDER:
+        return "if nothing but the install's .gitignore is in it (removed with it)"
+    return "if nothing else is in it"
 
 
 def _remove(planned: Plan) -> list[Path]:

@@ -130,6 +130,7 @@ def _uninstall_plan(
     from harness_memory.installers.token_place import (
         emptied_tokens_folder,
         foreign_token_said,
+        linked_folders_said,
         own_token_file,
         tokens_folder,
         unlinked_folders,
@@ -139,7 +140,7 @@ def _uninstall_plan(
     settings = record.path.parent.parent
     tokens = None if readers is None else tokens_folder(readers[0], readers[1])
     named = Path(record.token_file) if record.token_file else None
-    named_own = named is not None and own_token_file(named, settings, tokens)
+    named_own = named is not None and own_token_file(named, record, tokens)
     outside = None if named_own else _outside(record, texts, readers)
     files, folders = leftovers(record, hook_urls(texts), outside, tokens)
     notes = [*notes, *foreign_token_said(record, tokens)]
@@ -162,9 +163,10 @@ def _uninstall_plan(
     recorded = sorted(map(Path, record.created_folders), key=lambda f: -len(f.parts))
     made_folders = unlinked_folders(recorded)  # nothing is removed through a symlink (A-10)
     spare: list[Path] = []
-    if record.text is None and readers is not None:  # no record of the folders it made
+    if readers is not None:  # the record may name none (it was moved aside before the install)
         spare = emptied_tokens_folder(settings, readers[0], readers[1])
-    spare = [folder for folder in spare if folder not in folders]
+    spare = [folder for folder in spare if folder not in (*folders, *made_folders)]
+    notes += linked_folders_said(recorded, [*made_folders, *spare])
     return Plan(kept, notes, files, folders, made_folders, backups, spare)
 
 
@@ -185,7 +187,7 @@ def _outside(
 
     named = [Path(word) for word in sorted(our_flag_values(texts, "--token-file"))]
     where = None if readers is None else (readers[0], readers[1])
-    return outside_token(record.path.parent.parent, named, where)
+    return outside_token(record, named, where)
 
 
 def _hooks_tokens_left(
@@ -198,13 +200,12 @@ def _hooks_tokens_left(
     one ``record`` names, said already: the file and the command that removes it (H-7)."""
     from harness_memory.installers.token_place import left_token_said  # it imports this module
 
-    settings, by = record.path.parent.parent, "the hooks name"
     named = sorted(our_flag_values(texts, "--token-file"))
     return [
         said
         for word in named
         if word != record.token_file
-        for said in left_token_said(Path(word), settings, tokens, by)
+        for said in left_token_said(Path(word), record, tokens, "the hooks name")
     ]
 
 

@@ -75,6 +75,13 @@ _WRITTEN_KEPT = 16
 the installs again between an install and its uninstall, and a bound on the record's size."""
 
 
+TOKENS_NAMED_BY = "resolvedFolder"
+"""What an install record says (``"tokenNamedBy"``) of how the install names a token file it
+keeps in the config folder: by the settings folder with its symlinks resolved
+(:func:`~harness_memory.installers.token_place.token_place`). A record without it is from
+before, whose install named it by the folder as spelled."""
+
+
 def text_digest(data: bytes) -> str:
     """The SHA-256 of a settings file's bytes, hex: how the record names a text it wrote."""
     return hashlib.sha256(data).hexdigest()
@@ -109,6 +116,14 @@ class InstallRecord:
         self.backed_up = _digests(document.get("backedUp"))
         token_file = document.get("tokenFile")
         self.token_file: str | None = token_file if isinstance(token_file, str) else None
+        named_by = document.get("tokenNamedBy")
+        self.tokens_named_as_spelled = text is not None and named_by != TOKENS_NAMED_BY
+        """Whether the install that wrote this record (one from before the record said
+        ``"tokenNamedBy"``) named a token it keeps in the config folder by the settings folder
+        as spelled (``~/.claude``) rather than with its symlinks resolved
+        (:func:`~harness_memory.installers.token_place.own_token_file`): only then is a token
+        of that name this settings folder's own. False for a record moved aside (nothing tells
+        its age: a token of that name may be another folder's, H-7, A-10)."""
         """The token file an install keeps outside the state folder (its folder lies in a git
         work tree: :mod:`~harness_memory.installers.token_place`), which ``uninstall``
         removes; None when the token is in the state folder, or there is none."""
@@ -206,6 +221,7 @@ class InstallRecord:
             document["backedUp"] = self.backed_up
         if self.token_file:
             document["tokenFile"] = self.token_file
+        document["tokenNamedBy"] = TOKENS_NAMED_BY
         if self.url_id_not_secret:
             document["urlIdNotSecret"] = self.url_id_not_secret
         if self.service_digest:
@@ -326,19 +342,16 @@ def leftovers(
     the Session records; folders, deepest first, removed when they are then empty: with
     ``outside``, its ``tokens`` and ``harness-memory`` folders too, as the record's own
     ``createdFolders`` has them when it is there)."""
-    from harness_memory.installers.token_place import (  # it imports this module
-        own_token_file,
-        unlinked_folders,
-    )
+    from harness_memory.installers.token_place import own_token_file  # it imports this module
 
     state = record.path.parent
     if state.is_symlink():  # nothing is removed through a link: not a folder an install made
         return [], []
     files = [state / name for name in (RECORD_NAME, TOKEN_NAME) if (state / name).is_file()]
     named = Path(record.token_file) if record.token_file else None
-    own = named is not None and own_token_file(named, state.parent, tokens)
+    own = named is not None and own_token_file(named, record, tokens)
     kept = named if own else outside
-    if kept is not None and own_token_file(kept, state.parent, tokens) and kept.is_file():
+    if kept is not None and own_token_file(kept, record, tokens) and kept.is_file():
         files.append(kept)
     files = [path for path in files if not _users_token(path, record, hook_urls)]
     secrets = [token for token in files if token.name != RECORD_NAME]
@@ -354,8 +367,8 @@ def leftovers(
     # with no record of them, the folders kept outside (tokens, harness-memory) when empty;
     # the state folder last: what is left in it is said
     made = []
-    if outside is not None and outside in files and kept is outside:  # never through a link
-        made = unlinked_folders([outside.parent, outside.parent.parent])
+    if outside is not None and outside in files and kept is outside:  # real folders (lstat)
+        made = [outside.parent, outside.parent.parent]  # as own_token_file found them
     folders = [folder for folder in (*made, sessions, state) if folder.is_dir()]
     return files, folders
 
@@ -437,7 +450,8 @@ def removal_command(token_file: Path) -> str:
     install or ``token set`` wrote there and the folder (``rm … && rmdir …``): while anything
     stays (another token, the install record, Session records) the ``.gitignore`` keeps it out
     of a dotfiles repository's ``git add -A`` (H-7). Each path quoted for a POSIX shell; a
-    folder that cannot be listed is not removed."""
+    folder that cannot be listed is not removed, nor one that is (or whose parent, a
+    ``harness-memory`` folder, is) a symlink: the store it leads to is the user's (A-10)."""
     folder = token_file.parent
     record = token_service_file(token_file)
     gone = [token_file, *([record] if record.is_file() else [])]
@@ -451,7 +465,8 @@ def removal_command(token_file: Path) -> str:
         gone.append(ignore)
         others.remove(ignore)
     command = "rm " + " ".join(shlex.quote(str(path)) for path in gone)
-    return command + (f" && rmdir {shlex.quote(str(folder))}" if not others else "")
+    linked = folder.is_symlink() or folder.parent.is_symlink()
+    return command + (f" && rmdir {shlex.quote(str(folder))}" if not (others or linked) else "")
 
 
 def others_in(settings_folder: Path, removed: list[Path]) -> list[Path]:

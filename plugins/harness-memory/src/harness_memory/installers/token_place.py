@@ -77,6 +77,7 @@ __all__ = [
     "hooks_token_file",
     "hooks_token_plan",
     "left_token_said",
+    "linked_folders_said",
     "lone_tokens_ignore",
     "outside_token",
     "own_token_file",
@@ -210,12 +211,39 @@ def unlinked_folders(folders: list[Path]) -> list[Path]:
     return [folder for folder in folders if unlinked(folder)]
 
 
+def linked_folders_said(folders: list[Path], removed: list[Path]) -> list[str]:
+    """What an uninstall says of the folders an install made (``folders``, as
+    :func:`unlinked_folders` is given them) that it leaves because a symlink lies on the way
+    to them (not in ``removed``: what :func:`unlinked_folders` and :func:`emptied_tokens_folder`
+    kept): ``CLAUDE_CONFIG_DIR=~/a/b/claude``, all three made by the install, then ``b`` moved
+    to a store and linked back, has ``claude`` left; it was left without a word (H-7, A-10).
+    The deepest of them only, each with the link; not a folder that is itself a link (the
+    user's now). Never raises ``OSError``."""
+    left = [
+        folder
+        for folder in folders
+        if folder not in removed and _is_real(folder, stat.S_ISDIR) and folder.is_dir()
+    ]
+    said = []
+    for folder in left:
+        if any(other != folder and other.is_relative_to(folder) for other in left):
+            continue  # its folder below is said, which holds the rest
+        link = next((above for above in folder.parents if above.is_symlink()), None)
+        if link is not None:
+            said.append(
+                f"left {folder}: a folder the install made, reached through the symlink "
+                f"{link}, and nothing is removed through a link (A-10); once nothing in it is "
+                "needed (an install's .gitignore, no token), remove it yourself"
+            )
+    return said
+
+
 def _link_on_the_way(named: Path) -> Path | None:
-    """The first symlink on the way to the token file ``named`` from its settings or config
-    folder: its ``harness-memory`` folder, its ``tokens`` folder, or the file itself; None
-    when there is none."""
-    depth = 3 if named.parent.parts[-2:] == TOKENS_FOLDER else 2
-    ways = [named.parents[n] for n in range(depth - 2, -1, -1)] + [named]
+    """The first symlink among the folders of the token file ``named`` below its settings or
+    config folder (its ``harness-memory`` folder, then its ``tokens`` folder); None when there
+    is none."""
+    depth = 2 if named.parent.parts[-2:] == TOKENS_FOLDER else 1
+    ways = [named.parents[n] for n in range(depth - 1, -1, -1)]
     return next((way for way in ways if way.is_symlink()), None)
 
 
@@ -228,18 +256,23 @@ def _is_real(path: Path, kind: Callable[[int], bool]) -> bool:
         return False
 
 
-def own_token_file(path: Path, settings_folder: Path, tokens: Path | None) -> bool:
-    """Whether ``path`` is the token file of ``settings_folder``'s own hooks, which an install
-    may replace and an uninstall remove: its state folder's ``token``, or the place an install
-    computes for it in the tokens folder ``tokens`` (:func:`_outside_place`: the digest of its
-    path) that is the plugin's (:func:`plugin_token_file`). An install record naming another
-    settings folder's (one copied with ``cp -a``, a record edited), or a file of that name in
-    another tokens folder, names no token of its own (H-7, A-10). Never raises ``OSError``
-    nor ``ValueError``."""
+def own_token_file(path: Path, record: InstallRecord, tokens: Path | None) -> bool:
+    """Whether ``path`` is the token file of the hooks of the settings folder ``record``
+    belongs to, which an install may replace and an uninstall remove: its state folder's
+    ``token``, or the place an install computes for it in the tokens folder ``tokens``
+    (:func:`_outside_place`: the digest of the folder's path with its symlinks resolved; for
+    a record from before, :attr:`~harness_memory.installers.record.InstallRecord.
+    tokens_named_as_spelled`, also of the path as spelled) that is the plugin's
+    (:func:`plugin_token_file`). An install record naming another settings folder's (one
+    copied with ``cp -a``, a record edited; ``~/.claude`` linked to a copy of the folder it
+    was when installed), or a file of that name in another tokens folder, names no token of
+    its own (H-7, A-10). Never raises ``OSError`` nor ``ValueError``."""
+    settings_folder = record.path.parent.parent
     state = settings_folder / STATE_FOLDER
     if path.absolute() == (state / TOKEN_NAME).absolute():
         return not state.is_symlink()  # nothing is removed through a link (A-10)
-    spellings = {settings_folder.absolute(), _real_folder(settings_folder)}
+    spellings = {_real_folder(settings_folder)}
+    spellings |= {settings_folder.absolute()} if record.tokens_named_as_spelled else set()
     named = any(path == _outside_place(folder, path.parent) for folder in spellings)
     return named and plugin_token_file(path, tokens)
 
@@ -263,44 +296,43 @@ def foreign_token_said(record: InstallRecord, tokens: Path | None) -> list[str]:
     named = Path(record.token_file) if record.token_file else None
     if named is None:
         return []
-    return left_token_said(named, record.path.parent.parent, tokens, "the install record names")
+    return left_token_said(named, record, tokens, "the install record names")
 
 
-def left_token_said(named: Path, settings_folder: Path, tokens: Path | None, by: str) -> list[str]:
-    """What an install or uninstall of ``settings_folder`` says of a token file ``named`` (by
-    ``by``: "the install record names", "the hooks name") that it leaves as not its own: a
-    file (as the kernel opens it) named like one of the plugin's (a state folder's ``token``,
-    or ``harness-memory/tokens/<folder>-<12 hex>``) that is not :func:`own_token_file` in
-    ``tokens``, also one reached through a symlink (a ``harness-memory`` or ``tokens`` folder
-    linked to a store, the file a link: never removed through it, and said so, with the
-    command that removes the file the link reaches). It holds a bearer token (``0600`` when
-    the plugin wrote it) that outlives these hooks: the message names the file, why it is
-    left, and the command that removes it (H-7, A-10). Empty otherwise (``~/.ssh/id_ed25519``
-    is no token of the plugin's to speak of). Never raises ``OSError``."""
+def left_token_said(named: Path, record: InstallRecord, tokens: Path | None, by: str) -> list[str]:
+    """What an install or uninstall of the settings folder ``record`` belongs to says of a
+    token file ``named`` (by ``by``: "the install record names", "the hooks name") that it
+    leaves as not its own: a regular file itself (``lstat``: a symlink is never followed to
+    the file it leads to, which may be ``~/.ssh/id_ed25519``) named like one of the plugin's
+    (a state folder's ``token``, or ``harness-memory/tokens/<folder>-<12 hex>``) that is not
+    :func:`own_token_file` in ``tokens``, also one whose ``harness-memory`` or ``tokens``
+    folder is a symlink (to a store of the user's: never removed through it, and said so).
+    It holds a bearer token (``0600`` when the plugin wrote it) that outlives these hooks: the
+    message names the file as spelled, why it is left, and the command that removes it, which
+    names that path (through the linked folder), never where a link leads (H-7, A-10). Empty
+    otherwise: a file that is itself a symlink is none the plugin wrote (it writes regular
+    files), and ``~/.ssh/id_ed25519`` is no token of the plugin's to speak of. Never raises
+    ``OSError``."""
     state_form = named.parent.name == STATE_FOLDER and named.name == TOKEN_NAME
     shaped = named.parent.parts[-2:] == TOKENS_FOLDER and _PLACE_NAME_RE.fullmatch(named.name)
-    if not (state_form or shaped) or not named.is_file():  # a file the kernel reaches
+    if not (state_form or shaped) or not _is_real(named, stat.S_ISREG):  # never a link
         return []
-    if own_token_file(named, settings_folder, tokens):
+    if own_token_file(named, record, tokens):
         return []
     from harness_memory.installers.record import removal_command  # it imports this module
 
     if (link := _link_on_the_way(named)) is not None:
-        real = _real_folder(named)
         why = (
-            f"it is reached through the symlink {link} (the file is {real}), and nothing is "
-            "removed or replaced through a link (A-10)"
+            f"its folder is reached through the symlink {link}, and nothing is removed "
+            "through a link (A-10)"
         )
-        named_for_rm = real
     elif state_form or (tokens is not None and _same_folder(named.parent, tokens)):
-        named_for_rm = named
         why = (
             "it is not this settings folder's token as it is spelled now: another settings "
             "folder's (one copied with its install record), or this folder's from before it "
             "was moved or renamed"
         )
     else:
-        named_for_rm = named
         where = "no tokens folder is known here" if tokens is None else f"it is {tokens}"
         why = (
             "it lies outside the tokens folder of this install (as XDG_CONFIG_HOME and HOME "
@@ -310,7 +342,7 @@ def left_token_said(named: Path, settings_folder: Path, tokens: Path | None, by:
     return [
         f"left {named}: {by} it, but {why}; it holds a bearer token and is neither removed "
         "nor replaced here. If no other settings folder's hooks read it, remove it yourself: "
-        f"`{removal_command(named_for_rm)}`"
+        f"`{removal_command(named)}`"
     ]
 
 
@@ -393,31 +425,26 @@ def _outside_place(settings_folder: Path, folder: Path) -> Path:
 
 
 def outside_token(
-    settings_folder: Path, named: list[Path], where: tuple[Path, Mapping[str, str]] | None
+    record: InstallRecord, named: list[Path], where: tuple[Path, Mapping[str, str]] | None
 ) -> Path | None:
-    """The token file the hooks of ``settings_folder`` keep outside its state folder (that lies
-    in a git work tree, :func:`token_place`), for an uninstall whose install record names
-    none (moved aside, as its own advice says: the token was left without a word, H-7): where
-    an install puts it (``where``: home and environment, :func:`tokens_folder`), else one of
-    ``named`` (the ``--token-file`` of our hooks it takes out: the folder spelled through a
-    link) named as that place is (the digest of ``settings_folder``'s path: never another
-    settings folder's token, A-10). Only a regular file in that tokens folder
-    (:func:`plugin_token_file`) is one: a hook naming a file of that name in any other
-    ``harness-memory/tokens`` has it left and said (:func:`left_token_said`). None for none,
-    and without ``where``."""
+    """The token file the hooks of the settings folder ``record`` belongs to keep outside its
+    state folder (that lies in a git work tree, :func:`token_place`), for an uninstall whose
+    install record names none (moved aside, as its own advice says: the token was left without
+    a word, H-7): where an install puts it (``where``: home and environment,
+    :func:`tokens_folder`), else one of ``named`` (the ``--token-file`` of our hooks it takes
+    out) that is this folder's own (:func:`own_token_file`: never another settings folder's
+    token, A-10). Only a regular file in that tokens folder (:func:`plugin_token_file`) is
+    one: a hook naming a file of that name in any other ``harness-memory/tokens`` has it left
+    and said (:func:`left_token_said`); the state folder's own ``token`` a hook names is not
+    one (the uninstall removes it there, never its settings folder as a folder the install
+    made). None for none, and without ``where``."""
     if where is None:
         return None
     tokens = tokens_folder(*where)
-    spellings = dict.fromkeys([_real_folder(settings_folder), settings_folder.absolute()])
-    places = [*(_outside_place(folder, tokens) for folder in spellings), *named]
-    return next(
-        (
-            place
-            for place in places
-            if own_token_file(place, settings_folder, tokens) and place.is_file()
-        ),
-        None,
-    )
+    places = [_outside_place(_real_folder(record.path.parent.parent), tokens), *named]
+    outside = [place for place in places if place.parent.parts[-2:] == TOKENS_FOLDER]
+    own = (place for place in outside if own_token_file(place, record, tokens))
+    return next((place for place in own if place.is_file()), None)
 
 
 def emptied_tokens_folder(
@@ -559,14 +586,21 @@ def _others_left(
     tokens: Path,
 ) -> list[str]:
     """What an install says of the token files the record (:func:`foreign_token_said`) and the
-    hooks it replaces (``replaced``, but the record's, ``place`` and ``options.kept_token``)
-    name that it leaves as not this settings folder's own (:func:`left_token_said`)."""
-    settings, by = record.path.parent.parent, "the hooks it replaces name"
-    return foreign_token_said(record, tokens) + [
+    hooks it replaces (``replaced``, but the record's) name that it leaves as not this
+    settings folder's own (:func:`left_token_said`), but ``place`` and ``options.kept_token``:
+    the install writes its token to ``place`` (also through a linked ``~/.config/harness-memory``,
+    which no longer makes it the plugin's to remove, :func:`plugin_token_file`) and its hooks
+    read it, so it is never said to be left (H-7, A-10)."""
+    by = "the hooks it replaces name"
+    read = {path.absolute() for path in (place, options.kept_token) if path is not None}
+    named = [] if record.token_file is None else [record.token_file]
+    return [
         said
-        for word in sorted(replaced)
-        if word != record.token_file and Path(word) not in (place, options.kept_token)
-        for said in left_token_said(Path(word), settings, tokens, by)
+        for word in [*named, *sorted(set(replaced) - set(named))]
+        if Path(word).absolute() not in read
+        for said in left_token_said(
+            Path(word), record, tokens, "the install record names" if word in named else by
+        )
     ]
 
 
@@ -631,14 +665,13 @@ def _stale(
     ):
         said = record.id_said_not_secret(options.url)
         raise SettingsFileError(_not_replaced(keep, options.url, said))
-    settings = record.path.parent.parent
     earlier = [record.path.parent / TOKEN_NAME]
     earlier += [Path(record.token_file)] if record.token_file else []
     earlier += [Path(word) for word in sorted(replaced)]
     return [
         path
         for path in dict.fromkeys(earlier)
-        if path not in (place, keep) and own_token_file(path, settings, tokens) and path.is_file()
+        if path not in (place, keep) and own_token_file(path, record, tokens) and path.is_file()
     ]
 
 
