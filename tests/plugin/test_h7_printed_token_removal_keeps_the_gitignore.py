@@ -61,3 +61,37 @@ def test_h7_the_printed_rm_removes_the_gitignore_with_the_folder(tmp_path: Path)
     subprocess.run(["sh", "-c", removal_command(token)], check=True, env=GIT_ENV)
 
     assert not token.parent.exists()
+
+
+def test_h7_the_printed_rm_removes_the_folder_in_a_settings_folder_reached_by_a_link(
+    tmp_path: Path,
+) -> None:
+    """``~/.codex`` a link into a dotfiles folder (the usual layout): its ``harness-memory`` is
+    a real folder of the plugin's, removed with the rest (review rv-fix68u: the link above it
+    lost the ``rmdir``)."""
+    token = state_folder(tmp_path / "dots" / "codex")
+    (token.parent / "sessions").rmdir()
+    (tmp_path / ".codex").symlink_to(tmp_path / "dots" / "codex")
+    linked_token = tmp_path / ".codex" / "harness-memory" / "token"
+
+    command = removal_command(linked_token)
+    subprocess.run(["sh", "-c", command], check=True, env=GIT_ENV)
+
+    assert "rmdir" in command
+    assert not token.parent.exists()
+    assert (tmp_path / "dots" / "codex").is_dir()
+
+
+def test_h7_the_printed_rm_never_removes_a_linked_folder(tmp_path: Path) -> None:
+    """A ``harness-memory`` folder that is itself a link to a store: the store is the user's,
+    so the printed command removes the files the plugin wrote and no folder (A-10)."""
+    store = state_folder(tmp_path / "store").parent
+    (store / "sessions").rmdir()
+    (tmp_path / ".codex").mkdir()
+    (tmp_path / ".codex" / "harness-memory").symlink_to(store)
+
+    command = removal_command(tmp_path / ".codex" / "harness-memory" / "token")
+    subprocess.run(["sh", "-c", command], check=True, env=GIT_ENV)
+
+    assert "rmdir" not in command
+    assert store.is_dir()

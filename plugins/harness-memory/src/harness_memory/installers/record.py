@@ -450,8 +450,9 @@ def removal_command(token_file: Path) -> str:
     install or ``token set`` wrote there and the folder (``rm … && rmdir …``): while anything
     stays (another token, the install record, Session records) the ``.gitignore`` keeps it out
     of a dotfiles repository's ``git add -A`` (H-7). Each path quoted for a POSIX shell; a
-    folder that cannot be listed is not removed, nor one that is (or whose parent, a
-    ``harness-memory`` folder, is) a symlink: the store it leads to is the user's (A-10)."""
+    folder that cannot be listed is not removed, nor one that is a symlink: the store it leads
+    to is the user's (A-10). A link above it (``~/.codex`` into a dotfiles folder) changes
+    nothing: the folder is still the plugin's own."""
     folder = token_file.parent
     record = token_service_file(token_file)
     gone = [token_file, *([record] if record.is_file() else [])]
@@ -465,7 +466,7 @@ def removal_command(token_file: Path) -> str:
         gone.append(ignore)
         others.remove(ignore)
     command = "rm " + " ".join(shlex.quote(str(path)) for path in gone)
-    linked = folder.is_symlink() or folder.parent.is_symlink()
+    linked = folder.is_symlink()
     return command + (f" && rmdir {shlex.quote(str(folder))}" if not (others or linked) else "")
 
 
