@@ -59,8 +59,6 @@ from harness_memory.hooks.in_place import CODE_SUFFIX
 from harness_memory.hooks.made_links import unknown_below, unknown_link
 from harness_memory.hooks.named_scripts import (
     FOLDERS_CAP,
-    KEPT_CAP,
-    KEPT_WORDS_CAP,
     SCRIPT_CAP,
     SCRIPT_DEPTH,
     SCRIPT_FOLLOW_CAP,
@@ -681,12 +679,6 @@ def _script_text_refusal(
     language, _, kind, as_run = script
     shell = language == "shell"
     spelled = own_folder_spelled(text, as_run, kind, base) if shell else text  # its folder, read
-    if spelled is None:
-        return (
-            f"its variables keep its own folder in more than {KEPT_CAP} values, or its words "
-            f"use them in more than {KEPT_WORDS_CAP} ways, more than the guard reads to tell "
-            "where its paths land"
-        )
     named = memory_named(spelled, root, judge.key, judge.records)
     if named is not None:
         return f"it names other memory ({shown_path(named)})"

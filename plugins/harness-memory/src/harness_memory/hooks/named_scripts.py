@@ -33,8 +33,6 @@ from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, s
 __all__ = [
     "FOLDERS_CAP",
     "FOLDER_CHANGER_RE",
-    "KEPT_CAP",
-    "KEPT_WORDS_CAP",
     "SCRIPTS_CAP",
     "SCRIPT_CAP",
     "SCRIPT_DEPTH",
@@ -104,11 +102,8 @@ def read_script(file: str, *, run: bool) -> tuple[str, str]:
     :data:`SCRIPT_CAP` bytes. The text is read as bash runs it: its NUL bytes dropped (bash
     skips each, so ``no\\0tes/x`` runs as ``notes/x``; a word holding one was skipped as
     read at run time, and a NUL past the first line made the whole script a "program" the
-    guard did not read: review stop 67); a text holding a NUL is read twice, each NUL dropped
-    and each a line's end (a shell other than bash may end a word there). A file whose
-    ``#!`` line names a shell other than bash (``#!/bin/sh``, dash on Debian, which runs a
-    file bash calls binary: review stop 68) is such a script too. Opened without waiting (a
-    FIFO would hold the guard past the hook's time limit)."""
+    guard did not read: review stop 67). Opened without waiting (a FIFO would hold the
+    guard past the hook's time limit)."""
     try:
         with os.fdopen(os.open(file, os.O_RDONLY | os.O_NONBLOCK), "rb") as script:
             if not stat.S_ISREG(os.fstat(script.fileno()).st_mode):
@@ -116,28 +111,18 @@ def read_script(file: str, *, run: bool) -> tuple[str, str]:
             data = script.read(SCRIPT_CAP + 1)
     except OSError:
         return "unknown", ""
-    interpreter = _interpreter(data) if run and data.startswith(b"#!") else None
-    checked = interpreter is None or interpreter in ("bash", "rbash")  # bash's own check
-    if run and (data.startswith(b"\x7fELF") or (checked and _binary(data))):
+    if run and (data.startswith(b"\x7fELF") or _binary(data)):
         return "program", ""
     if len(data) > SCRIPT_CAP:
         return "unknown", ""
     text = data.replace(b"\0", b"").decode("utf-8", "surrogateescape")  # as bash reads it
-    if b"\0" in data:
-        text += "\n" + data.replace(b"\0", b"\n").decode("utf-8", "surrogateescape")
-    if interpreter is None:
+    if not run or not text.startswith("#!"):
         return "shell", text
-    return ("shell" if interpreter in _SHELL_INTERPRETERS else "other"), text
-
-
-def _interpreter(data: bytes) -> str:
-    """The name of the program a script's ``#!`` line (``data`` starting with it) runs it
-    with (``bash`` of ``#!/usr/bin/env bash``, ``sh`` of ``#!/bin/sh -e``); empty for none."""
-    line = data[2:].partition(b"\n")[0].replace(b"\0", b"").decode("utf-8", "surrogateescape")
-    names = [PurePath(word).name for word in line.split() if not word.startswith("-")]
+    words = text[2:].partition("\n")[0].split()
+    names = [PurePath(word).name for word in words if not word.startswith("-")]
     if names[:1] == ["env"]:
         names = [name for name in names[1:] if "=" not in name]
-    return names[0] if names else ""
+    return ("shell" if names[:1] and names[0] in _SHELL_INTERPRETERS else "other"), text
 
 
 _BINARY_SAMPLE = 80
@@ -239,8 +224,7 @@ def _matched_by_bash(text: str, word: str) -> bool:
     in ``text`` (a script's, its comments removed) as a word of its own that bash matches
     against the disk: white space or shell punctuation either side, not glued to a quote,
     an ``=`` or an expansion (``"$TMPDIR/"*/*`` is one word built at run time; ``'s/x*//g'``
-    is quoted), nor a ``case`` pattern (``*/*)``, ``*/t.sh | t.sh)``: Debian's
-    ``gettext.sh``, review stop 68) or the pattern of a ``[[ $x == */* ]]``
+    is quoted), nor a ``case`` pattern (``*/*)``) or the pattern of a ``[[ $x == */* ]]``
     test (each matched against a string, not the disk: bash-completion's hold such words)."""
     at = text.find(word)
     while at >= 0:
@@ -249,8 +233,7 @@ def _matched_by_bash(text: str, word: str) -> bool:
         after = text[end] if end < len(text) else "\n"
         if before in _UNGLUED_BEFORE and after in _UNGLUED_AFTER:
             ahead = text[max(0, at - 256) : at]
-            next_char = text[end : end + 64].lstrip(" \t")[:1]  # ``*/t.sh | t.sh)`` too
-            case = next_char in (")", "|") and re.search(_CASE_PATTERN_RE, ahead[-64:])
+            case = after in ")|" and re.search(_CASE_PATTERN_RE, ahead[-64:])
             if not case and not re.search(_TESTED_RE, ahead):
                 return True
         at = text.find(word, end)
@@ -259,20 +242,18 @@ def _matched_by_bash(text: str, word: str) -> bool:
 
 def _matched_words(word: str, base: str, hidden: bool, deep: bool) -> list[str]:
     """The paths a pattern ``word`` holding one in a folder (``no*/x.md``, ``*/notes/x``)
-    names from ``base``: each path that exists there whole, its last part too, as bash
+    names from ``base``: each folder its part up to its last ``/`` matches there, as bash
     matches it (sorted; a name starting with ``.`` only where the pattern's part does or
     ``hidden``, bash's ``dotglob``; ``**`` any folders deep where ``deep``, its
-    ``globstar``). Where none exists bash leaves the word as spelled, which
-    :func:`linked_words` judges as spelled (``*/node_modules`` names nothing in ``notes``
-    when ``notes/node_modules`` is not there: guard68 matched the folders alone and judged
-    ``notes/node_modules``, refusing ``rm -rf */node_modules``, review stop 68)."""
+    ``globstar``), with its last part after it (judged whether or not it exists)."""
     import glob  # only for a pattern: with fnmatch, patterns compiled at import (H-5)
 
+    folder, _, last = word.rstrip("/").rpartition("/")
     try:
-        matched = glob.glob(word, root_dir=base, recursive=deep, include_hidden=hidden)  # noqa: PTH207
+        matched = glob.glob(folder, root_dir=base, recursive=deep, include_hidden=hidden)  # noqa: PTH207
     except (OSError, ValueError):
         return []
-    return sorted(matched)
+    return [f"{each}/{last}" for each in sorted(matched)]
 
 
 def _linked(real_base: str, words: list[str]) -> list[str]:
@@ -365,22 +346,10 @@ FOLDER_CHANGER_RE = r"(?:cd(?<!\wcd)|pushd(?<!\wpushd)|popd(?<!\wpopd))\b"
 """The word ``cd``, ``pushd`` or ``popd`` in a script's text (``\\b(?:cd|pushd|popd)\\b``,
 its start told after the name: searched for by its first letters, not tried at every
 character of bash-completion's 136 KiB, 5 ms each time a file sourcing it is read, H-5)."""
-_PHYSICAL_RE = r"\bset\s+(?:[^\n;&|#]*\s)?(?:-[A-Za-z]*P[A-Za-z]*|-o\s+physical)\b"
-"""``set -P`` or ``set -o physical`` in a script, among other options (``set -euPo pipefail``,
-``set -Pe``, ``set -e -o physical``: review stop 68): its ``cd``s may resolve each link as the
+_PHYSICAL_RE = r"\bset\s+(?:-[A-Za-z]*P|-o\s+physical)\b"
+"""``set -P`` or ``set -o physical`` in a script: its ``cd``s may resolve each link as the
 kernel does (``cd tools/..`` then enters the parent of where ``tools`` leads), not drop the
 ``..`` with the part before it as bash's logical ``cd`` does (review stop 67)."""
-
-
-def _cd_mode(options: list[str]) -> str | None:
-    """How ``cd`` given ``options`` (its words starting with ``-`` before its folder) resolves
-    it: ``"P"`` (physically) or ``"L"`` (logically) by the last of ``-L`` and ``-P`` among
-    them, bundled or not (``-eP``, ``-LP``, ``-L -P``, as bash reads them: review stop 68);
-    None when neither is given (``set -P`` decides)."""
-    modes = [letter for word in options if word != "--" for letter in word[1:] if letter in "LP"]
-    return modes[-1] if modes else None
-
-
 _DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
 """Builtins whose operands are assignments (``export BASH_ENV=./x.sh``)."""
 _ASSIGNED_RE = r"(?s)^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$"
@@ -1023,97 +992,44 @@ _QUOTED_OWN_RE = '"((?:\0[lp])*\0[hrw][^"\\s$`*?\\[\\\\]*)"'
 """A double-quoted part starting with the script's own folder read (:data:`_OWN`,
 :data:`_OWN_REAL`, maybe printed logically: :data:`_LOGICAL`) and holding nothing bash
 expands or splits there (``"\\0h/.."``)."""
-_ASSIGNMENT_RE = (
+_OWN_KEPT_RE = (
     r"(?:^|(?<=[\s;&|(){}]))(?P<name>[A-Za-z_]\w*)="
-    r"(?P<quote>\"?)(?P<value>[^\s\"'`;&|()<>]*)(?P=quote)(?=[\s;&|)]|$)"
+    r"(?P<quote>\"?)(?P<value>(?:\0[lp])*\0[hrw][^\s\"'$`;&|()<>]*)(?P=quote)(?=[\s;&|)]|$)"
 )
-"""An assignment of a value holding nothing but literal text, the script's own folder read
-and variables (``ROOT="\\0h/.."`` from ``ROOT="$(cd "$(dirname "$0")/.." && pwd)"``,
-``NOTES="$ROOT/notes"``, ``D="$D/.."``); after ``export``, ``readonly``, ``local``,
-``declare -r`` alike (each an operand after white space)."""
-_OWN_VALUE_RE = "(?:\0[lp])*\0[hrw][^\\s\"'$`;&|()<>]*"
-"""A value keeping the script's own folder read (:data:`_OWN`, :data:`_OWN_REAL`,
-:data:`_HERE`, maybe printed logically: :data:`_LOGICAL`), or a path below it."""
-_VARIABLE_USED_RE = r"\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<plain>[A-Za-z_]\w*))"
-_KEPT_PASSES = 4
-"""How many times a script's assignments are read in order (:func:`_kept_own_folders`): an
-assignment yielding no own folder yet is read again in the next pass (one using a variable
-assigned further down, in a function called later), so a chain of such forward uses is
-followed this many steps deep; one yielding a folder is read no more (``D="$D/.."`` gives
-one folder, not one more each pass: guard68's reading never ended, review stop 68)."""
-KEPT_CAP = 256
-"""The most own folders a script's variables keep, all told (each a value of one variable:
-:func:`_kept_own_folders`), and the most values a word using them is read with; past it the
-script is refused as unjudged (a counted cap, the same on every machine: review stop 68, 400
-chained variables and a thousand uses of a thousand ran past the hook's time limit)."""
-KEPT_WORDS_CAP = 4096
-"""The most words, each with a kept folder put in, one script is judged by."""
+"""An assignment keeping the script's own folder read, or a path below it, in a variable:
+``ROOT="\\0h/.."`` from ``ROOT="$(cd "$(dirname "$0")/.." && pwd)"``, ``HERE=\\0h``; after
+``export``, ``readonly``, ``local``, ``declare -r`` alike (each an operand after white space)."""
 
 
-def _kept_own_folders(text: str) -> str | None:
+def _kept_own_folders(text: str) -> str:
     """``text`` (its own folder read) with each word using a variable that keeps that folder
-    or a path below it (``$ROOT``, ``${ROOT}``) added at its end with each value the variable
-    keeps put in (judged, never run): a write through ``"$ROOT/notes/x"`` is judged as
-    ``"$(dirname "$0")/../notes/x"`` is (review stop 67: a word built at run time, let
-    through while bash wrote into another scope). The values are read from its assignments
-    (:data:`_ASSIGNMENT_RE`) in script order, each with the values known then put in
-    (``NOTES="$ROOT/notes"`` after ``ROOT=…``, ``D="$D/.."`` once), in at most
-    :data:`_KEPT_PASSES` passes (a value using a variable assigned further down read in a
-    later one); every value a variable keeps is judged in each word using it. None past
-    :data:`KEPT_CAP` values or :data:`KEPT_WORDS_CAP` words (unjudged). Linear in the text
-    and those counts."""
-    assignments = [(found["name"], found["value"]) for found in re.finditer(_ASSIGNMENT_RE, text)]
-    kept: dict[str, list[str]] = {}
-    pending = list(range(len(assignments)))  # those yielding no own folder yet
-    for _ in range(_KEPT_PASSES):
-        left: list[int] = []
-        for at in pending:
-            name, value = assignments[at]
-            values = _values_put(value, kept)
-            if values is None:
-                return None
-            own = [each for each in values if re.fullmatch(_OWN_VALUE_RE, each)]
-            if not own:
-                left.append(at)
-            for each in own:
-                if each not in kept.setdefault(name, []):
-                    kept[name].append(each)
-            if sum(map(len, kept.values())) > KEPT_CAP:
-                return None
-        if len(left) == len(pending):
-            break
-        pending = left
-    kept = {name: values for name, values in kept.items() if values}
-    if not kept:
-        return text
-    names = "|".join(kept)
-    added: dict[str, None] = {}
-    for word in dict.fromkeys(
-        re.findall(rf"[^\s;&|()<>]*\$\{{?(?:{names})(?!\w)[^\s;&|()<>]*", text)
-    ):
-        values = _values_put(word, kept)
-        if values is None:
-            return None
-        added.update(dict.fromkeys(values))
-        if len(added) > KEPT_WORDS_CAP:
-            return None
-    return text + "".join(f"\n{word}" for word in added)
-
-
-def _values_put(word: str, kept: dict[str, list[str]]) -> list[str] | None:
-    """``word`` with each variable of ``kept`` it uses (``$ROOT``, ``${ROOT}``) replaced by
-    each value it keeps, in every combination (others left as spelled); None past
-    :data:`KEPT_CAP` combinations."""
-    parts = re.split(_VARIABLE_USED_RE, word)  # text, braced, plain, text, …
-    words = [parts[0]]
-    for at in range(1, len(parts), 3):
-        name = parts[at] or parts[at + 1]
-        spelled = f"${{{name}}}" if parts[at] else f"${name}"
-        values = kept.get(name, [spelled])
-        words = [f"{each}{value}{parts[at + 2]}" for each in words for value in values]
-        if len(words) > KEPT_CAP:
-            return None
-    return words
+    or a path below it (:data:`_OWN_KEPT_RE`; ``$ROOT``, ``${ROOT}``) added at its end with
+    each value the variable keeps put in (judged, never run): a write through
+    ``"$ROOT/notes/x"`` is judged as ``"$(dirname "$0")/../notes/x"`` is (review stop 67: a
+    word built at run time, let through while bash wrote into another scope). A variable
+    built from another (``NOTES="$ROOT/notes"``) is read in the pass after it, its
+    assignment one of the words added (one pass over the text for each step of such a
+    chain), so every value a variable may keep is judged, in whatever order they come."""
+    seen: set[tuple[str, str]] = set()
+    while True:
+        kept = dict.fromkeys(
+            (found["name"], found["value"])
+            for found in re.finditer(_OWN_KEPT_RE, text)
+            if (found["name"], found["value"]) not in seen
+        )
+        if not kept:
+            return text
+        names = "|".join({name for name, _ in kept})
+        words = dict.fromkeys(
+            re.findall(rf"[^\s;&|()<>]*\$\{{?(?:{names})(?!\w)[^\s;&|()<>]*", text)
+        )
+        added: list[str] = []
+        for name, value in kept:
+            used = rf"\$(?:\{{{name}\}}|{name}(?!\w))"
+            put = value.replace("\\", "\\\\")  # taken as written
+            added += [re.sub(used, put, word) for word in words if re.search(used, word)]
+        text += "".join(f"\n{word}" for word in dict.fromkeys(added))
+        seen |= kept.keys()
 
 
 _MAY_CHANGE_FOLDER_RE = r"\b(?:cd|pushd|popd|source)\b|(?:^|[\s;&|(){}])\.\s"
@@ -1121,7 +1037,7 @@ _MAY_CHANGE_FOLDER_RE = r"\b(?:cd|pushd|popd|source)\b|(?:^|[\s;&|(){}])\.\s"
 file (``source``, ``.``) that may hold one."""
 
 
-def own_folder_spelled(text: str, file: str, kind: str, base: str) -> str | None:
+def own_folder_spelled(text: str, file: str, kind: str, base: str) -> str:
     """``text``, a shell script's, with each spelling of its own folder (``"$(dirname "$0")"``,
     ``${BASH_SOURCE%/*}``, ``$(cd "$(dirname "$0")" && pwd)``, their real forms: see
     :func:`_own_folder_read`), and each variable keeping one (:func:`_kept_own_folders`),
@@ -1137,8 +1053,7 @@ def own_folder_spelled(text: str, file: str, kind: str, base: str) -> str | None
     ``text`` as given when it names no such folder; a folder bash would split or match
     (white space, a pattern or expansion character), or that :func:`linked_words` would split
     (``=``, ``;``, ``&``, ``|``, ``(``, ``)``, ``<``, ``>``), leaves the spelling unread, a
-    word built at run time. None when its variables keep more own folders, or its words use
-    them in more ways, than the guard reads (:data:`KEPT_CAP`, :data:`KEPT_WORDS_CAP`)."""
+    word built at run time."""
     read = _own_folder_read(text, file, kind)
     if "\0" not in read:
         return read
@@ -1146,10 +1061,8 @@ def own_folder_spelled(text: str, file: str, kind: str, base: str) -> str | None
     # quote; quotes around text bash expands nothing in are no part of the word (review
     # rv-own67b: linked_words split the word at the quote, and the path went unjudged);
     # again once the variables keeping it are read (``"$ROOT"/notes/x``)
-    kept = _kept_own_folders(re.sub(_QUOTED_OWN_RE, r"\1", read))
-    if kept is None:
-        return None
-    read = re.sub(_QUOTED_OWN_RE, r"\1", kept)
+    read = re.sub(_QUOTED_OWN_RE, r"\1", read)
+    read = re.sub(_QUOTED_OWN_RE, r"\1", _kept_own_folders(read))
     absolute = os.path.normpath(os.path.join(base, file))  # noqa: PTH118
     real = os.path.dirname(os.path.realpath(absolute))  # noqa: PTH120
     spelled = _own_put(read, os.path.dirname(absolute), real)  # noqa: PTH120
@@ -1362,10 +1275,9 @@ class _NestedScan:
                 joined = self._cd_path(here, values[0])
             if self.cdable and values and not values[0].startswith(("/", "./", "../")):
                 joined = None  # ``shopt -s cdable_vars``: maybe a variable's folder
-            given = _cd_mode(options)
-            physical = given == "P" or (self.physical and given is None)
+            physical = "-P" in options or (self.physical and "-L" not in options)
             if joined is not None and here is not None and values and physical:
-                if given is None and joined not in self.folders:
+                if "-P" not in options and joined not in self.folders:
                     self.folders.append(joined)  # before the ``set -P``: judged there too
                 spelled = os.path.join(here, values[0])  # noqa: PTH118
                 found = spelled if os.path.normpath(spelled) == joined else joined  # or CDPATH's
