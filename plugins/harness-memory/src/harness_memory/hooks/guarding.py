@@ -59,8 +59,6 @@ from harness_memory.hooks.in_place import CODE_SUFFIX
 from harness_memory.hooks.made_links import unknown_below, unknown_link
 from harness_memory.hooks.named_scripts import (
     FOLDERS_CAP,
-    KEPT_CAP,
-    KEPT_WORDS_CAP,
     SCRIPT_CAP,
     SCRIPT_DEPTH,
     SCRIPT_FOLLOW_CAP,
@@ -603,9 +601,8 @@ def _script_refusal(
                 cannot = f"is no regular file, unreadable or longer than {SCRIPT_CAP} bytes"
             elif language != "program":  # a compiled one is a program like any other
                 text = non_interactive_part(text, judge.environ) if cut else text
-                script = (language, file, kind, _as_run(file, base, path))
                 reason = _script_text_refusal(
-                    text, script, base, judge, root, depth, same_shell=same_shell
+                    text, (language, file, kind), base, judge, root, depth, same_shell=same_shell
                 )
                 if reason is not None:
                     return (
@@ -620,14 +617,6 @@ def _script_refusal(
                 + _unjudged_script_remedy(cannot, capitalized=not depth)
             )
     return None
-
-
-def _as_run(file: str, base: str, path: str) -> str:
-    """The script ``file`` as ``$0`` and ``BASH_SOURCE`` hold it when its word, once expanded
-    (``path``), names it from ``base``: that word (``tools/x.sh``, relative to the folder the
-    shell was in, whatever folder a ``cd`` of the script enters); ``file`` when found
-    elsewhere (on ``PATH``)."""
-    return path if os.path.normpath(os.path.join(base, path)) == file else file  # noqa: PTH118
 
 
 def _unjudged_script_remedy(cannot: str, *, capitalized: bool) -> str:
@@ -657,7 +646,7 @@ def _runner(depth: int) -> str:
 
 def _script_text_refusal(
     text: str,
-    script: tuple[str, str, str, str],
+    script: tuple[str, str, str],
     base: str,
     judge: _Judge,
     root: str,
@@ -665,43 +654,38 @@ def _script_text_refusal(
     *,
     same_shell: bool,
 ) -> str | None:
-    """The refusal of a script's ``text`` run in ``base`` (``script``: its language, file, how
-    it runs, a :func:`_script_refusal` kind, and its path as run, :func:`_as_run`): naming
-    memory it may not write (:func:`~harness_memory.hooks.unread_programs.memory_named`,
-    linear in its length), or a word leading through a link there from a folder a shell
-    script may be in (its ``cd``, ``pushd`` and ``popd`` followed:
-    :func:`~harness_memory.hooks.named_scripts.script_folders`; more folders than it follows
-    refuse it), or a folder it enters lying in memory it may not write at or below the top
-    git names (``cd "$(git rev-parse --show-toplevel)"`` where git's ``core.worktree`` points
-    into another scope); for a shell script (``language`` ``"shell"``) of at most
+    """The refusal of a script's ``text`` run in ``base`` (``script``: its language, file and
+    how it runs, a :func:`_script_refusal` kind): naming memory it may not write
+    (:func:`~harness_memory.hooks.unread_programs.memory_named`, linear in its length), or a
+    word leading through a link there from a folder a shell script may be in (its ``cd``,
+    ``pushd`` and ``popd`` followed: :func:`~harness_memory.hooks.named_scripts.
+    script_folders`; more folders than it follows refuse it), or a folder it enters lying in
+    memory it may not write at or below the top git names (``cd "$(git rev-parse
+    --show-toplevel)"`` where git's ``core.worktree`` points into another scope); for a shell
+    script
+    (``language`` ``"shell"``) of at most
     :data:`~harness_memory.hooks.named_scripts.SCRIPT_FOLLOW_CAP` bytes, the scripts it runs in
     turn (:func:`_script_refusal`, one level deeper than ``depth``: in the shell that runs its
     startup files when ``same_shell``, sourced; else in a shell of unknown sort); None
     otherwise. Its own commands are not judged (a longer script's scripts not followed)."""
-    language, _, kind, as_run = script
+    language, file, kind = script
     shell = language == "shell"
-    spelled = own_folder_spelled(text, as_run, kind, base) if shell else text  # its folder, read
-    if spelled is None:
-        return (
-            f"its variables keep its own folder in more than {KEPT_CAP} values, or its words "
-            f"use them in more than {KEPT_WORDS_CAP} ways, more than the guard reads to tell "
-            "where its paths land"
-        )
+    spelled = own_folder_spelled(text, file, kind) if shell else text  # its folder, read
     named = memory_named(spelled, root, judge.key, judge.records)
     if named is not None:
         return f"it names other memory ({shown_path(named)})"
     roots = {root, real_or_none(root) or root}
     asks = {"asks_git": depth == 0 and judge.git_kept}  # git asked for a top as it will be
-    folders = script_folders(text, base, judge.environ, (as_run, kind), **asks) if shell else [base]
+    folders = script_folders(text, base, judge.environ, (file, kind), **asks) if shell else [base]
     if folders is None:
         return (
             f"it enters more than {FOLDERS_CAP} folders (cd, pushd, popd), more than the "
             "guard follows to tell where its relative paths land"
         )
-    for folder in git_tops(text, base, judge.environ, (as_run, kind), **asks) if shell else []:
+    for folder in git_tops(text, base, judge.environ, (file, kind), **asks) if shell else []:
         if (reason := _path_refusal(folder, base, judge, roots)) is not None:
             return f"it cds into {shown_path(folder)}: {reason.removeprefix(REFUSAL_PREFIX)}"
-    for word in lost_writes(text, base, judge.environ, (as_run, kind), **asks) if shell else []:
+    for word in lost_writes(text, base, judge.environ, (file, kind), **asks) if shell else []:
         return (
             f"it writes {shown_path(word)}, a relative path after a cd into a folder known "
             'only when it runs ($(…), "$1", a variable set in a branch or a function) or '
@@ -719,7 +703,7 @@ def _script_text_refusal(
     interactive, judge.interactive = judge.interactive, judge.interactive if same_shell else None
     try:
         found = ShellPaths()
-        found.scripts = nested_scripts(text, base, judge.environ, (as_run, kind), **asks)
+        found.scripts = nested_scripts(text, base, judge.environ, (file, kind), **asks)
         return _script_refusal(found, judge, root, depth + 1, followed=True)
     finally:
         judge.interactive = interactive

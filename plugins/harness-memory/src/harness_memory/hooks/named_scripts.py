@@ -33,8 +33,6 @@ from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, s
 __all__ = [
     "FOLDERS_CAP",
     "FOLDER_CHANGER_RE",
-    "KEPT_CAP",
-    "KEPT_WORDS_CAP",
     "SCRIPTS_CAP",
     "SCRIPT_CAP",
     "SCRIPT_DEPTH",
@@ -99,16 +97,9 @@ def read_script(file: str, *, run: bool) -> tuple[str, str]:
     when not ``run``: ``source`` and ``bash x.sh`` read any file as such; when ``run``, a
     file with no ``#!`` line or one naming a shell), ``("other", text)`` for another
     interpreter's script (``#!/usr/bin/env python3``), ``("program", "")`` for a compiled
-    program (an ELF file, or one bash will not run as a script: :func:`_binary`),
-    ``("unknown", "")`` when it is no regular file, cannot be read or is text longer than
-    :data:`SCRIPT_CAP` bytes. The text is read as bash runs it: its NUL bytes dropped (bash
-    skips each, so ``no\\0tes/x`` runs as ``notes/x``; a word holding one was skipped as
-    read at run time, and a NUL past the first line made the whole script a "program" the
-    guard did not read: review stop 67); a text holding a NUL is read twice, each NUL dropped
-    and each a line's end (a shell other than bash may end a word there). A file whose
-    ``#!`` line names a shell other than bash (``#!/bin/sh``, dash on Debian, which runs a
-    file bash calls binary: review stop 68) is such a script too. Opened without waiting (a
-    FIFO would hold the guard past the hook's time limit)."""
+    program (an ELF file, or bytes holding a NUL), ``("unknown", "")`` when it is no regular
+    file, cannot be read or is text longer than :data:`SCRIPT_CAP` bytes. Opened without
+    waiting (a FIFO would hold the guard past the hook's time limit)."""
     try:
         with os.fdopen(os.open(file, os.O_RDONLY | os.O_NONBLOCK), "rb") as script:
             if not stat.S_ISREG(os.fstat(script.fileno()).st_mode):
@@ -116,41 +107,18 @@ def read_script(file: str, *, run: bool) -> tuple[str, str]:
             data = script.read(SCRIPT_CAP + 1)
     except OSError:
         return "unknown", ""
-    interpreter = _interpreter(data) if run and data.startswith(b"#!") else None
-    checked = interpreter is None or interpreter in ("bash", "rbash")  # bash's own check
-    if run and (data.startswith(b"\x7fELF") or (checked and _binary(data))):
+    if run and (data.startswith(b"\x7fELF") or b"\0" in data):
         return "program", ""
     if len(data) > SCRIPT_CAP:
         return "unknown", ""
-    text = data.replace(b"\0", b"").decode("utf-8", "surrogateescape")  # as bash reads it
-    if b"\0" in data:
-        text += "\n" + data.replace(b"\0", b"\n").decode("utf-8", "surrogateescape")
-    if interpreter is None:
+    text = data.decode("utf-8", "surrogateescape")
+    if not run or not text.startswith("#!"):
         return "shell", text
-    return ("shell" if interpreter in _SHELL_INTERPRETERS else "other"), text
-
-
-def _interpreter(data: bytes) -> str:
-    """The name of the program a script's ``#!`` line (``data`` starting with it) runs it
-    with (``bash`` of ``#!/usr/bin/env bash``, ``sh`` of ``#!/bin/sh -e``); empty for none."""
-    line = data[2:].partition(b"\n")[0].replace(b"\0", b"").decode("utf-8", "surrogateescape")
-    names = [PurePath(word).name for word in line.split() if not word.startswith("-")]
+    words = text[2:].partition("\n")[0].split()
+    names = [PurePath(word).name for word in words if not word.startswith("-")]
     if names[:1] == ["env"]:
         names = [name for name in names[1:] if "=" not in name]
-    return names[0] if names else ""
-
-
-_BINARY_SAMPLE = 80
-"""How many leading bytes bash reads to tell a binary file from a script it runs (its
-``check_binary_file``)."""
-
-
-def _binary(data: bytes) -> bool:
-    """Whether bash refuses to run ``data`` as a script (``check_binary_file``, bash 5.2): a
-    NUL byte in its first :data:`_BINARY_SAMPLE` bytes before the first newline (the second
-    after a ``#!`` line). A NUL after that is skipped as bash reads the script, which runs."""
-    lines = 2 if data.startswith(b"#!") else 1
-    return b"\0" in b"\n".join(data[:_BINARY_SAMPLE].split(b"\n")[:lines])
+    return ("shell" if names[:1] and names[0] in _SHELL_INTERPRETERS else "other"), text
 
 
 _PATH_WORD_ENDS = ";&|()<>'\"`="
@@ -160,46 +128,29 @@ by a space, then the text split at white space (``str.split``: the white space o
 a pattern's split made a string of every piece of bash-completion's 136 KiB (8 ms, H-5)."""
 _RUN_TIME_CHARS = frozenset("$~*?[\0")
 """A word holding one of these is read at run time (an expansion, the home, a pattern)."""
-_EXPANDED_CHARS = frozenset("$~\0")
-"""A word holding one of these is built at run time (an expansion, the home); one holding
-only a pattern's (``*``, ``?``, ``[``) is matched where the script runs (:func:`_matched_words`)."""
 
 
 def linked_words(text: str, bases: list[str]) -> list[tuple[str, str]]:
     """The words of a script's ``text`` (split at white space and :data:`_PATH_WORD_ENDS`,
-    each once, in order; one holding a ``$``, ``~`` or NUL, read at run time, by the folders
-    it spells before it: :func:`_literal_folder`) that, from one of ``bases`` (the absolute
-    folders the script may run in, the one it starts in first), lead through a symlink: the
-    path the kernel resolves differs from the one spelled
-    (``notes/x.md`` where ``notes`` is a link), each with that folder. A word holding a
-    pattern (``notes/*.md``, ``no*/x.md``) is taken as spelled (bash writes that name when
-    nothing matches) and, where a folder of it is a pattern, as each path bash matches
-    (:func:`_matched_by_bash`, :func:`_matched_words`; review stop 67: such a word was
-    skipped, and bash wrote through the link). Absolute words are resolved once; relative
-    ones from each folder whose listing holds their first part (one listing a folder, no
-    lookup for the rest): linear in the text's length and the words each folder holds, one
-    ``realpath`` per folder such words name and one ``lstat`` per word (one ``realpath`` for
-    a word holding ``..``). An unreadable folder resolves none (P-3)."""
+    each once, in order; none holding a ``$``, ``~`` or pattern, read at run time) that, from one of
+    ``bases`` (the absolute folders the script may run in, the one it starts in first), lead
+    through a symlink: the path the kernel resolves differs from the one spelled
+    (``notes/x.md`` where ``notes`` is a link), each with that folder. Absolute words are
+    resolved once; relative ones from each folder whose listing holds their first part (one
+    listing a folder, no lookup for the rest): linear in the text's length and the words each
+    folder holds, one ``realpath`` per folder such words name and one ``lstat`` per word (one
+    ``realpath`` for a word holding ``..``). An unreadable folder resolves none (P-3)."""
     absolute: list[str] = []
     relative: dict[str, list[str]] = {}  # by their first part
-    spelled = text
     for end in _PATH_WORD_ENDS:
         text = text.replace(end, " ")
-    patterns: dict[str, str] = {}  # those with a pattern in a folder, by the word spelled
-    for spelt in dict.fromkeys(text.split()):
-        word = _literal_folder(spelt) if not _EXPANDED_CHARS.isdisjoint(spelt) else spelt
-        if not word:
+    for word in dict.fromkeys(text.split()):
+        if not _RUN_TIME_CHARS.isdisjoint(word):
             continue
-        if _RUN_TIME_CHARS.intersection(word.rstrip("/").rpartition("/")[0]):
-            patterns[word] = spelt  # a pattern in a folder of it
         if word.startswith("/"):
             absolute.append(word)
         else:
             relative.setdefault(word.split("/", 1)[0], []).append(word)
-    code = without_comments(spelled) if patterns else ""
-    patterns = {word: spelt for word, spelt in patterns.items() if _matched_by_bash(code, spelt)}
-    options = ("dotglob" in code, "globstar" in code)  # ``shopt -s …`` somewhere: maybe set
-    absolute += [m for w in patterns if w[0] == "/" for m in _matched_words(w, "/", *options)]
     found = [(word, bases[0]) for word in _linked("/", absolute)]
     for base in bases:
         try:
@@ -209,70 +160,8 @@ def linked_words(text: str, bases: list[str]) -> list[tuple[str, str]]:
         if listed is None:
             continue
         named = [word for part in (*listed, ".", "..") for word in relative.get(part, ())]
-        named += [m for w in patterns if w[0] != "/" for m in _matched_words(w, base, *options)]
         found.extend((word, base) for word in _linked(os.path.realpath(base), named))
     return found
-
-
-def _literal_folder(word: str) -> str:
-    """The folders a word built at run time names as spelled, before its first expansion
-    (``notes/.`` of ``notes/$name.md``, ``/w/tools/../notes/.`` of a path built from the
-    script's own folder): whatever the expansion gives, the word leads through them (review
-    stop 67: ``echo x >> "$D/../notes/r$f.md"`` was skipped whole, and bash wrote through
-    the link); empty when the word starts with one (``$HOME/x``, ``~/x``) or names no folder
-    before it (``/$x``)."""
-    head = re.split(r"[$~\0]", word, maxsplit=1)[0]
-    return head[: head.rfind("/") + 1] + "." if head.rfind("/") > 0 else ""
-
-
-_CASE_PATTERN_RE = r"(?:^|\n|;;|;&|[(|]|\bin)[ \t]*$"
-"""What stands before a ``case`` pattern (``*/*)``, ``a|*/*)``), as its command's first word."""
-_TESTED_RE = r"\[\[(?:(?!\]\])[^\n])*(?:==?|!=)[ \t]*$"
-"""What stands before the pattern of a ``[[ $x == */* ]]`` test (matched against a string)."""
-_UNGLUED_BEFORE = frozenset(" \t\n;&|(<>")
-"""What may stand before a word bash matches as a pattern (not a quote, ``=``, an expansion)."""
-_UNGLUED_AFTER = frozenset(" \t\n;&|)<>")
-
-
-def _matched_by_bash(text: str, word: str) -> bool:
-    """Whether the pattern ``word`` (a piece of :func:`linked_words`' split) stands somewhere
-    in ``text`` (a script's, its comments removed) as a word of its own that bash matches
-    against the disk: white space or shell punctuation either side, not glued to a quote,
-    an ``=`` or an expansion (``"$TMPDIR/"*/*`` is one word built at run time; ``'s/x*//g'``
-    is quoted), nor a ``case`` pattern (``*/*)``, ``*/t.sh | t.sh)``: Debian's
-    ``gettext.sh``, review stop 68) or the pattern of a ``[[ $x == */* ]]``
-    test (each matched against a string, not the disk: bash-completion's hold such words)."""
-    at = text.find(word)
-    while at >= 0:
-        end = at + len(word)
-        before = text[at - 1] if at else "\n"
-        after = text[end] if end < len(text) else "\n"
-        if before in _UNGLUED_BEFORE and after in _UNGLUED_AFTER:
-            ahead = text[max(0, at - 256) : at]
-            next_char = text[end : end + 64].lstrip(" \t")[:1]  # ``*/t.sh | t.sh)`` too
-            case = next_char in (")", "|") and re.search(_CASE_PATTERN_RE, ahead[-64:])
-            if not case and not re.search(_TESTED_RE, ahead):
-                return True
-        at = text.find(word, end)
-    return False
-
-
-def _matched_words(word: str, base: str, hidden: bool, deep: bool) -> list[str]:
-    """The paths a pattern ``word`` holding one in a folder (``no*/x.md``, ``*/notes/x``)
-    names from ``base``: each path that exists there whole, its last part too, as bash
-    matches it (sorted; a name starting with ``.`` only where the pattern's part does or
-    ``hidden``, bash's ``dotglob``; ``**`` any folders deep where ``deep``, its
-    ``globstar``). Where none exists bash leaves the word as spelled, which
-    :func:`linked_words` judges as spelled (``*/node_modules`` names nothing in ``notes``
-    when ``notes/node_modules`` is not there: guard68 matched the folders alone and judged
-    ``notes/node_modules``, refusing ``rm -rf */node_modules``, review stop 68)."""
-    import glob  # only for a pattern: with fnmatch, patterns compiled at import (H-5)
-
-    try:
-        matched = glob.glob(word, root_dir=base, recursive=deep, include_hidden=hidden)  # noqa: PTH207
-    except (OSError, ValueError):
-        return []
-    return sorted(matched)
 
 
 def _linked(real_base: str, words: list[str]) -> list[str]:
@@ -365,22 +254,6 @@ FOLDER_CHANGER_RE = r"(?:cd(?<!\wcd)|pushd(?<!\wpushd)|popd(?<!\wpopd))\b"
 """The word ``cd``, ``pushd`` or ``popd`` in a script's text (``\\b(?:cd|pushd|popd)\\b``,
 its start told after the name: searched for by its first letters, not tried at every
 character of bash-completion's 136 KiB, 5 ms each time a file sourcing it is read, H-5)."""
-_PHYSICAL_RE = r"\bset\s+(?:[^\n;&|#]*\s)?(?:-[A-Za-z]*P[A-Za-z]*|-o\s+physical)\b"
-"""``set -P`` or ``set -o physical`` in a script, among other options (``set -euPo pipefail``,
-``set -Pe``, ``set -e -o physical``: review stop 68): its ``cd``s may resolve each link as the
-kernel does (``cd tools/..`` then enters the parent of where ``tools`` leads), not drop the
-``..`` with the part before it as bash's logical ``cd`` does (review stop 67)."""
-
-
-def _cd_mode(options: list[str]) -> str | None:
-    """How ``cd`` given ``options`` (its words starting with ``-`` before its folder) resolves
-    it: ``"P"`` (physically) or ``"L"`` (logically) by the last of ``-L`` and ``-P`` among
-    them, bundled or not (``-eP``, ``-LP``, ``-L -P``, as bash reads them: review stop 68);
-    None when neither is given (``set -P`` decides)."""
-    modes = [letter for word in options if word != "--" for letter in word[1:] if letter in "LP"]
-    return modes[-1] if modes else None
-
-
 _DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
 """Builtins whose operands are assignments (``export BASH_ENV=./x.sh``)."""
 _ASSIGNED_RE = r"(?s)^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$"
@@ -404,9 +277,8 @@ def nested_scripts(
     ``cd`` before it entered, with literal variables (the environment's, the script's own
     assignments, a ``for`` loop's values) read. A relative one is also taken from every other
     folder the script may be in where that file exists (:func:`script_folders`: a subshell's,
-    a pipe's or a ``popd``'s folder is left behind at run time). ``script``: the file as run
-    (as ``$0`` holds it: absolute, or relative to ``base``) and how it runs (``shell``,
-    ``run``, ``source``, ``fed``), for ``cd "$(dirname "$0")"``. One
+    a pipe's or a ``popd``'s folder is left behind at run time). ``script``: the file and
+    how it runs (``shell``, ``run``, ``source``, ``fed``), for ``cd "$(dirname "$0")"``. One
     linear scan of simple commands split at ``;``, ``&&``, ``|``, newlines, ``$(`` and
     backquotes, no path judged (H-5: a 64 KiB startup file in a few milliseconds); a name it
     cannot read is one named at run time. ``asks_git``: git may be asked for the top folder a
@@ -441,8 +313,7 @@ def script_folders(
     (a literal folder, ``..``, ``~``, a variable it or the environment sets, ``cd -``, the
     stack ``pushd`` keeps) and ``cd "$(dirname "$0")"`` with its like (``${BASH_SOURCE%/*}``,
     ``$(cd "$(dirname …)" && pwd)``, ``$(dirname "$(readlink -f "$0")")``) read as the
-    script's own folder (``script``: its file as run and how it runs, as for
-    :func:`nested_scripts`). A word of the script is
+    script's own folder (``script``: its file and how it runs). A word of the script is
     resolved from each, whichever the shell is in there. A ``cd`` into a folder named at run
     time adds none (a place built at run time, fenced as the script's other ones are); None
     past :data:`FOLDERS_CAP` folders or :data:`_FOLDER_COMMANDS_CAP` commands of a script
@@ -450,13 +321,12 @@ def script_folders(
     environment's: :data:`_FOLDER_COMMAND_RE`). Linear in the text. ``sourced``: ``text`` is a
     file the script sources, whose own sourced files are not followed (one level deep);
     ``asks_git``: as :func:`nested_scripts`'."""
-    if not re.search(_MAY_CHANGE_FOLDER_RE, text):
+    if not re.search(r"\b(?:cd|pushd|popd|source)\b|(?:^|[\s;&|(){}])\.\s", text):
         return [base]  # no folder change, nor a sourced file that may hold one
     if len(text) <= SCRIPT_FOLLOW_CAP:
         folders = _scanned(text, base, environ, script, sourced=sourced, asks_git=asks_git).folders
         return None if len(folders) > FOLDERS_CAP else folders
     scan = _NestedScan(base, environ)  # a longer one: its ``cd``s alone, in one regex pass
-    scan.physical = re.search(_PHYSICAL_RE, text) is not None
     text = _own_read(scan, without_comments(text), script)
     entered: dict[tuple[str | None, str], str | None] = {}  # a ``cd``'s folder from a folder
     for found in re.finditer(_FOLDER_COMMAND_RE, text):
@@ -567,15 +437,11 @@ look-behind is tried at every character (nvm's 158 KiB ``nvm.sh``: 12 ms, now 1;
 
 def _own_read(scan: _NestedScan, text: str, script: tuple[str, str] | None) -> str:
     """``text`` with the script's own folder read (:func:`_own_folder_read`) and ``scan``
-    told that folder, when ``script`` (its file as run and how it runs) is given: the folder
-    as ``$(dirname "$0")`` prints it (relative when ``$0`` is, read from wherever the scan is
-    then: review stop 67) and its real one (absolute, from the folder the script starts in)."""
+    told that folder, when ``script`` (its file and how it runs) is given."""
     if script is None or _OWN in text:
         return text
-    file, kind = script  # as run: ``$0`` relative to the folder the script starts in
-    absolute = os.path.normpath(os.path.join(scan.folders[0], file))  # noqa: PTH118
-    scan.own = os.path.dirname(file) or ".", os.path.dirname(os.path.realpath(absolute))  # noqa: PTH120
-    return _own_folder_read(text, file, kind)
+    scan.own = os.path.dirname(script[0]), os.path.dirname(os.path.realpath(script[0]))  # noqa: PTH120
+    return _own_folder_read(text, *script)
 
 
 def _scanned(
@@ -615,7 +481,6 @@ def _scan(
     scan = _NestedScan(base, environ, sourced=sourced)
     scan.git_sure = asks_git and not sourced
     scan.cdable = "cdable_vars" in text  # ``cd name`` may enter the folder ``$name`` holds
-    scan.physical = re.search(_PHYSICAL_RE, text) is not None
     scan.gives = re.search(_GIVEN_RE, text) is not None
     text = _own_read(scan, without_comments(text), script)
     if "--show-toplevel" in text:
@@ -879,13 +744,6 @@ def git_answer_kept_by(text: str, folder: str | None, environ: Mapping[str, str]
 
 _OWN = "\0h"
 """What stands for the script's own folder in its text once read (no script holds a NUL)."""
-_HERE = "\0w"
-"""What stands for the folder the script is in where it names it (``$PWD``, ``${PWD}``,
-``$(pwd)``, `` `pwd` ``): ``.`` in its text (:func:`own_folder_spelled`, a word using it
-judged from each folder the script may be in, as :func:`linked_words` judges a relative one;
-review stop 67: ``ROOT=$(pwd)`` after its ``cd`` was a word built at run time), the folder
-it is in for its scan."""
-_HERE_RE = r"\$\(\s*pwd(?:\s+-[LP])?\s*\)|`\s*pwd(?:\s+-[LP])?\s*`|\$\{PWD\}|\$PWD(?!\w)"
 _OWN_REAL = "\0r"
 """What stands for its real folder (``readlink -f``, ``realpath``, ``pwd -P``)."""
 _SELF = r"[\"']?\$(?:\{?0\}?|\{?BASH_SOURCE(?:\[0\])?\}?)[\"']?"
@@ -906,41 +764,11 @@ _REAL_DIRNAME_RE = (
     + r"\s*\)[\"']?\s*\)"
 )
 """Its real folder: ``$(dirname "$(readlink -f "$0")")``, ``$(dirname "$(realpath "$0")")``."""
-_OWN_PATH = r"(?:\0[lp])*\0[hrw][^\s\"'$`;&|()]*"
-"""The script's own folder once read (:data:`_OWN`, :data:`_OWN_REAL`, maybe inside the marks
-of :data:`_LOGICAL` and :data:`_DIRNAME`) and a literal path after it (``\\0h/..``)."""
 _CD_FOLDER_PRINTED_RE = (
-    rf"\$\(\s*cd\s+(?:-(?P<cd>[LP])\s+)?(?:--\s+)?[\"']?(?P<folder>{_OWN_PATH})[\"']?\s*"
-    r"(?:(?:[0-9]?>>?|&>)\s*/dev/null\s*(?:2>&1\s*)?)?(?:&&|;)\s*pwd(?:\s+-[LP])?\s*\)"
+    r"\$\(\s*cd\s+(?:-[LP]\s+)?(?:--\s+)?[\"']?(?P<folder>\0[hr](?:/[^\s\"'$`;&|()]*)?)[\"']?"
+    r"\s*(?:(?:[0-9]?>>?|&>)\s*/dev/null\s*(?:2>&1\s*)?)?&&\s*pwd(?:\s+-[LP])?\s*\)"
 )
-"""``$(cd "$(dirname "$0")" && pwd)`` (or ``; pwd``), once its inner part is read: that
-folder, as ``pwd`` prints it (:func:`_printed_folder`)."""
-_OWN_RESOLVED_RE = (
-    r"\$\(\s*(?:realpath|readlink\s+-[fem])\s+(?:--\s+)?"
-    rf"[\"']?(?P<folder>{_OWN_PATH})[\"']?\s*\)"
-)
-"""``$(realpath "$(dirname "$0")/..")``, ``$(readlink -f …)`` once its inner part is read: that
-path with its links resolved, which is where the kernel takes it (so it is left as spelled)."""
-_OWN_DIRNAME_RE = (
-    r"\$\(\s*dirname\s+(?:--\s+)?[\"']?(?P<folder>(?:\0[lp])*\0[hr][^\s\"'$`;&|()]*)[\"']?\s*\)"
-)
-"""``$(dirname "$(dirname "$0")")`` once its inner part is read: the folder above, as
-``dirname`` prints it (:data:`_DIRNAME`)."""
-_DIRNAME = "\0p"
-"""What opens a path ``dirname`` prints of a path starting with the script's own folder,
-closed by :data:`_LOGICAL_END`: its last part dropped as spelled (``tools`` gives ``.``,
-``/w/tools`` gives ``/w``), read once the own folder is put in (:func:`_logical_read`)."""
-_LOGICAL = "\0l"
-"""What opens a folder ``pwd`` prints logically (``$(cd "$d/.." && pwd)``), closed by
-:data:`_LOGICAL_END`: bash's ``cd`` drops each ``..`` with the part before it first (``cd
-tools/..`` is where it started, whatever ``tools`` links to), so the folder is read with
-its ``..`` dropped (``os.path.normpath``) once its own folder is put in (review stop 67: the
-guard resolved ``tools/..`` as the kernel does, through the link, and judged another folder
-than the one bash wrote in)."""
-_LOGICAL_END = "\0e"
-_LOGICAL_RE = "\0([lp])([^\0]*)\0e"
-"""A folder printed logically (:data:`_LOGICAL`) or by ``dirname`` (:data:`_DIRNAME`), its own
-folder put in and holding no other such folder (the innermost first)."""
+"""``$(cd "$(dirname "$0")" && pwd)``, once its inner part is read: that folder."""
 
 
 def _own_folder_read(text: str, file: str, kind: str) -> str:
@@ -965,208 +793,37 @@ def _own_folder_read(text: str, file: str, kind: str) -> str:
         text = re.sub(_REAL_DIRNAME_RE, own(_OWN_REAL), text)
     if "dirname" in text or "%/*}" in text:
         text = re.sub(_DIRNAME_RE, own(_OWN), text)
-    if "pwd" in text or "PWD" in text:
-        text = re.sub(_HERE_RE, _HERE, text)
     if "\0" not in text:  # no own folder read, none printed by a ``cd``
         return text
-    for _ in range(_NESTED_CAP):  # ``$(cd "$(dirname "$(dirname "$0")")/.." && pwd)``
-        before = text
-        text = re.sub(_OWN_DIRNAME_RE, lambda found: f"{_DIRNAME}{found['folder']}\0e", text)
-        text = re.sub(_CD_FOLDER_PRINTED_RE, _printed_folder, text)
-        text = re.sub(_OWN_RESOLVED_RE, lambda found: found["folder"], text)
-        if text == before:
-            break
-    return text
+    return re.sub(_CD_FOLDER_PRINTED_RE, lambda found: found.group("folder"), text)
 
 
-_NESTED_CAP = 4
-"""How many spellings deep the script's own folder is read inside another (``$(dirname
-"$(dirname "$0")")``, a ``cd … && pwd`` of it); a deeper one is a word built at run time."""
-
-
-def _printed_folder(found: re.Match[str]) -> str:
-    """The folder ``$(cd FOLDER && pwd)`` (``found``) prints: ``FOLDER`` as the kernel resolves
-    it after ``cd -P``; else marked logical (:data:`_LOGICAL`: its ``..`` dropped as bash's
-    ``cd`` drops them, before ``pwd -P`` resolves the links left, as the kernel will)."""
-    if found.group("cd") == "P":
-        return found.group("folder")
-    return _LOGICAL + found.group("folder") + _LOGICAL_END
-
-
-def _logical_read(text: str) -> str:
-    """``text`` with each folder printed logically (:data:`_LOGICAL_RE`), its own folder put
-    in, spelled with its ``..`` dropped as bash's ``cd`` drops them (``/w/tools/..`` is
-    ``/w``, ``tools/..`` is ``.``), and each ``dirname`` printed as it prints it, innermost
-    first; one still holding its own folder's mark (a folder not put in) is left."""
-    while _LOGICAL in text or _DIRNAME in text:
-        read = re.sub(_LOGICAL_RE, _folder_printed, text)
-        if read == text:
-            return text
-        text = read
-    return text
-
-
-def _folder_printed(found: re.Match[str]) -> str:
-    """The folder ``found`` (:data:`_LOGICAL_RE`) marks, as ``pwd`` prints it after a logical
-    ``cd`` or as ``dirname`` prints it (``.`` for a name without ``/``, ``/`` for ``/``)."""
-    folder = found.group(2)
-    if found.group(1) == "l":
-        return os.path.normpath(folder)
-    trimmed = folder.rstrip("/")
-    if not trimmed:
-        return "/" if folder else "."
-    above = trimmed.rpartition("/")[0].rstrip("/")
-    return above or ("/" if trimmed.startswith("/") else ".")
-
-
-_QUOTED_OWN_RE = '"((?:\0[lp])*\0[hrw][^"\\s$`*?\\[\\\\]*)"'
+_QUOTED_OWN_RE = '"(\0[hr][^"\\s$`*?\\[\\\\]*)"'
 """A double-quoted part starting with the script's own folder read (:data:`_OWN`,
-:data:`_OWN_REAL`, maybe printed logically: :data:`_LOGICAL`) and holding nothing bash
-expands or splits there (``"\\0h/.."``)."""
-_ASSIGNMENT_RE = (
-    r"(?:^|(?<=[\s;&|(){}]))(?P<name>[A-Za-z_]\w*)="
-    r"(?P<quote>\"?)(?P<value>[^\s\"'`;&|()<>]*)(?P=quote)(?=[\s;&|)]|$)"
-)
-"""An assignment of a value holding nothing but literal text, the script's own folder read
-and variables (``ROOT="\\0h/.."`` from ``ROOT="$(cd "$(dirname "$0")/.." && pwd)"``,
-``NOTES="$ROOT/notes"``, ``D="$D/.."``); after ``export``, ``readonly``, ``local``,
-``declare -r`` alike (each an operand after white space)."""
-_OWN_VALUE_RE = "(?:\0[lp])*\0[hrw][^\\s\"'$`;&|()<>]*"
-"""A value keeping the script's own folder read (:data:`_OWN`, :data:`_OWN_REAL`,
-:data:`_HERE`, maybe printed logically: :data:`_LOGICAL`), or a path below it."""
-_VARIABLE_USED_RE = r"\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<plain>[A-Za-z_]\w*))"
-_KEPT_PASSES = 4
-"""How many times a script's assignments are read in order (:func:`_kept_own_folders`): an
-assignment yielding no own folder yet is read again in the next pass (one using a variable
-assigned further down, in a function called later), so a chain of such forward uses is
-followed this many steps deep; one yielding a folder is read no more (``D="$D/.."`` gives
-one folder, not one more each pass: guard68's reading never ended, review stop 68)."""
-KEPT_CAP = 256
-"""The most own folders a script's variables keep, all told (each a value of one variable:
-:func:`_kept_own_folders`), and the most values a word using them is read with; past it the
-script is refused as unjudged (a counted cap, the same on every machine: review stop 68, 400
-chained variables and a thousand uses of a thousand ran past the hook's time limit)."""
-KEPT_WORDS_CAP = 4096
-"""The most words, each with a kept folder put in, one script is judged by."""
+:data:`_OWN_REAL`) and holding nothing bash expands or splits there (``"\\0h/.."``)."""
 
 
-def _kept_own_folders(text: str) -> str | None:
-    """``text`` (its own folder read) with each word using a variable that keeps that folder
-    or a path below it (``$ROOT``, ``${ROOT}``) added at its end with each value the variable
-    keeps put in (judged, never run): a write through ``"$ROOT/notes/x"`` is judged as
-    ``"$(dirname "$0")/../notes/x"`` is (review stop 67: a word built at run time, let
-    through while bash wrote into another scope). The values are read from its assignments
-    (:data:`_ASSIGNMENT_RE`) in script order, each with the values known then put in
-    (``NOTES="$ROOT/notes"`` after ``ROOT=…``, ``D="$D/.."`` once), in at most
-    :data:`_KEPT_PASSES` passes (a value using a variable assigned further down read in a
-    later one); every value a variable keeps is judged in each word using it. None past
-    :data:`KEPT_CAP` values or :data:`KEPT_WORDS_CAP` words (unjudged). Linear in the text
-    and those counts."""
-    assignments = [(found["name"], found["value"]) for found in re.finditer(_ASSIGNMENT_RE, text)]
-    kept: dict[str, list[str]] = {}
-    pending = list(range(len(assignments)))  # those yielding no own folder yet
-    for _ in range(_KEPT_PASSES):
-        left: list[int] = []
-        for at in pending:
-            name, value = assignments[at]
-            values = _values_put(value, kept)
-            if values is None:
-                return None
-            own = [each for each in values if re.fullmatch(_OWN_VALUE_RE, each)]
-            if not own:
-                left.append(at)
-            for each in own:
-                if each not in kept.setdefault(name, []):
-                    kept[name].append(each)
-            if sum(map(len, kept.values())) > KEPT_CAP:
-                return None
-        if len(left) == len(pending):
-            break
-        pending = left
-    kept = {name: values for name, values in kept.items() if values}
-    if not kept:
-        return text
-    names = "|".join(kept)
-    added: dict[str, None] = {}
-    for word in dict.fromkeys(
-        re.findall(rf"[^\s;&|()<>]*\$\{{?(?:{names})(?!\w)[^\s;&|()<>]*", text)
-    ):
-        values = _values_put(word, kept)
-        if values is None:
-            return None
-        added.update(dict.fromkeys(values))
-        if len(added) > KEPT_WORDS_CAP:
-            return None
-    return text + "".join(f"\n{word}" for word in added)
-
-
-def _values_put(word: str, kept: dict[str, list[str]]) -> list[str] | None:
-    """``word`` with each variable of ``kept`` it uses (``$ROOT``, ``${ROOT}``) replaced by
-    each value it keeps, in every combination (others left as spelled); None past
-    :data:`KEPT_CAP` combinations."""
-    parts = re.split(_VARIABLE_USED_RE, word)  # text, braced, plain, text, …
-    words = [parts[0]]
-    for at in range(1, len(parts), 3):
-        name = parts[at] or parts[at + 1]
-        spelled = f"${{{name}}}" if parts[at] else f"${name}"
-        values = kept.get(name, [spelled])
-        words = [f"{each}{value}{parts[at + 2]}" for each in words for value in values]
-        if len(words) > KEPT_CAP:
-            return None
-    return words
-
-
-_MAY_CHANGE_FOLDER_RE = r"\b(?:cd|pushd|popd|source)\b|(?:^|[\s;&|(){}])\.\s"
-"""A script's text that may change its folder: a ``cd``, ``pushd``, ``popd``, or a sourced
-file (``source``, ``.``) that may hold one."""
-
-
-def own_folder_spelled(text: str, file: str, kind: str, base: str) -> str | None:
+def own_folder_spelled(text: str, file: str, kind: str) -> str:
     """``text``, a shell script's, with each spelling of its own folder (``"$(dirname "$0")"``,
     ``${BASH_SOURCE%/*}``, ``$(cd "$(dirname "$0")" && pwd)``, their real forms: see
-    :func:`_own_folder_read`), and each variable keeping one (:func:`_kept_own_folders`),
-    replaced by that folder (``file``: the script's path as run, as ``$0`` and
-    ``BASH_SOURCE`` hold it: absolute, or relative to ``base``, the folder it starts in;
-    ``kind``: how it runs), so a path built from it (``"$(dirname "$0")/../notes/x"``,
-    ``"$ROOT/notes/x"``) is a literal word :func:`linked_words` and the memory names judge
-    (P-3). The folder is absolute; a script run by a relative path that may change folder
-    (:data:`_MAY_CHANGE_FOLDER_RE`) has its text read twice, with the folder relative too
-    (``tools``: bash's ``$0`` stays relative to wherever it is after a ``cd``, so
-    :func:`linked_words` resolves it from each folder the script may be in: review stop 67).
-    A folder ``pwd`` prints logically has its ``..`` dropped (:func:`_logical_read`).
-    ``text`` as given when it names no such folder; a folder bash would split or match
-    (white space, a pattern or expansion character), or that :func:`linked_words` would split
-    (``=``, ``;``, ``&``, ``|``, ``(``, ``)``, ``<``, ``>``), leaves the spelling unread, a
-    word built at run time. None when its variables keep more own folders, or its words use
-    them in more ways, than the guard reads (:data:`KEPT_CAP`, :data:`KEPT_WORDS_CAP`)."""
+    :func:`_own_folder_read`) replaced by that folder's absolute path (``file``: the script,
+    absolute; ``kind``: how it runs), so a path built from it (``"$(dirname "$0")/../notes/x"``)
+    is a literal word :func:`linked_words` and the memory names judge (P-3). ``text`` as given
+    when it names no such folder; a folder bash would split or match (white space, a pattern
+    or expansion character), or that :func:`linked_words` would split (``=``, ``;``, ``&``,
+    ``|``, ``(``, ``)``, ``<``, ``>``), leaves the spelling unread, a word built at run time."""
     read = _own_folder_read(text, file, kind)
     if "\0" not in read:
         return read
     # ``"$(dirname "$0")"/../notes/x``: the folder quoted alone, the path glued after the
     # quote; quotes around text bash expands nothing in are no part of the word (review
-    # rv-own67b: linked_words split the word at the quote, and the path went unjudged);
-    # again once the variables keeping it are read (``"$ROOT"/notes/x``)
-    kept = _kept_own_folders(re.sub(_QUOTED_OWN_RE, r"\1", read))
-    if kept is None:
-        return None
-    read = re.sub(_QUOTED_OWN_RE, r"\1", kept)
-    absolute = os.path.normpath(os.path.join(base, file))  # noqa: PTH118
-    real = os.path.dirname(os.path.realpath(absolute))  # noqa: PTH120
-    spelled = _own_put(read, os.path.dirname(absolute), real)  # noqa: PTH120
-    if PurePath(file).is_absolute() or not re.search(_MAY_CHANGE_FOLDER_RE, text):
-        return spelled
-    relative = os.path.dirname(file) or "."  # noqa: PTH120
-    return _own_put(read, relative, relative) + "\n" + spelled
-
-
-def _own_put(read: str, folder: str, real: str) -> str:
-    """``read`` (:func:`own_folder_spelled`'s) with ``folder`` for :data:`_OWN` and ``real``
-    for :data:`_OWN_REAL`, each unless bash or :func:`linked_words` would split or match it,
-    and each folder printed logically read (:func:`_logical_read`)."""
-    for mark, put in ((_OWN, folder), (_OWN_REAL, real), (_HERE, ".")):
-        if not re.search(r"[\s*?\[$`\\'\"\0=;&|()<>]", put):
-            read = read.replace(mark, put)
-    return _logical_read(read)
+    # rv-own67b: linked_words split the word at the quote, and the path went unjudged)
+    read = re.sub(_QUOTED_OWN_RE, r"\1", read)
+    folders = {_OWN: os.path.dirname(file), _OWN_REAL: os.path.dirname(os.path.realpath(file))}  # noqa: PTH120
+    for mark, folder in folders.items():
+        if not re.search(r"[\s*?\[$`\\'\"\0=;&|()<>]", folder):
+            read = read.replace(mark, folder)
+    return read
 
 
 def _tilde(word: str) -> bool:
@@ -1201,7 +858,6 @@ class _NestedScan:
         self.given: set[str] = set()  # variables holding a word given to the script
         self.gives = False  # the script reads a given word (:data:`_GIVEN_RE`) or loops on them
         self.cdable = False  # ``shopt -s cdable_vars``: a ``cd`` may enter a variable's folder
-        self.physical = False  # ``set -P`` somewhere: a ``cd`` may resolve its links first
         self.opened: list[tuple[str | None, str | None, bool, bool]] = []  # at each subshell
         self.each = False  # the folder is one of a loop's known ones, each in ``folders``
         self.loop_opened = _NO_LOOP  # how many subshells were open at the last ``for``
@@ -1332,9 +988,7 @@ class _NestedScan:
 
     def enter(self, name: str, operands: list[str]) -> None:
         """Follow a ``cd``, ``pushd`` or ``popd`` (``name``) given ``operands``: into a
-        literal folder (its ``..`` dropped with the part before it, as bash's logical ``cd``
-        does; its links resolved as the kernel does under ``-P`` or after ``set -P``:
-        :data:`_PHYSICAL_RE`), the home for a bare ``cd``, the one before for ``cd -``, the stack's
+        literal folder (the home for a bare ``cd``, the one before for ``cd -``, the stack's
         top for ``popd`` and a bare ``pushd``, which swaps it); else into one unknown (a
         folder named at run time, ``pushd +N``). One bash refuses (``popd`` on an empty
         stack) or that moves no folder (``pushd -n``, ``popd -n``) leaves it."""
@@ -1362,14 +1016,6 @@ class _NestedScan:
                 joined = self._cd_path(here, values[0])
             if self.cdable and values and not values[0].startswith(("/", "./", "../")):
                 joined = None  # ``shopt -s cdable_vars``: maybe a variable's folder
-            given = _cd_mode(options)
-            physical = given == "P" or (self.physical and given is None)
-            if joined is not None and here is not None and values and physical:
-                if given is None and joined not in self.folders:
-                    self.folders.append(joined)  # before the ``set -P``: judged there too
-                spelled = os.path.join(here, values[0])  # noqa: PTH118
-                found = spelled if os.path.normpath(spelled) == joined else joined  # or CDPATH's
-                joined = os.path.realpath(found)  # each link resolved, a ``..`` after it
             target = joined
             each = here is not None and values is not None and self._each(name, here, values)
             if name == "pushd":
@@ -1449,9 +1095,6 @@ class _NestedScan:
         (``~`` alone read too: ``cd ~ && . .defs``, review57a F)."""
         if self.own is not None:
             word = word.replace(_OWN, self.own[0]).replace(_OWN_REAL, self.own[1])
-            if _HERE in word and self.base is None:
-                return None
-            word = _logical_read(word.replace(_HERE, self.base or ""))
         if _TOP in word:
             top = self._top()
             if top is None:
