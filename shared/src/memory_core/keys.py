@@ -56,6 +56,7 @@ __all__ = [
     "check_version_id",
     "has_control_character",
     "is_temporary_workspace",
+    "kernel_stat",
     "key_for_real_path",
     "names_no_file",
     "real_or_none",
