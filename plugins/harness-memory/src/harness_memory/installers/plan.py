@@ -57,10 +57,11 @@ class Plan:
     """An uninstall's: the backups installs made of the settings files it puts back, which it
     removes after writing them unless asked to keep them (``uninstall --keep-backups``)."""
     token_folders: list[Path] = field(default_factory=list)
-    """An uninstall's with its install record aside (no record of the folders the install
-    made): the tokens folder where an install keeps this settings folder's token, and its
-    ``harness-memory`` folder, removed when nothing but the install's ``.gitignore`` is left in
-    them (:func:`~harness_memory.installers.token_place.emptied_tokens_folder`)."""
+    """An uninstall's: the tokens folder where an install keeps this settings folder's token,
+    and its ``harness-memory`` folder, when the install record does not name them among the
+    folders the install made (a record moved aside, or an install made after that), removed
+    when nothing but the install's ``.gitignore`` is left in them
+    (:func:`~harness_memory.installers.token_place.emptied_tokens_folder`)."""
 
 
 def with_state(
