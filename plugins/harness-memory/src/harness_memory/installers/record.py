@@ -116,6 +116,9 @@ class InstallRecord:
         self.backed_up = _digests(document.get("backedUp"))
         token_file = document.get("tokenFile")
         self.token_file: str | None = token_file if isinstance(token_file, str) else None
+        """The token file an install keeps outside the state folder (its folder lies in a git
+        work tree: :mod:`~harness_memory.installers.token_place`), which ``uninstall``
+        removes; None when the token is in the state folder, or there is none."""
         named_by = document.get("tokenNamedBy")
         self.tokens_named_as_spelled = text is not None and named_by != TOKENS_NAMED_BY
         """Whether the install that wrote this record (one from before the record said
@@ -124,9 +127,6 @@ class InstallRecord:
         (:func:`~harness_memory.installers.token_place.own_token_file`): only then is a token
         of that name this settings folder's own. False for a record moved aside (nothing tells
         its age: a token of that name may be another folder's, H-7, A-10)."""
-        """The token file an install keeps outside the state folder (its folder lies in a git
-        work tree: :mod:`~harness_memory.installers.token_place`), which ``uninstall``
-        removes; None when the token is in the state folder, or there is none."""
         served = document.get("serviceUrl")
         self.service_digest: str | None = served if isinstance(served, str) else None
         """The digest (:func:`text_digest`) of the service URL the last install wrote its hooks
