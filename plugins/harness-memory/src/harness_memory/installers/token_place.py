@@ -137,13 +137,19 @@ def token_shaped(path: Path) -> bool:
     (``<settings folder>-<12 hex digits>``) in real ``harness-memory/tokens`` folders, in any
     config home: what an install or uninstall names when it leaves one that is not its own
     (:func:`plugin_token_file`), never what it removes. Never raises ``OSError``."""
-    if path.parent.parts[-2:] != TOKENS_FOLDER or not _PLACE_NAME_RE.fullmatch(path.name):
+    if not _named_like_a_kept_token(path):
         return False
     return (
         _is_real(path.parent.parent, stat.S_ISDIR)
         and _is_real(path.parent, stat.S_ISDIR)
         and _is_real(path, stat.S_ISREG)
     )
+
+
+def _named_like_a_kept_token(path: Path) -> bool:
+    """Whether ``path`` is named as an install names a token file it keeps outside a state
+    folder: ``harness-memory/tokens/<settings folder>-<12 hex digits>`` (by its text alone)."""
+    return path.parent.parts[-2:] == TOKENS_FOLDER and bool(_PLACE_NAME_RE.fullmatch(path.name))
 
 
 def tokens_folder(home: Path, environ: Mapping[str, str]) -> Path:
@@ -242,8 +248,8 @@ def _link_on_the_way(named: Path) -> Path | None:
     """The first symlink among the folders of the token file ``named`` below its settings or
     config folder (its ``harness-memory`` folder, then its ``tokens`` folder); None when there
     is none."""
-    depth = 2 if named.parent.parts[-2:] == TOKENS_FOLDER else 1
-    ways = [named.parents[n] for n in range(depth - 1, -1, -1)]
+    tokens_form = named.parent.parts[-2:] == TOKENS_FOLDER
+    ways = [named.parent.parent, named.parent] if tokens_form else [named.parent]
     return next((way for way in ways if way.is_symlink()), None)
 
 
@@ -314,7 +320,7 @@ def left_token_said(named: Path, record: InstallRecord, tokens: Path | None, by:
     files), and ``~/.ssh/id_ed25519`` is no token of the plugin's to speak of. Never raises
     ``OSError``."""
     state_form = named.parent.name == STATE_FOLDER and named.name == TOKEN_NAME
-    shaped = named.parent.parts[-2:] == TOKENS_FOLDER and _PLACE_NAME_RE.fullmatch(named.name)
+    shaped = _named_like_a_kept_token(named)
     if not (state_form or shaped) or not _is_real(named, stat.S_ISREG):  # never a link
         return []
     if own_token_file(named, record, tokens):
