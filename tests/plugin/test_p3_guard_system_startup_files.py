@@ -19,8 +19,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from harness_memory.hooks import guarding
+from harness_memory.hooks.named_scripts import read_script
+from harness_memory.hooks.settings_file import read_settings_file
+
 from tests.support.guard_cases import Layout, answer, refusal
 
 WRITES = 'cp note.md "$(cat target)"/a.md\n'
@@ -40,15 +42,14 @@ def read(where: Layout, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     (where.workspace / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
     files: list[str] = []
-    settings, script = guarding.read_settings_file, guarding.read_script
 
     def read_settings(file: str, cap: int) -> bytes | None:
         files.append(file)
-        return settings(file, cap)
+        return read_settings_file(file, cap)
 
     def read_a_script(file: str, *, run: bool) -> tuple[str, str]:
         files.append(file)
-        return script(file, run=run)
+        return read_script(file, run=run)
 
     monkeypatch.setattr(guarding, "read_settings_file", read_settings)
     monkeypatch.setattr(guarding, "read_script", read_a_script)
@@ -58,7 +59,7 @@ def read(where: Layout, monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def _system(path: str) -> bool:
     """Whether ``path`` is there and the system's as this test sees it (root's, writable by
     no one else), so the machine's own ``/etc/profile`` can stand for one."""
-    status = os.stat(path)
+    status = Path(path).stat()
     return status.st_uid == 0 and not status.st_mode & 0o022
 
 
@@ -149,6 +150,8 @@ def test_p3_a_root_owned_startup_file_outside_the_systems_folders_is_still_read(
     assert str(started) in read
 
 
+AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+"""Run a program as ``nobody``, no group kept (from root)."""
 SYSTEM_FILE_AS_NOBODY = """
 import os, sys, tempfile
 from harness_memory.hooks.named_scripts import system_file
@@ -168,8 +171,7 @@ def test_p3_for_an_account_other_than_root_the_system_file_is_one_it_cannot_chan
     assert os.geteuid() == 0 and shutil.which("setpriv"), "CI and this test run as root"
     source = str(Path(guarding.__file__).resolve().parents[2])
     ran = subprocess.run(
-        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c"]
-        + [SYSTEM_FILE_AS_NOBODY],
+        [*AS_NOBODY, sys.executable, "-c", SYSTEM_FILE_AS_NOBODY],
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": source, "PYTHONDONTWRITEBYTECODE": "1"},
         capture_output=True,
         text=True,
