@@ -563,3 +563,46 @@ def test_p5_an_older_archive_holding_the_side_files_imports_without_a_word_of_th
     assert not any(name in said for name in layout.SIDE_FILES)
     restored = layout.memory_root(env, "copy") / scope.name
     assert not {path.name for path in restored.iterdir()} & set(layout.SIDE_FILES)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("memory.zip", ".zip"),
+        ("memory.ZIP", ".zip"),
+        ("memory.tar", ".tar"),
+        ("memory.tar.xz", ".tar.xz"),
+        ("memory.tar.bz2", ".tar.bz2"),
+        ("memory.tar.zst", ".tar.zst"),
+        ("memory.7z", ".7z"),
+    ],
+)
+def test_p5_export_to_a_name_of_another_archive_format_is_refused_and_nothing_written(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, kind: str
+) -> None:
+    """``-o memory.zip`` wrote a gzip-compressed tar under a ``.zip`` name (a re-check of the
+    cases found it): a tool that trusts the name cannot open it. A name saying another archive
+    format is refused before anything is read or written; ``.tar.gz``, ``.tgz`` and a name
+    with no archive suffix stay the user's choice."""
+    out = tmp_path / "out"
+    out.mkdir()
+    argv = ["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", str(out / name)]
+    assert main(argv) == 1
+    said = capsys.readouterr().err
+    stem = name[: -len(kind)]
+    assert (
+        f"memory-api: {out / name} names a {kind} archive, but export writes a gzip-compressed "
+        f"tar: name it {out / stem}.tar.gz (or .tgz); nothing was written"
+    ) in said
+    assert list(out.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["memory.tgz", "memory-2026-12-07", "memory.backup"])
+def test_p5_export_to_a_tgz_or_a_plain_name_writes_the_archive(
+    env: Path, tmp_path: Path, name: str
+) -> None:
+    output = tmp_path / name
+    argv = ["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", str(output)]
+    assert main(argv) == 0
+    with tarfile.open(output, "r:gz") as archive:
+        assert archive.getnames()

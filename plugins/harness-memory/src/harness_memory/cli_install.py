@@ -137,12 +137,13 @@ def _add_install_only_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
     parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
     parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
-    parser.add_argument(
+    token = parser.add_mutually_exclusive_group()  # one token: neither passed over unsaid
+    token.add_argument(
         "--token",
         help="bearer token written for the hooks; typed here it shows in ps while the "
         "install runs, so prefer the variable [HARNESS_MEMORY_TOKEN; not with --managed]",
     )
-    parser.add_argument(
+    token.add_argument(
         "--token-file",
         metavar="PATH",
         help="a file only you can read (mode 0600) holding the bearer token "

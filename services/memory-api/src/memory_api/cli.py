@@ -762,6 +762,14 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.transfer.console import print_export
     from memory_api.transfer.exporter import export_scopes
 
+    if args.output != "-" and (kind := _other_archive_format(args.output)) is not None:
+        stem = args.output[: -len(kind)]
+        print(
+            f"memory-api: {args.output} names a {kind} archive, but export writes a "
+            f"gzip-compressed tar: name it {stem}.tar.gz (or .tgz); nothing was written",
+            file=sys.stderr,
+        )
+        return 1
     place = place_for(settings, args, writes=False, api=False)
     if not settings.data_dir_named:  # said before the agent is looked for: it may not be here
         # the place names the way on already when a service answers (its data dir is another)
@@ -824,6 +832,19 @@ def _memory_forget(settings: Settings, args: argparse.Namespace) -> int:
     else:
         print(f"forgot {named} in the data dir {settings.data_dir}; its history is kept")
     return 0
+
+
+_OTHER_ARCHIVE_FORMATS = (".tar.bz2", ".tar.xz", ".tar.zst", ".zip", ".tar", ".7z", ".rar")
+"""Suffixes of archive formats ``memory export`` does not write (P-5: a ``.tar.gz``), longest
+first: a name ending so would hold what a tool trusting the name cannot open."""
+
+
+def _other_archive_format(output: str) -> str | None:
+    """The suffix of :data:`_OTHER_ARCHIVE_FORMATS` that ``output`` (a file name) ends with,
+    compared without case, as spelled there (``.zip`` for ``memory.ZIP``); None for a
+    ``.tar.gz``, ``.tgz`` or any other name."""
+    lowered = output.lower()
+    return next((kind for kind in _OTHER_ARCHIVE_FORMATS if lowered.endswith(kind)), None)
 
 
 def _say_committable(archive: Path) -> None:
