@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from harness_memory.hooks import guarding
+from harness_memory.hooks import guarding, named_scripts
 from harness_memory.hooks.named_scripts import read_script
 from harness_memory.hooks.settings_file import read_settings_file
 
@@ -166,12 +166,14 @@ can neither write nor replace it), a file it made itself, a file it may make."""
 
 
 def test_p3_for_an_account_other_than_root_the_system_file_is_one_it_cannot_change() -> None:
-    """Run as ``nobody`` (``setpriv``, from a root test run): ``/etc/profile`` is the system's,
-    a file the account wrote or may make in ``/tmp`` is not."""
-    assert os.geteuid() == 0 and shutil.which("setpriv"), "CI and this test run as root"
+    """Run as ``nobody`` (``setpriv``, from a root test run; as the account itself, from
+    another): ``/etc/profile`` is the system's, a file the account wrote or may make in
+    ``/tmp`` is not."""
+    as_nobody = AS_NOBODY if os.geteuid() == 0 else []  # CI runs as root
+    assert not as_nobody or shutil.which("setpriv")
     source = str(Path(guarding.__file__).resolve().parents[2])
     ran = subprocess.run(
-        [*AS_NOBODY, sys.executable, "-c", SYSTEM_FILE_AS_NOBODY],
+        [*as_nobody, sys.executable, "-c", SYSTEM_FILE_AS_NOBODY],
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": source, "PYTHONDONTWRITEBYTECODE": "1"},
         capture_output=True,
         text=True,
@@ -181,3 +183,47 @@ def test_p3_for_an_account_other_than_root_the_system_file_is_one_it_cannot_chan
 
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split() == ["True", "False", "False"]
+
+
+@pytest.fixture
+def system_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder taken for one of the system's (as ``/etc`` is) for a root agent, holding
+    ``x.sh``, root's (CI runs as root), writable by no one else, whose line writes into the
+    folder ``target`` names (another Workspace's scope)."""
+    folder = tmp_path / "etc"
+    folder.mkdir()
+    (folder / "x.sh").write_text(f"cd {tmp_path}\n{WRITES}", encoding="utf-8")
+    (folder / "x.sh").chmod(0o644)
+    monkeypatch.setattr(named_scripts, "SYSTEM_FOLDERS", (f"{folder}/",))
+    return folder
+
+
+def test_p3_a_root_agents_own_source_of_a_system_file_is_still_read(
+    where: Layout, read: list[str], system_folder: Path
+) -> None:
+    """A root agent may have written ``/etc/x.sh`` in its call before: its own ``source
+    /etc/x.sh`` reads the file for the memory it names, as before (only what a startup file
+    or other settings run of the system's is trusted unread)."""
+    assert os.geteuid() == 0, "CI and this test run as root"
+    script = system_folder / "x.sh"
+    script.write_text(f"cp note.md {where.root / where.other}/a.md\n", encoding="utf-8")
+
+    reason = refusal(answer(where, "codex", "Bash", {"command": f"source {script}"}))
+
+    assert reason is not None and "x.sh" in reason, reason
+    assert str(script) in read
+
+
+def test_p3_a_system_script_a_home_profile_sources_is_trusted_unread(
+    where: Layout, read: list[str], system_folder: Path
+) -> None:
+    """``~/.profile`` sourcing a system's script (bash-completion in ``/usr/share`` from
+    Debian root's ``.bashrc``): the home's file is read, the system's script is not."""
+    assert os.geteuid() == 0, "CI and this test run as root"
+    script = system_folder / "x.sh"
+    (where.data / ".profile").write_text(f". {script}\nalias ll='ls -l'\n", encoding="utf-8")
+
+    assert answer(where, "codex", "Bash", {"command": "bash -lc 'git status'"}) is None
+
+    assert str(where.data / ".profile") in read
+    assert str(script) not in read
