@@ -15,7 +15,8 @@ script's own scripts followed, up to :data:`SCRIPT_FOLLOW_CAP` bytes, found by t
 scan of :func:`nested_scripts`, not by reading it as a command), not as commands of the
 call — real ones (nvm's ``nvm.sh``, 158 KiB; bash-completion's) write places they build at run
 time, which the harness's sandbox fences. :func:`unchangeable` tells a file this account can
-neither write nor replace (a system file, read by no agent's hand): such a file is not read.
+neither write nor replace (a system file, read by no agent's hand) and :func:`system_file` the
+system's files, root's included: such a file is not read (P-3, H-5).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ __all__ = [
     "SCRIPT_DEPTH",
     "SCRIPT_FOLLOW_CAP",
     "SCRIPT_SHELLS",
+    "SYSTEM_FOLDERS",
     "NestedScript",
     "git_answer_kept_by",
     "git_tops",
@@ -49,6 +51,7 @@ __all__ = [
     "read_script",
     "script_file",
     "script_folders",
+    "system_file",
     "unchangeable",
 ]
 
@@ -195,6 +198,34 @@ def unchangeable(file: str) -> bool:
             if os.access(each, os.W_OK):
                 return False
     return True
+
+
+SYSTEM_FOLDERS = ("/etc/", "/usr/", "/bin/", "/sbin/", "/lib/")
+"""Where a root agent's startup files, the scripts they source and ``PATH`` folders are the
+system's (as the guard trusts a program a root agent runs only in the system's folders)."""
+
+
+def system_file(path: str) -> bool:
+    """Whether ``path`` (a file or a folder) is the system's, trusted unread (P-3, H-5): one
+    this account can neither write nor replace (:func:`unchangeable`) or, for root (who may
+    write any), one in :data:`SYSTEM_FOLDERS` (resolved: a link into the home is the home's),
+    owned by root and writable by no one else. The one rule for what a started shell runs
+    (its startup files and the scripts they and the command source or run), for the
+    definitions read from them and for their ``PATH`` folders. Such a file no agent of this
+    account wrote, unless it ran as root and rewrote the system's own files, as it may
+    ``/usr/bin/git``: the guard does not fence that (``docs/security.md``). A path not there
+    (for root, in those folders) adds nothing: True; the caller tells a missing file or a link
+    to nothing first where that matters."""
+    if os.geteuid() != 0:
+        return unchangeable(path)
+    real = os.path.realpath(path)
+    if not real.startswith(SYSTEM_FOLDERS):
+        return False
+    try:
+        status = os.stat(real)  # noqa: PTH116
+    except OSError:
+        return True  # not there: it adds nothing
+    return status.st_uid == 0 and not status.st_mode & 0o022
 
 
 _PREAMBLE = r"(?:[ \t]*(?:\#[^\n]*)?\n)*[ \t]*"

@@ -43,7 +43,7 @@ from harness_memory.hooks.named_scripts import (
     nested_scripts,
     read_script,
     script_file,
-    unchangeable,
+    system_file,
 )
 from harness_memory.hooks.run_names import is_data_program, names_run
 from harness_memory.hooks.shell_comments import without_comments
@@ -165,7 +165,7 @@ def _path_folders(plain: str, home: str, base: str) -> Iterator[tuple[str, str]]
     (another variable than ``HOME``/``PATH``) is not read."""
     for folder, part in _path_parts(plain, home):
         folder = os.path.join(base, folder) if base else folder  # noqa: PTH118
-        if folder.startswith("/") and not _system_file(folder):
+        if folder.startswith("/") and not system_file(folder):
             yield folder, part
 
 
@@ -200,10 +200,10 @@ class _Reading:
         or named by a command that starts a shell of its own after it (it may write it
         first). A missing file (or a link to nothing) runs nothing, a system one is trusted
         unread."""
-        if self.written_first and _names_file(self.command, file) and not _system_file(file):
+        if self.written_first and _names_file(self.command, file) and not system_file(file):
             yield None
             return
-        if not os.path.exists(file) or _system_file(file):  # noqa: PTH110
+        if not os.path.exists(file) or system_file(file):  # noqa: PTH110
             return
         key = os.path.realpath(file)
         if key in self.seen:
@@ -248,28 +248,6 @@ too long for :func:`~harness_memory.hooks.named_scripts.nested_scripts` (review5
 as the short files' sources are; one named at run time is not read (as there). Its start (the
 text's, or after white space or punctuation) told after ``.``/``source``: searched for by its
 first letter, not tried at every character of bash-completion's 136 KiB (H-5)."""
-
-
-_SYSTEM_FOLDERS = ("/etc/", "/usr/", "/bin/", "/sbin/", "/lib/")
-"""Where a root agent's startup files and ``PATH`` folders are the system's (as the guard
-trusts a program a root agent runs only in the system's folders)."""
-
-
-def _system_file(path: str) -> bool:
-    """Whether ``path`` (a file or a folder) is the system's, trusted unread: one this account
-    can neither write nor replace (:func:`~harness_memory.hooks.named_scripts.unchangeable`)
-    or, for root (who may write any), one in :data:`_SYSTEM_FOLDERS` (resolved), owned by root
-    and writable by no one else."""
-    if os.geteuid() != 0:
-        return unchangeable(path)
-    real = os.path.realpath(path)
-    if not real.startswith(_SYSTEM_FOLDERS):
-        return False
-    try:
-        status = os.stat(real)  # noqa: PTH116
-    except OSError:
-        return True  # not there: it adds nothing
-    return status.st_uid == 0 and not status.st_mode & 0o022
 
 
 def _names_file(plain: str, file: str) -> bool:

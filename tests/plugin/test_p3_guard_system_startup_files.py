@@ -1,0 +1,229 @@
+"""P-3, H-5: a startup file the agent cannot have written is the system's, trusted unread.
+
+The guard judges a started shell's startup files (and the scripts they source) as commands of
+the call because an agent could write one in one call and have ``bash -lc 'ls'`` run it in the
+next. A file the agent cannot have written is not that threat: the system's files (one this
+account can neither write nor replace; for a root agent, a root-owned file writable by no one
+else in ``/etc``, ``/usr``, ``/bin``, ``/sbin``, ``/lib``: ``named_scripts.system_file``, the
+rule the definitions' reader and the programs already follow) are not read. The home's files,
+a root-owned file outside the system's folders, a link from the system's folders into the
+home: judged as before.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from harness_memory.hooks import guarding, named_scripts
+from harness_memory.hooks.named_scripts import read_script
+from harness_memory.hooks.settings_file import read_settings_file
+
+from tests.support.guard_cases import Layout, answer, refusal
+
+WRITES = 'cp note.md "$(cat target)"/a.md\n'
+"""A startup file's line writing into the folder ``target`` names, built at run time."""
+
+
+@pytest.fixture
+def read(where: Layout, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files the guard reads as startup files or as scripts they run, in the order read,
+    in the harness's environment (``HOME`` the data dir, the system's ``PATH``, no
+    ``BASH_ENV``, ``ENV`` or ``PS1``), a Workspace holding ``note.md`` and ``target`` (naming
+    the other scope)."""
+    for name in ("BASH_ENV", "ENV", "PS1"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(where.data))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "target").write_text(f"{where.root / where.other}\n", encoding="utf-8")
+    files: list[str] = []
+
+    def read_settings(file: str, cap: int) -> bytes | None:
+        files.append(file)
+        return read_settings_file(file, cap)
+
+    def read_a_script(file: str, *, run: bool) -> tuple[str, str]:
+        files.append(file)
+        return read_script(file, run=run)
+
+    monkeypatch.setattr(guarding, "read_settings_file", read_settings)
+    monkeypatch.setattr(guarding, "read_script", read_a_script)
+    return files
+
+
+def _system(path: str) -> bool:
+    """Whether ``path`` is there and the system's as this test sees it (root's, writable by
+    no one else), so the machine's own ``/etc/profile`` can stand for one."""
+    status = Path(path).stat()
+    return status.st_uid == 0 and not status.st_mode & 0o022
+
+
+def test_p3_a_login_shell_reads_the_homes_profile_not_the_systems(
+    where: Layout, read: list[str]
+) -> None:
+    """``bash -lc`` (Codex's form) runs ``/etc/profile``, then ``~/.profile``: the guard
+    reads the home's only (it once judged ``/etc/profile``'s ≈ 170 M instructions first)."""
+    assert _system("/etc/profile")
+    (where.data / ".profile").write_text("PATH=$HOME/bin:$PATH\n", encoding="utf-8")
+
+    assert answer(where, "codex", "Bash", {"command": "bash -lc 'git status'"}) is None
+
+    assert "/etc/profile" not in read
+    assert str(where.data / ".profile") in read
+
+
+def test_p3_the_systems_script_a_home_bashrc_sources_is_not_read(
+    where: Layout, read: list[str]
+) -> None:
+    """``~/.bashrc`` sourcing the system's ``/etc/bash.bashrc`` (``-i`` runs both): the home's
+    file is read, the system's neither as a startup file nor as the script sourced."""
+    assert _system("/etc/bash.bashrc")
+    (where.data / ".bashrc").write_text(". /etc/bash.bashrc\nalias ll='ls -l'\n")
+
+    assert answer(where, "codex", "Bash", {"command": "bash -ic 'ls'"}) is None
+
+    assert "/etc/bash.bashrc" not in read
+    assert str(where.data / ".bashrc") in read
+
+
+def test_p3_a_home_profile_linking_to_the_systems_is_not_read(
+    where: Layout, read: list[str]
+) -> None:
+    """A ``~/.profile`` that is a link to ``/etc/profile`` runs the system's file: not read."""
+    (where.data / ".profile").symlink_to("/etc/profile")
+
+    assert answer(where, "codex", "Bash", {"command": "bash -lc 'ls'"}) is None
+
+    assert read == []
+
+
+@pytest.mark.parametrize(
+    "profile",
+    [
+        f". /etc/profile\n{WRITES}",
+        f"{Path('/etc/profile').read_text(encoding='utf-8')}\n{WRITES}",
+    ],
+    ids=["sourcing-the-systems", "the-systems-text"],
+)
+def test_p3_a_home_profile_writing_other_memory_is_still_refused(
+    where: Layout, read: list[str], profile: str
+) -> None:
+    """The home's ``~/.profile`` (the agent may have written it), sourcing the system's
+    profile or holding its text, then writing into another Workspace's scope: refused as
+    before; run by bash, the file lands there."""
+    (where.data / ".profile").write_text(f"cd {where.workspace}\n{profile}", encoding="utf-8")
+    command = "bash -lc 'ls'"
+
+    reason = refusal(answer(where, "codex", "Bash", {"command": command}))
+
+    assert reason is not None and "first runs" in reason and ".profile" in reason, reason
+    subprocess.run(
+        ["bash", "-c", command],
+        cwd=where.workspace,
+        env={"HOME": str(where.data), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert (where.root / where.other / "a.md").exists(), "nothing landed: no bypass"
+
+
+def test_p3_a_root_owned_startup_file_outside_the_systems_folders_is_still_read(
+    where: Layout, read: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``$BASH_ENV`` naming a file owned by this account (root in CI), writable by no one
+    else, but in a folder the agent may write (not ``/etc``, ``/usr``…): judged and refused."""
+    started = where.workspace / "conf" / "start.sh"
+    started.parent.mkdir()
+    started.write_text(f"cd {where.workspace}\n{WRITES}", encoding="utf-8")
+    started.chmod(0o444)
+    monkeypatch.setenv("BASH_ENV", str(started))
+
+    reason = refusal(answer(where, "codex", "Bash", {"command": "bash -c 'ls'"}))
+
+    assert reason is not None and "start.sh" in reason, reason
+    assert str(started) in read
+
+
+AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+"""Run a program as ``nobody``, no group kept (from root)."""
+SYSTEM_FILE_AS_NOBODY = """
+import os, sys, tempfile
+from harness_memory.hooks.named_scripts import system_file
+assert os.geteuid() != 0
+handle, own = tempfile.mkstemp(dir="/tmp")
+os.close(handle)
+print(system_file("/etc/profile"), system_file(own), system_file("/tmp/not-there/x.sh"))
+os.unlink(own)
+"""
+"""What ``system_file`` tells an account other than root: the system's ``/etc/profile`` (it
+can neither write nor replace it), a file it made itself, a file it may make."""
+
+
+def test_p3_for_an_account_other_than_root_the_system_file_is_one_it_cannot_change() -> None:
+    """Run as ``nobody`` (``setpriv``, from a root test run; as the account itself, from
+    another): ``/etc/profile`` is the system's, a file the account wrote or may make in
+    ``/tmp`` is not."""
+    as_nobody = AS_NOBODY if os.geteuid() == 0 else []  # CI runs as root
+    assert not as_nobody or shutil.which("setpriv")
+    source = str(Path(guarding.__file__).resolve().parents[2])
+    ran = subprocess.run(
+        [*as_nobody, sys.executable, "-c", SYSTEM_FILE_AS_NOBODY],
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": source, "PYTHONDONTWRITEBYTECODE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == ["True", "False", "False"]
+
+
+@pytest.fixture
+def system_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder taken for one of the system's (as ``/etc`` is) for a root agent, holding
+    ``x.sh``, root's (CI runs as root), writable by no one else, whose line writes into the
+    folder ``target`` names (another Workspace's scope)."""
+    folder = tmp_path / "etc"
+    folder.mkdir()
+    (folder / "x.sh").write_text(f"cd {tmp_path}\n{WRITES}", encoding="utf-8")
+    (folder / "x.sh").chmod(0o644)
+    monkeypatch.setattr(named_scripts, "SYSTEM_FOLDERS", (f"{folder}/",))
+    return folder
+
+
+def test_p3_a_root_agents_own_source_of_a_system_file_is_still_read(
+    where: Layout, read: list[str], system_folder: Path
+) -> None:
+    """A root agent may have written ``/etc/x.sh`` in its call before: its own ``source
+    /etc/x.sh`` reads the file for the memory it names, as before (only what a startup file
+    or other settings run of the system's is trusted unread)."""
+    assert os.geteuid() == 0, "CI and this test run as root"
+    script = system_folder / "x.sh"
+    script.write_text(f"cp note.md {where.root / where.other}/a.md\n", encoding="utf-8")
+
+    reason = refusal(answer(where, "codex", "Bash", {"command": f"source {script}"}))
+
+    assert reason is not None and "x.sh" in reason, reason
+    assert str(script) in read
+
+
+def test_p3_a_system_script_a_home_profile_sources_is_trusted_unread(
+    where: Layout, read: list[str], system_folder: Path
+) -> None:
+    """``~/.profile`` sourcing a system's script (bash-completion in ``/usr/share`` from
+    Debian root's ``.bashrc``): the home's file is read, the system's script is not."""
+    assert os.geteuid() == 0, "CI and this test run as root"
+    script = system_folder / "x.sh"
+    (where.data / ".profile").write_text(f". {script}\nalias ll='ls -l'\n", encoding="utf-8")
+
+    assert answer(where, "codex", "Bash", {"command": "bash -lc 'git status'"}) is None
+
+    assert str(where.data / ".profile") in read
+    assert str(script) not in read
