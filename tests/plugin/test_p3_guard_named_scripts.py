@@ -363,8 +363,9 @@ def test_p3_a_script_this_account_can_neither_write_nor_replace_is_not_read() ->
     account may run wherever the checkout lies): a system program (``/usr/bin/env``, it and its
     folders root's) was written by no agent of it; a file in ``/tmp`` (a folder above it
     writable by all) may have been. Root may write any: nothing is unchangeable for it."""
-    source = "import os\nfrom pathlib import PurePath\n\n" + inspect.getsource(
-        named_scripts.unchangeable
+    source = "import os\nfrom pathlib import PurePath\n\n" + "\n".join(
+        inspect.getsource(function)
+        for function in (named_scripts.unchangeable, named_scripts._owned_by)
     )
     asked = "print(unchangeable('/usr/bin/env'), unchangeable('/tmp/x.sh'))"
     nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]

@@ -194,7 +194,8 @@ def system_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder.mkdir()
     (folder / "x.sh").write_text(f"cd {tmp_path}\n{WRITES}", encoding="utf-8")
     (folder / "x.sh").chmod(0o644)
-    monkeypatch.setattr(named_scripts, "SYSTEM_FOLDERS", (f"{folder}/",))
+    system = (*named_scripts.SYSTEM_FOLDERS, f"{folder}/")
+    monkeypatch.setattr(named_scripts, "SYSTEM_FOLDERS", system)
     return folder
 
 
@@ -214,16 +215,96 @@ def test_p3_a_root_agents_own_source_of_a_system_file_is_still_read(
     assert str(script) in read
 
 
-def test_p3_a_system_script_a_home_profile_sources_is_trusted_unread(
+def test_p3_a_script_in_the_systems_folders_a_home_profile_sources_is_read(
     where: Layout, read: list[str], system_folder: Path
 ) -> None:
-    """``~/.profile`` sourcing a system's script (bash-completion in ``/usr/share`` from
-    Debian root's ``.bashrc``): the home's file is read, the system's script is not."""
+    """A root agent puts a script in the system's folders (``/usr/share/x.sh``, root's,
+    ``0644``) in one call and a line sourcing it in ``~/.profile``: the next ``bash -lc``
+    reads it and refuses the memory it names (review rv-hook69: it was trusted unread)."""
     assert os.geteuid() == 0, "CI and this test run as root"
     script = system_folder / "x.sh"
+    script.write_text(f"cp note.md {where.root / where.other}/a.md\n", encoding="utf-8")
     (where.data / ".profile").write_text(f". {script}\nalias ll='ls -l'\n", encoding="utf-8")
 
-    assert answer(where, "codex", "Bash", {"command": "bash -lc 'git status'"}) is None
+    reason = refusal(answer(where, "codex", "Bash", {"command": "bash -lc 'git status'"}))
 
-    assert str(where.data / ".profile") in read
-    assert str(script) not in read
+    assert reason is not None and "x.sh" in reason, reason
+    assert str(script) in read
+
+
+@pytest.mark.parametrize(
+    ("variable", "command"), [("BASH_ENV", "bash -c ls"), ("ENV", "sh -ic ls")]
+)
+def test_p3_a_system_file_named_as_a_startup_file_is_read(
+    where: Layout,
+    read: list[str],
+    system_folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    variable: str,
+    command: str,
+) -> None:
+    """Only the system's ``/etc/profile`` and ``/etc/bash.bashrc`` at their places are
+    trusted: a root-owned ``/etc/profile.d/x.sh`` that ``BASH_ENV`` or ``ENV`` names as the
+    file a shell runs first is judged (rv-hook69: it was trusted unread)."""
+    script = system_folder / "x.sh"
+    script.write_text(f"cp note.md {where.root / where.other}/a.md\n", encoding="utf-8")
+    monkeypatch.setenv(variable, str(script))
+
+    reason = refusal(answer(where, "codex", "Bash", {"command": command}))
+
+    assert reason is not None and "first runs" in reason and "x.sh" in reason, reason
+    assert str(script) in read
+
+
+def test_p3_writing_etc_profile_then_starting_a_login_shell_is_refused(where: Layout) -> None:
+    """``cat evil.sh >> /etc/profile; bash -lc ls`` (a root agent): the shell runs what the
+    same command wrote, which the guard cannot have read (as ``~/.profile`` and
+    ``/etc/bash.bashrc`` were already refused)."""
+    for command in (
+        "cat evil.sh >> /etc/profile; bash -lc ls",
+        "cp evil.sh /etc/profile && sh -lc ls",
+    ):
+        reason = refusal(answer(where, "codex", "Bash", {"command": command}))
+        assert reason is not None and "etc/profile" in reason, (command, reason)
+
+
+def test_p3_usr_local_is_no_system_folder_for_a_root_agent() -> None:
+    """Root agents install into ``/usr/local`` as they work: a root-owned file there is not
+    the system's (rv-hook69: ``/usr/local/games/x.sh`` sourced from ``~/.bashrc`` was trusted
+    unread); ``/usr/bin`` is."""
+    assert os.geteuid() == 0, "CI and this test run as root"
+    assert Path("/usr/local/bin").stat().st_uid == 0
+    assert not named_scripts.system_file("/usr/local/bin")
+    assert named_scripts.system_file("/usr/bin")
+
+
+@pytest.fixture
+def as_account(monkeypatch: pytest.MonkeyPatch) -> int:
+    """This process asked as an account other than root that may write no folder (the uid
+    ``os.geteuid`` answers and every ``os.access`` write refused), so only ownership tells
+    whose a file is."""
+    uid = 4242
+    monkeypatch.setattr(os, "geteuid", lambda: uid)
+    monkeypatch.setattr(os, "access", lambda _path, _mode: False)
+    return uid
+
+
+def test_p3_a_file_its_owner_made_read_only_is_still_changeable(
+    tmp_path: Path, as_account: int
+) -> None:
+    """rv-hook69: an agent's own ``~/.bashrc`` made ``0444`` in a home made ``0555`` was
+    taken for the system's and trusted unread; its owner may make either writable again."""
+    home = tmp_path / "home"
+    home.mkdir()
+    bashrc = home / ".bashrc"
+    bashrc.write_text("true\n", encoding="utf-8")
+    os.chown(bashrc, as_account, as_account)
+    assert not named_scripts.unchangeable(str(bashrc))
+    assert not named_scripts.system_file(str(bashrc))
+
+    os.chown(bashrc, 0, 0)
+    os.chown(home, as_account, as_account)  # its folder: chmod, then replace the file
+    assert not named_scripts.unchangeable(str(bashrc))
+
+    os.chown(home, 0, 0)
+    assert named_scripts.unchangeable(str(bashrc))  # none of its own, none writable

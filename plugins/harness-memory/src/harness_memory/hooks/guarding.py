@@ -73,7 +73,7 @@ from harness_memory.hooks.named_scripts import (
     read_script,
     script_file,
     script_folders,
-    system_file,
+    system_startup_file,
     unchangeable,
 )
 from harness_memory.hooks.package_settings import (
@@ -516,11 +516,11 @@ def _startup_file_refusal(
     (:func:`~harness_memory.hooks.named_scripts.non_interactive_part`) is not judged. A
     missing file, or a link to nothing (``~/.bashrc`` into dotfiles not checked out), runs
     nothing: bash skips it, unless the command may make where the link points (then refused:
-    :func:`_may_make`). The system's file (``/etc/profile``, ``/etc/bash.bashrc``: one the
-    agent cannot have written, :func:`~harness_memory.hooks.named_scripts.system_file`) is
-    trusted unread, so are the scripts it sources (H-5: ``/etc/profile`` alone was 167–181 M
-    instructions of a hook process); the home's files, a file in a folder the agent may write
-    and a link resolving there are judged."""
+    :func:`_may_make`). The system's ``/etc/profile`` and ``/etc/bash.bashrc``
+    (:func:`~harness_memory.hooks.named_scripts.system_startup_file`) are trusted unread, and
+    so what they source (H-5: ``/etc/profile`` alone was 167–181 M instructions of a hook
+    process); the home's files, any other file (a ``BASH_ENV`` or ``--rcfile`` in ``/etc``), a
+    file in a folder the agent may write and a link resolving there are judged."""
     shell, base, words, assigned = started
     environ = {**judge.environ, **assigned}
     for named in startup_files(shell, words, environ):
@@ -536,8 +536,8 @@ def _startup_file_refusal(
                 "folder above it); what it runs "
                 "cannot be known. Write that file in a command of its own"
             )
-        if not os.path.lexists(file) or system_file(file):
-            continue  # missing: runs nothing; the system's: trusted unread (H-5)
+        if not os.path.lexists(file) or system_startup_file(file):
+            continue  # missing: runs nothing; the system's /etc/profile: trusted unread (H-5)
         data = read_settings_file(file, SETTINGS_CAP)
         if data is None:
             return (
@@ -579,11 +579,10 @@ def _script_refusal(
     run time; the harness's sandbox fences those). So a script named at run time (``source
     "$(brew --prefix)/etc/bash_completion"``) is not read, nor a missing one (it runs
     nothing), a link to nothing (nor does it, unless the command writes its target), a
-    folder, a compiled program, or a file the agent cannot have written: one this account can
-    neither write nor replace (:func:`~harness_memory.hooks.named_scripts.unchangeable`) or,
-    run from settings (``depth`` above 0), the system's
-    (:func:`~harness_memory.hooks.named_scripts.system_file`: for root, root's own in the
-    system's folders; H-5)."""
+    folder, a compiled program, a file this account can neither write nor replace
+    (:func:`~harness_memory.hooks.named_scripts.unchangeable`), or the system's
+    ``/etc/profile`` or ``/etc/bash.bashrc``
+    (:func:`~harness_memory.hooks.named_scripts.system_startup_file`; H-5)."""
     for kind, base, spelled, path, top in found.scripts:
         if path is None:
             continue  # named at run time: fenced as a script the agent's own command runs
@@ -598,7 +597,7 @@ def _script_refusal(
                 continue
         same_shell = kind == "source" and top  # not a shell of its own (``bash -i x.sh``)
         cut = same_shell and judge.interactive is False
-        if cannot is None and _skipped_script((file, base, cut), judge, depth):
+        if cannot is None and _skipped_script((file, base, cut), judge):
             continue
         if cannot is None and (depth >= SCRIPT_DEPTH or len(judge.scripts) >= SCRIPTS_CAP):
             cannot = f"is past the {SCRIPT_DEPTH} files deep or {SCRIPTS_CAP} in all it reads"
@@ -881,19 +880,19 @@ def _unpacks_onto(file: str, found: ShellPaths, judge: _Judge) -> bool:
     return False
 
 
-def _skipped_script(script: tuple[str, str, bool], judge: _Judge, depth: int) -> bool:
+def _skipped_script(script: tuple[str, str, bool], judge: _Judge) -> bool:
     """Whether the script (its file, the folder it runs in, and whether only what a shell
     that is not interactive runs of it is read) is not read: missing or a folder (it runs
     nothing), read so already in this decision, one this account can neither write nor
-    replace (:func:`~harness_memory.hooks.named_scripts.unchangeable`), or, run from settings
-    (``depth`` above 0: a startup file, a git alias), the system's
-    (:func:`~harness_memory.hooks.named_scripts.system_file`: for root, root's own in the
-    system's folders; H-5). A root agent's own ``source /etc/x.sh`` is read: it may have
-    written that file in its call before."""
+    replace (:func:`~harness_memory.hooks.named_scripts.unchangeable`), or the system's
+    ``/etc/profile`` or ``/etc/bash.bashrc`` sourced
+    (:func:`~harness_memory.hooks.named_scripts.system_startup_file`). A root agent may
+    write any other: a script it put in ``/usr/share`` and a line sourcing it it added to
+    ``~/.bashrc`` are read."""
     file = script[0]
     if script in judge.scripts or not os.path.lexists(file) or os.path.isdir(file):  # noqa: PTH112
         return True
-    return system_file(file) if depth else unchangeable(file)
+    return unchangeable(file) or system_startup_file(file)
 
 
 _RUN_TIME_CHARS = r"[$`*?\[]"
@@ -939,7 +938,8 @@ _OWN_SETTINGS_NAMES = {
     "npm": (".npmrc", "npmrc"),
     "pip": ("pip.conf", "pip.ini"),
     **dict.fromkeys(
-        STARTUP_SHELLS, (".bashrc", ".bash_profile", ".bash_login", ".profile", "bash.bashrc")
+        STARTUP_SHELLS,
+        (".bashrc", ".bash_profile", ".bash_login", ".profile", "bash.bashrc", "etc/profile"),
     ),
 }
 """Each program's settings files as the last parts of their paths (``~/.gitconfig``,

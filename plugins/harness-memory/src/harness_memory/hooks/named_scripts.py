@@ -34,12 +34,14 @@ from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, s
 __all__ = [
     "FOLDERS_CAP",
     "FOLDER_CHANGER_RE",
+    "LOCAL_FOLDER",
     "SCRIPTS_CAP",
     "SCRIPT_CAP",
     "SCRIPT_DEPTH",
     "SCRIPT_FOLLOW_CAP",
     "SCRIPT_SHELLS",
     "SYSTEM_FOLDERS",
+    "SYSTEM_STARTUP_FILES",
     "NestedScript",
     "git_answer_kept_by",
     "git_tops",
@@ -52,6 +54,7 @@ __all__ = [
     "script_file",
     "script_folders",
     "system_file",
+    "system_startup_file",
     "unchangeable",
 ]
 
@@ -189,43 +192,69 @@ def _linked(real_base: str, words: list[str]) -> list[str]:
 
 def unchangeable(file: str) -> bool:
     """Whether this account can neither write ``file`` nor replace it: neither it nor a folder
-    above it (spelled or resolved) is writable here (``os.access``, asked at decision time).
-    Such a file (``/usr/share/bash-completion/bash_completion`` for an account other than
-    root) was written by none of its agents. Never for root, who may write any."""
+    above it (spelled or resolved) is writable here (``os.access``, asked at decision time)
+    or owned by this account (its owner may ``chmod`` it writable again: a ``~/.bashrc`` made
+    ``0444`` in a home made ``0555`` is the agent's still). Such a file
+    (``/usr/share/bash-completion/bash_completion`` for an account other than root) was
+    written by none of its agents. Never for root, who may write any."""
+    uid = os.geteuid()
     spelled = os.path.abspath(file)  # noqa: PTH100
     for path in dict.fromkeys((spelled, os.path.realpath(spelled))):
         for each in (PurePath(path), *PurePath(path).parents):
-            if os.access(each, os.W_OK):
+            if os.access(each, os.W_OK) or _owned_by(each, uid):
                 return False
     return True
 
 
+def _owned_by(path: PurePath, uid: int) -> bool:
+    """Whether ``path`` (followed if a link) is there and owned by ``uid``."""
+    try:
+        return os.stat(path).st_uid == uid  # noqa: PTH116
+    except OSError:
+        return False
+
+
 SYSTEM_FOLDERS = ("/etc/", "/usr/", "/bin/", "/sbin/", "/lib/")
-"""Where a root agent's startup files, the scripts they source and ``PATH`` folders are the
-system's (as the guard trusts a program a root agent runs only in the system's folders)."""
+"""Where a root agent's system startup files, the definitions they make and ``PATH`` folders
+are the system's (as the guard trusts a program a root agent runs only in the system's
+folders), but for :data:`LOCAL_FOLDER`."""
+LOCAL_FOLDER = "/usr/local/"
+"""The folder root agents install into as they work (``pip``, ``npm -g``, ``make install``):
+never the system's."""
+SYSTEM_STARTUP_FILES = frozenset({"/etc/profile", "/etc/bash.bashrc"})
+"""The system-wide startup files a shell runs at their fixed places (bash's and a POSIX
+shell's), trusted unread when they are the system's (:func:`system_startup_file`)."""
 
 
 def system_file(path: str) -> bool:
-    """Whether ``path`` (a file or a folder) is the system's, trusted unread (P-3, H-5): one
-    this account can neither write nor replace (:func:`unchangeable`) or, for root (who may
-    write any), one in :data:`SYSTEM_FOLDERS` (resolved: a link into the home is the home's),
-    owned by root and writable by no one else. The one rule for what a started shell runs
-    (its startup files and the scripts they and the command source or run), for the
-    definitions read from them and for their ``PATH`` folders. Such a file no agent of this
+    """Whether ``path`` (a file or a folder) is the system's (P-3, H-5): one this account can
+    neither write nor replace (:func:`unchangeable`) or, for root (who may write any), one in
+    :data:`SYSTEM_FOLDERS` but not below :data:`LOCAL_FOLDER` (resolved: a link into the home
+    is the home's), owned by root and writable by no one else. Such a file no agent of this
     account wrote, unless it ran as root and rewrote the system's own files, as it may
     ``/usr/bin/git``: the guard does not fence that (``docs/security.md``). A path not there
     (for root, in those folders) adds nothing: True; the caller tells a missing file or a link
-    to nothing first where that matters."""
+    to nothing first where that matters. The definitions' reader trusts such files unread;
+    the commands of a started shell's only :func:`system_startup_file`."""
     if os.geteuid() != 0:
         return unchangeable(path)
     real = os.path.realpath(path)
-    if not real.startswith(SYSTEM_FOLDERS):
+    if not real.startswith(SYSTEM_FOLDERS) or real.startswith(LOCAL_FOLDER):
         return False
     try:
         status = os.stat(real)  # noqa: PTH116
     except OSError:
         return True  # not there: it adds nothing
     return status.st_uid == 0 and not status.st_mode & 0o022
+
+
+def system_startup_file(path: str) -> bool:
+    """Whether ``path`` is one of :data:`SYSTEM_STARTUP_FILES` (with its links resolved: a
+    ``~/.profile`` linked to ``/etc/profile``) and the system's (:func:`system_file`): the
+    guard runs none of its commands as the call's (H-5: ``/etc/profile`` alone was 167–181 M
+    instructions of every ``bash -lc`` hook). Any other file a shell runs, a system's
+    ``/etc/profile.d/x.sh`` named by ``BASH_ENV`` or ``--rcfile`` included, is judged."""
+    return os.path.realpath(path) in SYSTEM_STARTUP_FILES and system_file(path)
 
 
 _PREAMBLE = r"(?:[ \t]*(?:\#[^\n]*)?\n)*[ \t]*"
