@@ -141,6 +141,18 @@ class StatCache(Generic[N, V]):
                 _, (_, _, evicted) = self._entries.popitem(last=False)
                 self._weight -= evicted
 
+    def kept_or_put(self, name: N, key: FileKey, value: V) -> V:
+        """The value kept for ``name`` at ``key`` when there is one (another thread read the
+        same version meanwhile), else :meth:`put` ``value`` and return it: readers of one
+        version end with one value, so what is memoised by it stays one object."""
+        with self._lock:
+            found = self._entries.get(name)
+            if found is not None and found[0] == key:
+                self._entries.move_to_end(name)
+                return found[1]
+        self.put(name, key, value)
+        return value
+
     def discard(self, name: N) -> None:
         """Forget ``name`` (a file known to be gone)."""
         with self._lock:
