@@ -32,6 +32,8 @@ def not_utf8(raw: str) -> str | None:
     >>> not_utf8("/files/%C3%A9t%C3%A9.md"), not_utf8("/files/%FF%FE.md")
     (None, '%FF%FE')
     """
+    if "%" not in raw:  # nothing percent-encoded (most paths): no pattern run along it
+        return None
     for run in _ENCODED_RUN.finditer(raw):
         try:
             bytes.fromhex(run.group().replace("%", "")).decode("utf-8")

@@ -18,6 +18,7 @@ import dataclasses
 import os
 import stat
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +41,8 @@ from memory_api.store.workspace_mount import MountRecords
 __all__ = ["ScopeFiles", "ScopeIndex"]
 
 _MISSING = prepare_index(None)
+_PREPARING = threading.Lock()
+"""Held while a reading's prepared index is kept (:meth:`ScopeIndex.prepared`)."""
 
 
 @dataclass(slots=True)
@@ -77,8 +80,12 @@ class ScopeIndex:
         if self.read.error is not None:
             return unreadable_index(self.read.error)
         if self._prepared is None:
-            # one reference assignment: two threads may both make it, either result is right
-            self._prepared = prepare_index(self.read.text, self.read.unread)
+            # two threads may both make it; the first one kept is the one handed out (the
+            # Session start's memo compares a different one line by line, every time)
+            made = prepare_index(self.read.text, self.read.unread)
+            with _PREPARING:
+                if self._prepared is None:
+                    self._prepared = made
         return self._prepared
 
     def facts(self) -> IndexFacts:
@@ -220,8 +227,8 @@ class ScopeFiles:
         if found is None:
             return None
         entry = ScopeIndex(found, str(scope))
-        if info is not None and found.error is None:
-            self._cache.put(path, file_key(found.stat), entry)
+        if info is not None and found.error is None:  # another thread's reading, if it kept one
+            return self._cache.kept_or_put(path, file_key(found.stat), entry)
         return entry
 
     def prepared(

@@ -128,18 +128,36 @@ class StatCache(Generic[N, V]):
         weight = self._weigh(value) if self._weigh is not None else 0
         racy = is_racy(key)
         with self._lock:
-            self._drop(name)
-            if racy:
-                return
-            if self.max_weight is not None and weight > self.max_weight:
-                return
-            self._entries[name] = (key, value, weight)
-            self._weight += weight
-            while len(self._entries) > self.max_entries or (
-                self.max_weight is not None and self._weight > self.max_weight
-            ):
-                _, (_, _, evicted) = self._entries.popitem(last=False)
-                self._weight -= evicted
+            self._put(name, key, value, weight, racy)
+
+    def _put(self, name: N, key: FileKey, value: V, weight: int, racy: bool) -> None:
+        """:meth:`put` with the lock held."""
+        self._drop(name)
+        if racy:
+            return
+        if self.max_weight is not None and weight > self.max_weight:
+            return
+        self._entries[name] = (key, value, weight)
+        self._weight += weight
+        while len(self._entries) > self.max_entries or (
+            self.max_weight is not None and self._weight > self.max_weight
+        ):
+            _, (_, _, evicted) = self._entries.popitem(last=False)
+            self._weight -= evicted
+
+    def kept_or_put(self, name: N, key: FileKey, value: V) -> V:
+        """The value kept for ``name`` at ``key`` when there is one (another thread read the
+        same version meanwhile), else :meth:`put` ``value`` and return it: readers of one
+        version end with one value, so what is memoised by it stays one object."""
+        weight = self._weigh(value) if self._weigh is not None else 0
+        racy = is_racy(key)
+        with self._lock:  # one look and one store: no other reader's value lands in between
+            found = self._entries.get(name)
+            if found is not None and found[0] == key:
+                self._entries.move_to_end(name)
+                return found[1]
+            self._put(name, key, value, weight, racy)
+        return value
 
     def discard(self, name: N) -> None:
         """Forget ``name`` (a file known to be gone)."""
