@@ -46,11 +46,10 @@ async def test_a6_a_delete_through_a_link_to_another_scope_s_index_removes_nothi
     problem = await expect_problem(response, 409, "'f.md' was not deleted")
     assert problem["detail"] == (
         f"'f.md' was not deleted: the scope's MEMORY.md is a symlink to {key}/MEMORY.md, "
-        f"the index of scope {key}, another scope's file, which a change of this scope never "
-        "rewrites (only that scope's own changes do, under its lock and in its history), so "
-        "an index line linking 'f.md' there could not be removed; nothing changed (a delete "
-        "is all or nothing): make MEMORY.md a regular file in the scope's folder (or remove "
-        "it), then try again"
+        f"the index of another scope ({key}), which only that scope's own changes rewrite, "
+        "under its lock and in its history, so an index line linking 'f.md' there could not "
+        "be removed; nothing changed (a delete is all or nothing): make MEMORY.md a regular "
+        "file in the scope's folder (or remove it), then try again"
     )
     assert topic.read_bytes() == content
     assert index.read_bytes() == before  # the other scope's index: every byte kept
@@ -70,7 +69,7 @@ async def test_a6_a_delete_through_a_link_to_another_scope_s_topic_file_removes_
     response = await client.delete(file_url("user", "f.md"))
 
     problem = await expect_problem(response, 409, "'f.md' was not deleted")
-    whose = f"is a symlink to {key}/notes.md, a file of scope {key}, another scope's file"
+    whose = f"is a symlink to {key}/notes.md, a file of another scope ({key}), which only"
     assert whose in problem["detail"]
     assert topic.read_bytes() == content
     assert notes.read_text(encoding="utf-8") == INDEX

@@ -68,9 +68,8 @@ def _link_to_another_scope(agent: AgentHome, index: Path) -> tuple[str, Path]:
     index.unlink()
     index.symlink_to(Path("..") / key / layout.INDEX_FILE)
     return (
-        f"a symlink to {key}/MEMORY.md, the index of scope {key}, another scope's file, which a "
-        "change of this scope never rewrites (only that scope's own changes do, under its lock "
-        "and in its history)",
+        f"a symlink to {key}/MEMORY.md, the index of another scope ({key}), which only that "
+        "scope's own changes rewrite, under its lock and in its history",
         other,
     )
 
@@ -114,10 +113,9 @@ async def test_a6_r1_a_push_deleting_beside_an_index_it_cannot_rewrite_takes_not
     problem = await expect_problem(said, 409, "the push was not taken")
     assert problem["detail"] == (
         f"the push was not taken: it deletes 'f.md', and scope user's MEMORY.md on the "
-        f"service is {what}, so an index line linking it there could not be removed; nothing "
-        "of the push was taken (a delete is all or nothing), the machine keeps its change: make "
-        "MEMORY.md on the service's machine a regular file in the scope's folder (or remove "
-        "it), then sync again"
+        f"service is {what}, so its index lines could not be removed; nothing was taken (a "
+        "delete is all or nothing) and the machine keeps its change: make MEMORY.md on the "
+        "service's machine a regular file in the scope's folder (or remove it), then sync again"
     )
     assert (agent.user / "f.md").read_text(encoding="utf-8") == F_TEXT  # the file stays
     assert (agent.user / "g.md").read_text(encoding="utf-8") == "g\n"  # nothing else taken

@@ -51,10 +51,10 @@ def test_a6_r1_a_refused_delete_is_said_kept_on_the_machine_and_sent_once_fixed(
         assert result.error.endswith(
             "(the service says: the push was not taken: it deletes 'f.md', and scope user's "
             "MEMORY.md on the service is a symlink to outside the memory root, which the "
-            "service never reads, rewrites or follows, so an index line linking it there could "
-            "not be removed; nothing of the push was taken (a delete is all or nothing), the "
-            "machine keeps its change: make MEMORY.md on the service's machine a regular file "
-            "in the scope's folder (or remove it), then sync again)"
+            "service never reads, rewrites or follows, so its index lines could not be removed; "
+            "nothing was taken (a delete is all or nothing) and the machine keeps its change: "
+            "make MEMORY.md on the service's machine a regular file in the scope's folder (or "
+            "remove it), then sync again)"
         ), result.error
     assert (user / "f.md").read_text(encoding="utf-8") == F_TEXT
     assert outside.read_text(encoding="utf-8") == LINE + OTHER

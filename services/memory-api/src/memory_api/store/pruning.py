@@ -343,13 +343,13 @@ def unprunable_index(root: Path, scope: Path) -> str | None:
     """What the real ``scope``'s ``MEMORY.md`` is when a delete in the scope may not rewrite it
     (A-6, A-7, Q-4), as the words after "the scope's MEMORY.md is" and why: ``"a FIFO (named
     pipe), not a regular file, which the service never reads, rewrites or follows"``, ``"a
-    symlink to ab12/MEMORY.md, the index of scope ab12, another scope's file, which a change of
-    this scope never rewrites (…)"``. None when it may: it is not there, is a regular file of its
-    own, or a symlink to a regular file in the scope's own folder or a sub-folder of it (pruned
-    through the link); None too when the operating system refuses to look (a symlink loop, no
-    permission: the edit itself then fails, 503). The one rule for the API delete
-    (:func:`prune_index_file`) and a machine's push that deletes a file (R-1); ``scope`` may be
-    a folder held open. A few ``lstat``/``stat`` calls; nothing is read."""
+    symlink to ab12/MEMORY.md, the index of another scope (ab12), which only that scope's own
+    changes rewrite, under its lock and in its history"``. None when it may: it is not there,
+    is a regular file of its own, or a symlink to a regular file in the scope's own folder or a
+    sub-folder of it (pruned through the link); None too when the operating system refuses to
+    look (a symlink loop, no permission: the edit itself then fails, 503). The one rule for the
+    API delete (:func:`prune_index_file`) and a machine's push that deletes a file (R-1);
+    ``scope`` may be a folder held open. A few ``lstat``/``stat`` calls; nothing is read."""
     lexical = scope / layout.INDEX_FILE
     if os.path.islink(lexical):  # noqa: PTH114 - one lstat, no raise
         target = real_path(lexical)
@@ -377,15 +377,16 @@ def _another_scope(root: Path, target: Path) -> str:
     the memory ``root`` outside the scope's folder: another scope's index or file, which only
     that scope's own changes rewrite (under its lock, recorded in its history)."""
     named = target.relative_to(root)
-    if len(named.parts) == 2 and named.name == layout.INDEX_FILE:
-        whose = f"the index of scope {named.parts[0]}, another scope's file"
-    elif len(named.parts) > 1:
-        whose = f"a file of scope {named.parts[0]}, another scope's file"
-    else:
-        whose = "a file of the memory root, outside the scope's folder"
+    if len(named.parts) == 1:
+        return (
+            f"a symlink to {named.as_posix()}, a file of the memory root outside the scope's "
+            "folder, which a change of this scope never rewrites"
+        )
+    key = named.parts[0]
+    whose = "the index" if named.parts[1:] == (layout.INDEX_FILE,) else "a file"
     return (
-        f"a symlink to {named.as_posix()}, {whose}, which a change of this scope never rewrites "
-        "(only that scope's own changes do, under its lock and in its history)"
+        f"a symlink to {named.as_posix()}, {whose} of another scope ({key}), which only that "
+        "scope's own changes rewrite, under its lock and in its history"
     )
 
 

@@ -387,11 +387,10 @@ def _refuse_half_deletes(
     )
     raise Conflict(
         f"the push was not taken: it deletes {named}, and scope {scope.name}'s {INDEX_FILE} on "
-        f"the service is {refused}, so an index line linking "
-        f"{'it' if len(deleted) == 1 else 'them'} there could not be removed; nothing of the "
-        "push was taken (a delete is all or nothing), the machine keeps its change: make "
-        f"{INDEX_FILE} on the service's machine a regular file in the scope's folder (or remove "
-        "it), then sync again"
+        f"the service is {refused}, so {'its' if len(deleted) == 1 else 'their'} index lines "
+        "could not be removed; nothing was taken (a delete is all or nothing) and the machine "
+        f"keeps its change: make {INDEX_FILE} on the service's machine a regular file in the "
+        "scope's folder (or remove it), then sync again"
     )
 
 
