@@ -722,7 +722,8 @@ class RemoteCopy:
         then), or None: git prints only the status of a failed exchange ("returned error:
         503"), never the reason the service gave (a damaged history, a full disk: what to do).
         With ``exchange``: the reason this machine's last POST of ``service`` failed, which the
-        service answers a GET of the same URL with (5xx, its status and ``detail``; 404 once
+        service answers a GET of the same URL with (5xx or a 409 refusing a push whole, its
+        status and ``detail``; 404 once
         that POST did not fail, which is no reason: None), where the ref list before it was
         answered 200 (the push was taken in, then could not be written). Asked only after such
         a failure; the token goes in a header, as with git. A redirect is never followed (nor
@@ -746,7 +747,7 @@ class RemoteCopy:
             with opener.open(request, timeout=self.timeout):
                 return None
         except urllib.error.HTTPError as error:
-            if 300 <= error.code < 400 or (exchange and error.code < 500):
+            if 300 <= error.code < 400 or (exchange and not _reason_asked(error.code)):
                 return None
             try:
                 problem = json_text.loads(error.read(64 * 1024))
@@ -1063,7 +1064,7 @@ class _ScopeRun:
         status = _http_status(message)
         if network and status is not None and 300 <= status < 400:
             reason += f" ({REDIRECT_NOT_FOLLOWED})"
-        if network and status is not None and status >= 500:
+        if network and status is not None and _reason_asked(status):
             service = "git-receive-pack" if args[0] == "push" else "git-upload-pack"
             said = None
             if _exchange_failed(message):  # the ref list was answered: ask for the POST's
@@ -1875,6 +1876,14 @@ def _own_lines(message: str) -> list[str]:
     are, where ``str.splitlines`` would start a line of git's own inside a relayed one."""
     lines = (line.strip() for line in message.split("\n"))
     return [line for line in lines if line and not line.startswith(_REMOTE)]
+
+
+def _reason_asked(status: int) -> bool:
+    """Whether the service is asked why an exchange answered ``status`` failed
+    (:meth:`RemoteCopy.service_says`): a 5xx, or a 409, the service refusing a push whole (A-6:
+    it deletes a file beside an index the service may not rewrite; the change waits here and
+    is sent again at the next sync). git shows only the status of either."""
+    return status >= 500 or status == 409
 
 
 def _http_status(message: str) -> int | None:

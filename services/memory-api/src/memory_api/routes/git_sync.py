@@ -27,7 +27,8 @@ answered 200 with nothing, as ``git http-backend`` answers it, without taking th
 Git's answers other than 200 become problem details like every error of the service. git shows
 the machine only the status of a failed POST ("error: RPC failed; HTTP 503"), never its body
 (it shows a ``text/plain`` body of a failed ref list alone, ``gitprotocol-http``): so the
-problem a POST of a machine (``X-Memory-Machine``) was answered with, 5xx, is remembered
+problem a POST of a machine (``X-Memory-Machine``) was answered with, 5xx (or a 409 refusing
+a push whole, A-6), is remembered
 (:meth:`~memory_api.store.sync.service.SyncStore.note_answer`), and a ``GET`` of the same URL by
 that machine answers it again, status, ``detail``, ``type`` and ``Retry-After`` (404 once its
 last POST there did not fail): what its sync shows as the service's reason (R-1). These
@@ -231,8 +232,9 @@ async def _noted(
     handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
 ) -> web.StreamResponse:
     """``handler``'s answer to a POST of ``service``, an error as the problem the service's
-    middleware makes of it (run here, so the answer is seen); a 5xx problem is remembered for
-    the machine that asked as it was answered (status, ``detail``, ``type``, ``Retry-After``),
+    middleware makes of it (run here, so the answer is seen); a 5xx problem (or a 409 refusing
+    a push) is remembered for the machine that asked as it was answered (status, ``detail``,
+    ``type``, ``Retry-After``),
     any other answer forgets its last one (see the module)."""
     response = await problem_middleware(request, handler)
     machine_id = _asker(request)
@@ -256,11 +258,11 @@ async def _noted(
 
 
 async def get_failed_answer(request: web.Request) -> web.Response:
-    """R-1: the problem the asking machine's last POST to this URL was answered with, 5xx,
-    answered again (its status, ``detail`` and ``type``, and its ``Retry-After`` when it had
-    one): git showed the machine only the status. 404 when its last one did not fail, 400
-    for a request naming no machine. Registered right after each POST of its URL, so both
-    methods share one resource (one match a request)."""
+    """R-1: the problem the asking machine's last POST to this URL was answered with, 5xx or a
+    409 refusing a push, answered again (its status, ``detail`` and ``type``, and its
+    ``Retry-After`` when it had one): git showed the machine only the status. 404 when its
+    last one did not fail, 400 for a request naming no machine. Registered right after each
+    POST of its URL, so both methods share one resource (one match a request)."""
     service: GitService = (
         "git-receive-pack" if request.path.endswith("/git-receive-pack") else "git-upload-pack"
     )

@@ -23,12 +23,16 @@ delete is refused and nothing changes, the file and its line stay, and the detai
 - 503 (:class:`~memory_api.errors.Unavailable`): the operating system refused to read or
   replace it (no permission, a symlink loop, a read-only or full disk, an I/O error).
 
-An index symlinked to a regular file inside the memory root is pruned through the link (the
-link stays, the file it names is rewritten). One that is there but is no regular file inside
-the root (a symlink out of it, a folder, a FIFO, a file hard-linked outside its folder) is no
-index to the service (nothing of it is injected or linted), and it is never read, written or
-followed out of the root (A-7); whether a line of it links the file cannot be known, so the
-delete is refused too (409: all or nothing), and the detail says what it is and how to fix it.
+An index symlinked to a regular file of the scope's own folder (or a sub-folder of it) is pruned
+through the link (the link stays, the file it names is rewritten). One that is there but is no
+regular file inside the root (a symlink out of it, a folder, a FIFO, a file hard-linked outside
+its folder) is no index to the service (nothing of it is injected or linted), and it is never
+read, written or followed out of the root (A-7); whether a line of it links the file cannot be
+known, so the delete is refused too (409: all or nothing), and the detail says what it is and
+how to fix it. One symlinked to another scope's file (its ``MEMORY.md`` or any file of its
+folder) is refused the same way: pruning it would change that scope outside its lock and its
+history (Q-4, V-1). :func:`unprunable_index` is the one rule saying which index a delete may
+rewrite; a machine's push that deletes a file obeys it too (:mod:`.sync.push`, R-1).
 
 Blocking: run in a worker thread.
 """
@@ -64,7 +68,14 @@ from memory_api.store.scopes import (
 )
 from memory_api.store.wiki_notes import index_notes
 
-__all__ = ["PRUNE_READ_CAP", "Pruned", "delete_topic", "prune_index_file", "twin_names"]
+__all__ = [
+    "PRUNE_READ_CAP",
+    "Pruned",
+    "delete_topic",
+    "prune_index_file",
+    "twin_names",
+    "unprunable_index",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -265,12 +276,12 @@ def prune_index_file(
     """
     lexical = scope / layout.INDEX_FILE
     named = (shown or scope) / layout.INDEX_FILE  # what the logs name
-    target = real_path(lexical)
-    if not is_within(root, target):
-        logger.warning("index %s links outside the memory root; not pruned", named)
-        raise _left_as_it_is(root, scope, file_name)
-    if not os.path.islink(lexical):  # noqa: PTH114 - one lstat, no raise
-        target = lexical  # through the folder as given: a held one stays where it was checked
+    refused = unprunable_index(root, scope)
+    if refused is not None:
+        logger.warning("index %s is %s; not pruned", named, refused.partition(", which")[0])
+        raise _left_as_it_is(file_name, refused)
+    # through the folder as given unless a link: a held one stays where it was checked
+    target = real_path(lexical) if os.path.islink(lexical) else lexical  # noqa: PTH114
     lexical = named
 
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
@@ -296,10 +307,10 @@ def prune_index_file(
         ) from None
     except NamedElsewhereError:  # never read (A-7): to the service there is no index here
         logger.warning("index %s is %s; not pruned", lexical, HARD_LINKED)
-        raise _left_as_it_is(root, scope, file_name) from None
+        raise _left_as_it_is(file_name, _never_read(root, scope)) from None
     except NotRegularFileError:
         logger.warning("index %s is not a regular file; not pruned", lexical)
-        raise _left_as_it_is(root, scope, file_name) from None
+        raise _left_as_it_is(file_name, _never_read(root, scope)) from None
     except FileTooLarge:
         logger.warning("index %s is larger than %d bytes; not pruned", lexical, PRUNE_READ_CAP)
         raise Conflict(
@@ -328,18 +339,66 @@ def prune_index_file(
     return Pruned(removed, edited, target)
 
 
-def _left_as_it_is(root: Path, scope: Path, file_name: str) -> Conflict:
-    """The refusal (409) of a delete beside a ``MEMORY.md`` that is there but is no regular
-    file inside the root (a symlink out of it, a folder, a FIFO, a file hard-linked outside its
-    folder): what it is (:func:`~memory_api.store.scopes.index_refusal`), that a line linking
-    ``file_name`` there cannot be removed, so nothing was (A-6: all or nothing), and the fix.
-    Nothing of the file is read or shown (A-7)."""
+def unprunable_index(root: Path, scope: Path) -> str | None:
+    """What the real ``scope``'s ``MEMORY.md`` is when a delete in the scope may not rewrite it
+    (A-6, A-7, Q-4), as the words after "the scope's MEMORY.md is" and why: ``"a FIFO (named
+    pipe), not a regular file, which the service never reads, rewrites or follows"``, ``"a
+    symlink to ab12/MEMORY.md, the index of another scope (ab12), which only that scope's own
+    changes rewrite, under its lock and in its history"``. None when it may: it is not there,
+    is a regular file of its own, or a symlink to a regular file in the scope's own folder or a
+    sub-folder of it (pruned through the link); None too when the operating system refuses to
+    look (a symlink loop, no permission: the edit itself then fails, 503). The one rule for the
+    API delete (:func:`prune_index_file`) and a machine's push that deletes a file (R-1);
+    ``scope`` may be a folder held open. A few ``lstat``/``stat`` calls; nothing is read."""
+    lexical = scope / layout.INDEX_FILE
+    if os.path.islink(lexical):  # noqa: PTH114 - one lstat, no raise
+        target = real_path(lexical)
+        if not is_within(root, target):
+            return _never_read(root, scope)
+        if not is_within(real_path(scope), target):
+            return _another_scope(real_path(root), target)
+    try:
+        os.stat(lexical)  # noqa: PTH116 - one stat, followed as the edit will
+    except OSError:
+        return None
+    return None if index_refusal(root, scope) is None else _never_read(root, scope)
+
+
+def _never_read(root: Path, scope: Path) -> str:
+    """:func:`unprunable_index`'s words for an index that is no regular file inside the root
+    (:func:`~memory_api.store.scopes.index_refusal` says what it is). Nothing of it is read or
+    shown (A-7)."""
     what = index_refusal(root, scope) or "not a regular file"
+    return f"{what}, which the service never reads, rewrites or follows"
+
+
+def _another_scope(root: Path, target: Path) -> str:
+    """:func:`unprunable_index`'s words for an index symlinked to ``target``, a real path in
+    the memory ``root`` outside the scope's folder: another scope's index or file, which only
+    that scope's own changes rewrite (under its lock, recorded in its history)."""
+    named = target.relative_to(root)
+    if len(named.parts) == 1:
+        return (
+            f"a symlink to {named.as_posix()}, a file of the memory root outside the scope's "
+            "folder, which a change of this scope never rewrites"
+        )
+    key = named.parts[0]
+    whose = "the index" if named.parts[1:] == (layout.INDEX_FILE,) else "a file"
+    return (
+        f"a symlink to {named.as_posix()}, {whose} of another scope ({key}), which only that "
+        "scope's own changes rewrite, under its lock and in its history"
+    )
+
+
+def _left_as_it_is(file_name: str, refused: str) -> Conflict:
+    """The refusal (409) of a delete beside a ``MEMORY.md`` a delete may not rewrite
+    (``refused``: what it is and why, :func:`unprunable_index`): that a line linking
+    ``file_name`` there cannot be removed, so nothing was (A-6: all or nothing), and the fix."""
     return Conflict(
-        f"{file_name!r} was not deleted: the scope's {layout.INDEX_FILE} is {what}, which the "
-        f"service never reads, rewrites or follows, so an index line linking {file_name!r} "
-        "there could not be removed; nothing changed (a delete is all or nothing): make "
-        f"{layout.INDEX_FILE} a regular file in the scope's folder (or remove it), then try again"
+        f"{file_name!r} was not deleted: the scope's {layout.INDEX_FILE} is {refused}, so an "
+        f"index line linking {file_name!r} there could not be removed; nothing changed (a "
+        f"delete is all or nothing): make {layout.INDEX_FILE} a regular file in the scope's "
+        "folder (or remove it), then try again"
     )
 
 

@@ -33,7 +33,14 @@ first push). Then, under the scope's lock:
    (a made-up one, or the machine's from before a retention run, V-3): of it the service
    keeps the files alone (a stand-in first version, :func:`_keep_files_only`), never its
    history, so a version retention squashed is not brought back by a machine that held it;
-3. the result is written into the scope folder without losing a write made meanwhile by an
+3. a merge that deletes a topic file while the scope's ``MEMORY.md`` is no index a delete may
+   rewrite (:func:`~memory_api.store.pruning.unprunable_index`, the API delete's own rule: a
+   symlink out of the root or to another scope's file, a folder, a FIFO, a file hard-linked
+   outside its folder) refuses the whole push before anything is written
+   (:class:`~memory_api.errors.Conflict`, 409, A-6: the file would go and its line stay where
+   nobody can prune it); the machine's ref goes back, so the machine keeps its change and sends
+   it again at its next sync;
+   the result is written into the scope folder without losing a write made meanwhile by an
    agent on the service's machine (:func:`memory_core.scope_write.apply_scope`: the merge
    starts from the newest version, and a file on disk that differs from it, written since the
    last record, is never overwritten or deleted: the pushed text is kept beside it);
@@ -77,6 +84,7 @@ from memory_core.short_names import (
 )
 from memory_core.shown_names import shown_name
 
+from memory_api.errors import Conflict
 from memory_api.store.containment import held_folder
 from memory_api.store.history.git import HistoryUnavailable, git, git_succeeds
 from memory_api.store.history.maintenance import drop_unreachable, new_id
@@ -94,6 +102,7 @@ from memory_api.store.history.repo import (
     sized_tree,
     tree_of,
 )
+from memory_api.store.pruning import unprunable_index
 from memory_api.store.scopes import walk_sub_folders
 from memory_api.store.sync.backend import MachineRef
 from memory_api.store.sync.machines import Machine
@@ -321,6 +330,7 @@ def _take(
     # written in the folder held open: one swapped for a link to another agent's scope
     # meanwhile is never written (A-7); raises FolderSwapped (an OSError) when it is already
     with held_folder(scope.parent, scope) as held:
+        _refuse_half_deletes(scope, held, first, merge.files)
         raced = apply_scope(held, first, merge.files, blobs, label=machine.name)
     outcomes = [outcome.describe() for outcome in _unique(merge.outcomes + raced)] + outcomes
     written = {name for name, blob in merge.files.items() if first.get(name) != blob}
@@ -340,6 +350,48 @@ def _take(
     merged = bool(merge.outcomes or raced)
     recorded = histories.record(agent_id, scope, who, only=written, keep_empty=merged)
     return TakenPush(recorded, outcomes, commit=True, foreign=foreign)
+
+
+_DELETES_NAMED = 3
+"""At most this many files a refused push deletes are named in its refusal; the rest counted."""
+
+
+def _refuse_half_deletes(
+    scope: Path, held: Path, first: Mapping[str, str], merged: Mapping[str, str]
+) -> None:
+    """Refuse the whole push (:class:`~memory_api.errors.Conflict`, 409, before anything is
+    written) when the merge deletes a topic file of the real ``scope`` (held open as ``held``)
+    and its ``MEMORY.md`` is no index a delete may rewrite
+    (:func:`~memory_api.store.pruning.unprunable_index`, the rule of the API delete): the file
+    would go and a line linking it stay in an index nobody can prune, a half delete (A-6).
+    ``first`` is the newest version's files, ``merged`` the merge's. The machine's ref goes
+    back (:func:`take_push`), so the machine keeps its change and sends it again at its next
+    sync; once the index is a regular file again, the push is taken."""
+    deleted = sorted(
+        name for name in first if name not in merged and name not in (INDEX_FILE, MARKER_FILE)
+    )
+    if not deleted:
+        return
+    refused = unprunable_index(scope.parent, held)
+    if refused is None:
+        return
+    named = ", ".join(repr(shown_name(name)) for name in deleted[:_DELETES_NAMED])
+    more = len(deleted) - _DELETES_NAMED
+    named += f" and {more} more" if more > 0 else ""
+    logger.warning(
+        "a push to scope %s deleting %s was refused: its %s is %s",
+        scope.name,
+        named,
+        INDEX_FILE,
+        refused.partition(", which")[0],
+    )
+    raise Conflict(
+        f"the push was not taken: it deletes {named}, and scope {scope.name}'s {INDEX_FILE} on "
+        f"the service is {refused}, so {'its' if len(deleted) == 1 else 'their'} index lines "
+        "could not be removed; nothing was taken (a delete is all or nothing) and the machine "
+        f"keeps its change: make {INDEX_FILE} on the service's machine a regular file in the "
+        "scope's folder (or remove it), then sync again"
+    )
 
 
 def _marker_written_anew(

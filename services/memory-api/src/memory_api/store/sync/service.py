@@ -150,8 +150,8 @@ class SyncLimits:
 @dataclass(frozen=True, slots=True)
 class FailedAnswer:
     """A problem a machine's git exchange was answered with (R-1), as it was answered: its
-    ``status`` (5xx), ``detail``, ``problem_type`` (the RFC 9457 ``type`` a client matches)
-    and the ``Retry-After`` header it carried (None without one)."""
+    ``status`` (a 5xx, or a 409 refusing a push whole), ``detail``, ``problem_type`` (the RFC
+    9457 ``type`` a client matches) and the ``Retry-After`` header it carried (None without one)."""
 
     status: int
     detail: str
@@ -184,14 +184,14 @@ class SyncStore:
         """Per machine and exchange, the problem its last one failed with (:meth:`note_answer`)."""
 
     def note_answer(self, asked: _Asked, answer: FailedAnswer | None) -> None:
-        """Remember the problem ``answer`` (``status`` ≥ 500, with a ``detail``) the exchange
+        """Remember the problem ``answer`` (a 5xx or a 409, with a ``detail``) the exchange
         ``asked`` (project, agent, scope key, git service, machine id; a POST of git's) was
         answered with, for :meth:`failed_answer`; any other answer (None: no problem at all)
         forgets the one before. git shows the machine only the status of such an answer
         ("RPC failed; HTTP 503"), never its body: the machine's sync asks for it next (R-1).
         In memory only (a restart forgets), the last :data:`FAILED_ANSWERS_KEPT` kept."""
         self._failed.pop(asked, None)
-        if answer is None or answer.status < 500 or not answer.detail:
+        if answer is None or not answer.detail or not _told_again(answer.status):
             return
         self._failed[asked] = answer
         while len(self._failed) > FAILED_ANSWERS_KEPT:
@@ -492,6 +492,13 @@ class SyncStore:
             return self.machines.scopes(agent_id)
 
         return MachineList(scopes=await asyncio.to_thread(scopes))
+
+
+def _told_again(status: int) -> bool:
+    """Whether a machine's git exchange answered ``status`` is remembered to be told again
+    (:meth:`SyncStore.note_answer`): a 5xx, or a 409 refusing a push whole (A-6: it deletes a
+    file beside an index the service may not rewrite), whose reason only its ``detail`` says."""
+    return status >= 500 or status == 409
 
 
 def _flag_seen(scope: Path, key: str) -> None:

@@ -1,0 +1,91 @@
+"""A-6, Q-4: a delete beside a ``MEMORY.md`` linked to another scope's index removes nothing.
+
+A scope's ``MEMORY.md`` may be a symlink to a file inside the memory root. When that file is
+the scope's own (in its folder or a sub-folder of it) the delete prunes it through the link.
+When it is another scope's file (that scope's ``MEMORY.md``, or any file of its folder), the
+delete pruned it outside that scope's lock and history: a line of another scope's index gone,
+recorded by no version of it. That is refused like a link out of the root (409): the file and
+every byte of both indexes stay, and the detail says the index belongs to another scope.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from memory_core import layout
+
+from tests.api.conftest import AgentHome, Client, expect_problem, file_url, ok_json, write_topic
+
+LINE = "- [F](f.md) — the file deleted"
+OTHER = "- [G](g.md) — a file kept"
+INDEX = f"{LINE}\n{OTHER}\n"
+
+
+def _other_scope(agent: AgentHome) -> tuple[Path, str]:
+    """Another scope of the agent (a Workspace's) whose index holds a line linking ``f.md``."""
+    _, key = agent.workspace("project")
+    index = agent.root / key / layout.INDEX_FILE
+    index.write_text(INDEX, encoding="utf-8")
+    return index, key
+
+
+@pytest.mark.parametrize("relative", [False, True], ids=["absolute", "relative"])
+async def test_a6_a_delete_through_a_link_to_another_scope_s_index_removes_nothing(
+    client: Client, agent: AgentHome, relative: bool
+) -> None:
+    topic = write_topic(agent.user, "f.md")
+    content = topic.read_bytes()
+    index, key = _other_scope(agent)
+    before = index.read_bytes()
+    link = Path("..") / key / layout.INDEX_FILE if relative else index
+    (agent.user / layout.INDEX_FILE).symlink_to(link)
+
+    response = await client.delete(file_url("user", "f.md"))
+
+    problem = await expect_problem(response, 409, "'f.md' was not deleted")
+    assert problem["detail"] == (
+        f"'f.md' was not deleted: the scope's MEMORY.md is a symlink to {key}/MEMORY.md, "
+        f"the index of another scope ({key}), which only that scope's own changes rewrite, "
+        "under its lock and in its history, so an index line linking 'f.md' there could not "
+        "be removed; nothing changed (a delete is all or nothing): make MEMORY.md a regular "
+        "file in the scope's folder (or remove it), then try again"
+    )
+    assert topic.read_bytes() == content
+    assert index.read_bytes() == before  # the other scope's index: every byte kept
+    assert (agent.user / layout.INDEX_FILE).readlink() == link
+
+
+async def test_a6_a_delete_through_a_link_to_another_scope_s_topic_file_removes_nothing(
+    client: Client, agent: AgentHome
+) -> None:
+    topic = write_topic(agent.user, "f.md")
+    content = topic.read_bytes()
+    _, key = _other_scope(agent)
+    notes = agent.root / key / "notes.md"
+    notes.write_text(INDEX, encoding="utf-8")
+    (agent.user / layout.INDEX_FILE).symlink_to(notes)
+
+    response = await client.delete(file_url("user", "f.md"))
+
+    problem = await expect_problem(response, 409, "'f.md' was not deleted")
+    whose = f"is a symlink to {key}/notes.md, a file of another scope ({key}), which only"
+    assert whose in problem["detail"]
+    assert topic.read_bytes() == content
+    assert notes.read_text(encoding="utf-8") == INDEX
+
+
+async def test_a6_a_link_to_the_scope_s_own_file_is_still_pruned_through(
+    client: Client, agent: AgentHome
+) -> None:
+    """The rule refuses another scope's file only: the scope's own, linked by its absolute
+    path through the memory root, is the index and is pruned."""
+    write_topic(agent.user, "f.md")
+    own = agent.user / "index-notes.md"
+    own.write_text(INDEX, encoding="utf-8")
+    (agent.user / layout.INDEX_FILE).symlink_to(agent.root / "user" / "index-notes.md")
+
+    result = await ok_json(await client.delete(file_url("user", "f.md")))
+
+    assert result["removedIndexLines"] == [LINE]
+    assert own.read_text(encoding="utf-8") == f"{OTHER}\n"
