@@ -201,6 +201,43 @@ def test_q4_a_racily_fresh_file_is_not_kept(
     assert len(cache) == 0
 
 
+def test_q4_a_racily_fresh_reading_is_neither_kept_nor_handed_to_another_reader(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``kept_or_put`` (one reading per file version for readers arriving together) keeps
+    nothing of a version still within its timestamp's window, as ``put`` does: each reader of
+    it gets its own reading, and the next request reads the file again (Q-4)."""
+    monkeypatch.setattr(stat_cache, "RACY_WINDOW_NS", 2_000_000_000)
+    path = tmp_path / "f"
+    path.write_text("just written", encoding="utf-8")
+    cache: StatCache[Path, list[str]] = StatCache(max_entries=4)
+    key = file_key(path.stat())
+    first, second = ["first reader's"], ["second reader's"]
+
+    assert cache.kept_or_put(path, key, first) is first
+    assert cache.kept_or_put(path, key, second) is second
+    assert len(cache) == 0
+
+
+def test_q4_readers_of_one_settled_version_end_with_the_first_reading_kept(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "f"
+    path.write_text("settled", encoding="utf-8")
+    settled = path.stat().st_mtime_ns - 10_000_000_000
+    os.utime(path, ns=(settled, settled))
+    cache: StatCache[Path, list[str]] = StatCache(max_entries=4)
+    key = file_key(path.stat())
+    assert not is_racy(key)
+    first, second = ["first reader's"], ["second reader's"]
+
+    assert cache.kept_or_put(path, key, first) is first
+    assert cache.kept_or_put(path, key, second) is first
+    newer = (*key[:4], key[4] + 1)  # a later version replaces the reading kept
+    assert cache.kept_or_put(path, newer, second) is second
+    assert cache.get(path, key) is None
+
+
 def test_q3_the_cache_is_bounded_by_entries_and_by_weight() -> None:
     cache: StatCache[str, str] = StatCache(max_entries=2, max_weight=10, weigh=len)
     old_key = (1, 1, 1, 1, 1)
