@@ -89,3 +89,38 @@ async def test_a6_a_link_to_the_scope_s_own_file_is_still_pruned_through(
 
     assert result["removedIndexLines"] == [LINE]
     assert own.read_text(encoding="utf-8") == f"{OTHER}\n"
+
+
+async def test_a6_an_index_link_swapped_after_its_check_never_has_the_edit_follow_it(
+    client: Client, agent: AgentHome, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The delete resolved the index's link, checked it, then resolved it again for the edit:
+    a link swapped in between for one out of the root had a file outside the root rewritten
+    and its line answered as removed (review rv-sync69: 69 tries of a swapping loop). The
+    edit now goes to the file checked (the scope's own ``INDEX.txt``)."""
+    from memory_api.store import pruning, scopes
+
+    write_topic(agent.user, "f.md")
+    own = agent.user / "INDEX.txt"
+    own.write_text(INDEX, encoding="utf-8")
+    outside = tmp_path / "outside.md"
+    outside.write_text(f"{LINE}\nkeep\n", encoding="utf-8")
+    index = agent.user / layout.INDEX_FILE
+    index.symlink_to("INDEX.txt")
+    checked = scopes.index_refusal
+
+    def swapped_after_the_check(root: Path, scope: Path) -> str | None:
+        answer = checked(root, scope)
+        swap = agent.user / ".swap"
+        swap.symlink_to(outside)
+        swap.replace(index)  # the agent's loop, between the check and the edit
+        return answer
+
+    monkeypatch.setattr(pruning, "index_refusal", swapped_after_the_check)
+
+    response = await client.delete(file_url("user", "f.md"))
+
+    assert outside.read_text(encoding="utf-8") == f"{LINE}\nkeep\n"  # never followed
+    body = await ok_json(response)
+    assert body["removedIndexLines"] == [LINE]
+    assert own.read_text(encoding="utf-8") == f"{OTHER}\n"

@@ -276,12 +276,10 @@ def prune_index_file(
     """
     lexical = scope / layout.INDEX_FILE
     named = (shown or scope) / layout.INDEX_FILE  # what the logs name
-    refused = unprunable_index(root, scope)
+    refused, target = _index_to_prune(root, scope)
     if refused is not None:
         logger.warning("index %s is %s; not pruned", named, refused.partition(", which")[0])
         raise _left_as_it_is(file_name, refused)
-    # through the folder as given unless a link: a held one stays where it was checked
-    target = real_path(lexical) if os.path.islink(lexical) else lexical  # noqa: PTH114
     lexical = named
 
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
@@ -350,18 +348,28 @@ def unprunable_index(root: Path, scope: Path) -> str | None:
     look (a symlink loop, no permission: the edit itself then fails, 503). The one rule for the
     API delete (:func:`prune_index_file`) and a machine's push that deletes a file (R-1);
     ``scope`` may be a folder held open. A few ``lstat``/``stat`` calls; nothing is read."""
+    return _index_to_prune(root, scope)[0]
+
+
+def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, Path]:
+    """:func:`unprunable_index`'s answer, and the path a delete's edit goes through: the
+    scope's ``MEMORY.md`` in the folder as given (a held one stays where it was checked), or,
+    for a symlink, the real path it resolved to when checked. A link is resolved once: one
+    swapped meanwhile for a link out of the root (or to another scope) never has the edit go
+    where it now points (A-7; review rv-sync69 found the edit resolving it again)."""
     lexical = scope / layout.INDEX_FILE
+    target = lexical
     if os.path.islink(lexical):  # noqa: PTH114 - one lstat, no raise
         target = real_path(lexical)
         if not is_within(root, target):
-            return _never_read(root, scope)
+            return _never_read(root, scope), target
         if not is_within(real_path(scope), target):
-            return _another_scope(real_path(root), target)
+            return _another_scope(real_path(root), target), target
     try:
         os.stat(lexical)  # noqa: PTH116 - one stat, followed as the edit will
     except OSError:
-        return None
-    return None if index_refusal(root, scope) is None else _never_read(root, scope)
+        return None, target
+    return (None if index_refusal(root, scope) is None else _never_read(root, scope)), target
 
 
 def _never_read(root: Path, scope: Path) -> str:
