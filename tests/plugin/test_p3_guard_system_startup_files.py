@@ -63,43 +63,71 @@ def _system(path: str) -> bool:
     return status.st_uid == 0 and not status.st_mode & 0o022
 
 
-def test_p3_a_login_shell_reads_the_homes_profile_not_the_systems(
-    where: Layout, read: list[str]
+@pytest.fixture
+def judged(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts the guard judges as commands of the call (``_Judge.texts``), in order."""
+    texts: list[str] = []
+    judge = guarding._Judge.texts
+
+    def recorded(
+        self: guarding._Judge,
+        given: list[str],
+        known: str | None,
+        depth: int = 0,
+        *,
+        own_code: bool = False,
+    ) -> str | None:
+        texts.extend(given)
+        return judge(self, given, known, depth, own_code=own_code)
+
+    monkeypatch.setattr(guarding._Judge, "texts", recorded)
+    return texts
+
+
+def test_p3_a_login_shell_judges_the_homes_profile_not_the_systems_commands(
+    where: Layout, read: list[str], judged: list[str]
 ) -> None:
-    """``bash -lc`` (Codex's form) runs ``/etc/profile``, then ``~/.profile``: the guard
-    reads the home's only (it once judged ``/etc/profile``'s ≈ 170 M instructions first)."""
+    """``bash -lc`` (Codex's form) runs ``/etc/profile``, then ``~/.profile``: the home's is
+    judged as commands, the system's only for what it names and sources (its commands once
+    cost ≈ 170 M instructions of every such hook)."""
     assert _system("/etc/profile")
-    (where.data / ".profile").write_text("PATH=$HOME/bin:$PATH\n", encoding="utf-8")
+    home = "PATH=$HOME/bin:$PATH\n"
+    (where.data / ".profile").write_text(home, encoding="utf-8")
 
     assert answer(where, "codex", "Bash", {"command": "bash -lc 'git status'"}) is None
 
-    assert "/etc/profile" not in read
-    assert str(where.data / ".profile") in read
+    assert Path("/etc/profile").read_text(encoding="utf-8") not in judged
+    assert home in judged
+    assert read[:2] == ["/etc/profile", str(where.data / ".profile")]
 
 
-def test_p3_the_systems_script_a_home_bashrc_sources_is_not_read(
-    where: Layout, read: list[str]
+def test_p3_the_systems_script_a_home_bashrc_sources_is_not_judged_as_commands(
+    where: Layout, read: list[str], judged: list[str]
 ) -> None:
     """``~/.bashrc`` sourcing the system's ``/etc/bash.bashrc`` (``-i`` runs both): the home's
-    file is read, the system's neither as a startup file nor as the script sourced."""
+    file is judged as commands, the system's neither as a startup file nor as the script
+    sourced (read once, as a script, for what it names and sources)."""
     assert _system("/etc/bash.bashrc")
-    (where.data / ".bashrc").write_text(". /etc/bash.bashrc\nalias ll='ls -l'\n")
+    home = ". /etc/bash.bashrc\nalias ll='ls -l'\n"
+    (where.data / ".bashrc").write_text(home, encoding="utf-8")
 
     assert answer(where, "codex", "Bash", {"command": "bash -ic 'ls'"}) is None
 
-    assert "/etc/bash.bashrc" not in read
-    assert str(where.data / ".bashrc") in read
+    assert Path("/etc/bash.bashrc").read_text(encoding="utf-8") not in judged
+    assert home in judged
+    assert read.count("/etc/bash.bashrc") == 1
 
 
-def test_p3_a_home_profile_linking_to_the_systems_is_not_read(
-    where: Layout, read: list[str]
+def test_p3_a_home_profile_linking_to_the_systems_is_not_judged_as_commands(
+    where: Layout, read: list[str], judged: list[str]
 ) -> None:
-    """A ``~/.profile`` that is a link to ``/etc/profile`` runs the system's file: not read."""
+    """A ``~/.profile`` that is a link to ``/etc/profile`` runs the system's file (for root:
+    for another account the link, in a home it owns, is its own to change: judged)."""
     (where.data / ".profile").symlink_to("/etc/profile")
 
     assert answer(where, "codex", "Bash", {"command": "bash -lc 'ls'"}) is None
 
-    assert read == []
+    assert Path("/etc/profile").read_text(encoding="utf-8") not in judged
 
 
 @pytest.mark.parametrize(
@@ -308,3 +336,70 @@ def test_p3_a_file_its_owner_made_read_only_is_still_changeable(
 
     os.chown(home, 0, 0)
     assert named_scripts.unchangeable(str(bashrc))  # none of its own, none writable
+
+
+@pytest.fixture
+def system_startup(
+    system_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, pytest.MonkeyPatch]:
+    """``system_folder``'s ``profile`` taken for the system's ``/etc/profile`` (one of
+    ``SYSTEM_STARTUP_FILES``), run first by ``bash -c`` through ``BASH_ENV``."""
+    profile = system_folder / "profile"
+    startup = {*named_scripts.SYSTEM_STARTUP_FILES, str(profile)}
+    monkeypatch.setattr(named_scripts, "SYSTEM_STARTUP_FILES", frozenset(startup))
+    monkeypatch.setenv("BASH_ENV", str(profile))
+    return profile, monkeypatch
+
+
+def test_p3_what_the_systems_profile_sources_in_its_loop_is_judged(
+    where: Layout, read: list[str], judged: list[str], system_startup: tuple[Path, object]
+) -> None:
+    """Debian's ``/etc/profile`` sources each ``/etc/profile.d/*.sh`` in a loop: a script
+    there naming other memory (a root agent's, or one the agent's group may write) is read
+    and refused as before stop 69, while ``/etc/profile``'s own commands are not judged
+    (review rv-fix69h: trusting the file unread trusted its loop too)."""
+    profile, _ = system_startup
+    folder = profile.parent / "profile.d"
+    folder.mkdir()
+    (folder / "zz-evil.sh").write_text(
+        f"cp {where.workspace}/note.md {where.root / where.other}/a.md\n", encoding="utf-8"
+    )
+    text = f"for i in {folder}/*.sh; do\n  if [ -r $i ]; then\n    . $i\n  fi\ndone\nunset i\n"
+    profile.write_text(text, encoding="utf-8")
+    profile.chmod(0o644)
+
+    reason = refusal(answer(where, "codex", "Bash", {"command": "bash -c ls"}))
+
+    assert reason is not None and "zz-evil.sh" in reason, reason
+    assert str(folder / "zz-evil.sh") in read
+    assert text not in judged
+
+
+def test_p3_a_home_file_the_systems_bashrc_sources_is_judged(
+    where: Layout, read: list[str], system_startup: tuple[Path, object]
+) -> None:
+    """openSUSE's ``/etc/bash.bashrc`` sources ``$HOME/.alias``: a home file, the agent's to
+    write, naming other memory is read and refused (review rv-fix69h)."""
+    profile, _ = system_startup
+    profile.write_text("test -s $HOME/.alias && . $HOME/.alias\n", encoding="utf-8")
+    profile.chmod(0o644)
+    alias = where.data / ".alias"
+    alias.write_text(f"cp note.md {where.root / where.other}/a.md\n", encoding="utf-8")
+
+    reason = refusal(answer(where, "codex", "Bash", {"command": "bash -c ls"}))
+
+    assert reason is not None and ".alias" in reason, reason
+    assert str(alias) in read
+
+
+def test_p3_a_projects_etc_profile_is_no_startup_file_but_etc_profile_reached_by_cd_is(
+    where: Layout,
+) -> None:
+    """An image overlay's ``rootfs/etc/profile`` written before ``bash -lc make`` is the
+    project's file, not the shell's (it was refused by its last parts); ``/etc/profile``
+    written after a ``cd /etc`` is the system's (it was let through)."""
+    allowed = "mkdir -p rootfs/etc && cp note.md rootfs/etc/profile && bash -lc 'git status'"
+    assert refusal(answer(where, "codex", "Bash", {"command": allowed})) is None
+    refused = "cd /etc && cat evil.sh >> profile && bash -lc ls"
+    reason = refusal(answer(where, "codex", "Bash", {"command": refused}))
+    assert reason is not None and "/etc/profile" in reason, reason

@@ -63,6 +63,7 @@ from harness_memory.hooks.named_scripts import (
     SCRIPT_DEPTH,
     SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
+    SYSTEM_STARTUP_FILES,
     git_answer_kept_by,
     git_tops,
     linked_words,
@@ -363,7 +364,10 @@ def _own_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
     if not found.configured or depth >= _SETTINGS_DEPTH:
         return None
     for program in dict.fromkeys(program for program, _, _, _ in found.configured):
-        if (named := _names_settings(found, _OWN_SETTINGS_NAMES[program])) is not None:
+        named = _names_settings(found, _OWN_SETTINGS_NAMES[program])
+        if named is None and program in STARTUP_SHELLS:
+            named = _system_startup_written(found)
+        if named is not None:
             return (
                 f"{REFUSAL_PREFIX}the command writes {program}'s settings ({shown_path(named)}) "
                 f"and runs {program}, which reads them when it starts (they can make it run "
@@ -517,10 +521,13 @@ def _startup_file_refusal(
     missing file, or a link to nothing (``~/.bashrc`` into dotfiles not checked out), runs
     nothing: bash skips it, unless the command may make where the link points (then refused:
     :func:`_may_make`). The system's ``/etc/profile`` and ``/etc/bash.bashrc``
-    (:func:`~harness_memory.hooks.named_scripts.system_startup_file`) are trusted unread, and
-    so what they source (H-5: ``/etc/profile`` alone was 167–181 M instructions of a hook
-    process); the home's files, any other file (a ``BASH_ENV`` or ``--rcfile`` in ``/etc``), a
-    file in a folder the agent may write and a link resolving there are judged."""
+    (:func:`~harness_memory.hooks.named_scripts.system_startup_file`) are judged as a script
+    the call sources (:func:`_script_text_refusal`: the memory they name, and each script they
+    source, a ``$HOME/.alias`` or each ``/etc/profile.d/*.sh`` their loop matches, by
+    :func:`_script_refusal`'s rules), their own commands not as the call's (H-5: judging
+    ``/etc/profile``'s was 167–181 M instructions of a hook process); the home's files, any
+    other file (a ``BASH_ENV`` or ``--rcfile`` in ``/etc``), a file in a folder the agent may
+    write and a link resolving there are judged as commands."""
     shell, base, words, assigned = started
     environ = {**judge.environ, **assigned}
     for named in startup_files(shell, words, environ):
@@ -536,8 +543,8 @@ def _startup_file_refusal(
                 "folder above it); what it runs "
                 "cannot be known. Write that file in a command of its own"
             )
-        if not os.path.lexists(file) or system_startup_file(file):
-            continue  # missing: runs nothing; the system's /etc/profile: trusted unread (H-5)
+        if not os.path.lexists(file):
+            continue  # missing: runs nothing
         data = read_settings_file(file, SETTINGS_CAP)
         if data is None:
             return (
@@ -548,10 +555,16 @@ def _startup_file_refusal(
             )
         text = data.decode("utf-8", "surrogateescape")
         text = text if judge.interactive else non_interactive_part(text, environ)
-        reason = judge.texts([text], base, depth + 1)
-        named_memory = memory_named(text, root, judge.key, judge.records)
-        if reason is None and named_memory is not None:
-            reason = f"it names other memory ({shown_path(named_memory)})"
+        if system_startup_file(file):  # its commands trusted (H-5); what it sources judged
+            script = ("shell", file, "source")
+            reason = _script_text_refusal(
+                text, script, base, judge, root, depth + 1, same_shell=True
+            )
+        else:
+            reason = judge.texts([text], base, depth + 1)
+            named_memory = memory_named(text, root, judge.key, judge.records)
+            if reason is None and named_memory is not None:
+                reason = f"it names other memory ({shown_path(named_memory)})"
         if reason is not None:
             return (
                 f"{REFUSAL_PREFIX}{shell} first runs {shown_path(file)}, and the guard "
@@ -938,8 +951,7 @@ _OWN_SETTINGS_NAMES = {
     "npm": (".npmrc", "npmrc"),
     "pip": ("pip.conf", "pip.ini"),
     **dict.fromkeys(
-        STARTUP_SHELLS,
-        (".bashrc", ".bash_profile", ".bash_login", ".profile", "bash.bashrc", "etc/profile"),
+        STARTUP_SHELLS, (".bashrc", ".bash_profile", ".bash_login", ".profile", "bash.bashrc")
     ),
 }
 """Each program's settings files as the last parts of their paths (``~/.gitconfig``,
@@ -949,6 +961,17 @@ shells' startup files); one ending in ``/`` is a folder anything below which is 
 _PATH_SPLIT_RE = r"[\s'\"=:;,()<>|&{}]+"
 """What ends a path inside a word a program is given (``open(".npmrc", "w")``,
 ``--log=x/pip.conf``)."""
+
+
+def _system_startup_written(found: ShellPaths) -> str | None:
+    """The first place the command writes (:func:`_written_paths`) that is, resolved, the
+    system's ``/etc/profile`` or ``/etc/bash.bashrc``
+    (:data:`~harness_memory.hooks.named_scripts.SYSTEM_STARTUP_FILES`: ``cd /etc && cat x >>
+    profile``), or None: a project's ``rootfs/etc/profile`` is none (review rv-fix69h)."""
+    for path in _written_paths(found):
+        if os.path.realpath(path) in SYSTEM_STARTUP_FILES:
+            return path
+    return None
 
 
 def _names_settings(found: ShellPaths, names: tuple[str, ...]) -> str | None:

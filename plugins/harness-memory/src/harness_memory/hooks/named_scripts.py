@@ -250,11 +250,21 @@ def system_file(path: str) -> bool:
 
 def system_startup_file(path: str) -> bool:
     """Whether ``path`` is one of :data:`SYSTEM_STARTUP_FILES` (with its links resolved: a
-    ``~/.profile`` linked to ``/etc/profile``) and the system's (:func:`system_file`): the
-    guard runs none of its commands as the call's (H-5: ``/etc/profile`` alone was 167–181 M
-    instructions of every ``bash -lc`` hook). Any other file a shell runs, a system's
-    ``/etc/profile.d/x.sh`` named by ``BASH_ENV`` or ``--rcfile`` included, is judged."""
-    return os.path.realpath(path) in SYSTEM_STARTUP_FILES and system_file(path)
+    ``~/.profile`` linked to ``/etc/profile``; the very file this process sees there, not one
+    of another mount namespace a ``/proc/<pid>/root/etc/profile`` resolves to by name) and the
+    system's (:func:`system_file`): the guard judges none of its commands as the call's, only
+    what it names and sources (H-5: ``/etc/profile``'s commands were 167–181 M instructions of
+    every ``bash -lc`` hook). Any other file a shell runs, a system's ``/etc/profile.d/x.sh``
+    named by ``BASH_ENV`` or ``--rcfile`` included, is judged as commands."""
+    real = os.path.realpath(path)
+    if real not in SYSTEM_STARTUP_FILES:
+        return False
+    try:
+        if not os.path.samefile(path, real):  # noqa: PTH121
+            return False
+    except OSError:
+        return False
+    return system_file(path)
 
 
 _PREAMBLE = r"(?:[ \t]*(?:\#[^\n]*)?\n)*[ \t]*"
