@@ -5,8 +5,10 @@ A delete is all or nothing: the file goes with its index lines, or neither goes.
 refuses (409) where the scope's ``MEMORY.md`` on the service is no index it may rewrite (a
 symlink out of the memory root or to another scope's file, a folder, a FIFO, a file hard-linked
 outside its folder). A machine's push deleting a file there still deleted it and kept its line
-in the index nobody can prune: a half delete. The same rule decides it now: the push is answered
-409 with a problem saying which file, which index and why, nothing of it is written (the file,
+in the index nobody can prune: a half delete. The push writer's own rule decides it now (it
+writes no index through any symlink, nor a folder, a FIFO, a file hard-linked elsewhere, one
+over 16 MiB): the push is answered
+409 with a problem saying what to do, which file and why, nothing of it is written (the file,
 the index and the machine's ref on the service stay as they were), the machine keeps its change,
 and once the index is a regular file again the same push goes through.
 """
@@ -29,7 +31,7 @@ from tests.api.test_r1_git_sync import MACHINE, GitMachine, git_url, scope_holds
 LINE = "- [F](f.md) — the file deleted\n"
 OTHER = "- [G](g.md) — a file kept\n"
 F_TEXT = "---\ndescription: f\n---\nbody of f\n"
-_NEVER_READ = ", which the service never reads, rewrites or follows"
+_LINK = "it is a symlink there, which is never written through"
 
 
 def _link_out(agent: AgentHome, index: Path) -> tuple[str, Path]:
@@ -38,7 +40,7 @@ def _link_out(agent: AgentHome, index: Path) -> tuple[str, Path]:
     outside.write_bytes(index.read_bytes())
     index.unlink()
     index.symlink_to(outside)
-    return f"a symlink to outside the memory root{_NEVER_READ}", outside
+    return _LINK, outside
 
 
 def _folder(agent: AgentHome, index: Path) -> tuple[str, Path]:
@@ -46,19 +48,19 @@ def _folder(agent: AgentHome, index: Path) -> tuple[str, Path]:
     index.unlink()
     index.mkdir()
     (index / "notes.md").write_bytes(text)
-    return f"a folder, not a file{_NEVER_READ}", index / "notes.md"
+    return "it is a folder there", index / "notes.md"
 
 
 def _fifo(agent: AgentHome, index: Path) -> tuple[str, Path]:
     index.unlink()
     os.mkfifo(index)
-    return f"a FIFO (named pipe), not a regular file{_NEVER_READ}", index
+    return "it is a FIFO there", index
 
 
 def _hard_linked_outside(agent: AgentHome, index: Path) -> tuple[str, Path]:
     outside = agent.tmp / "second-name.md"
     os.link(index, outside)
-    return f"{HARD_LINKED}{_NEVER_READ}", outside
+    return f"it is {HARD_LINKED} there, so it is never read (A-7)", outside
 
 
 def _link_to_another_scope(agent: AgentHome, index: Path) -> tuple[str, Path]:
@@ -67,11 +69,7 @@ def _link_to_another_scope(agent: AgentHome, index: Path) -> tuple[str, Path]:
     other.write_bytes(index.read_bytes())
     index.unlink()
     index.symlink_to(Path("..") / key / layout.INDEX_FILE)
-    return (
-        f"a symlink to {key}/MEMORY.md, the index of another scope ({key}), which only that "
-        "scope's own changes rewrite, under its lock and in its history",
-        other,
-    )
+    return _LINK, other
 
 
 @pytest.fixture
@@ -112,10 +110,11 @@ async def test_a6_r1_a_push_deleting_beside_an_index_it_cannot_rewrite_takes_not
     )
     problem = await expect_problem(said, 409, "the push was not taken")
     assert problem["detail"] == (
-        f"the push was not taken: it deletes 'f.md', and scope user's MEMORY.md on the "
-        f"service is {what}, so its index lines could not be removed; nothing was taken (a "
-        "delete is all or nothing) and the machine keeps its change: make MEMORY.md on the "
-        "service's machine a regular file in the scope's folder (or remove it), then sync again"
+        "the push was not taken, and the machine keeps its change: make MEMORY.md on the "
+        "service's machine a regular file of the scope's folder, no symlink, at most 16777216 "
+        "bytes (or remove it), then sync again. The push deletes 'f.md', but scope user's "
+        f"MEMORY.md on the service could not be written ({what}), so its index lines could not "
+        "be removed, and a delete is all or nothing"
     )
     assert (agent.user / "f.md").read_text(encoding="utf-8") == F_TEXT  # the file stays
     assert (agent.user / "g.md").read_text(encoding="utf-8") == "g\n"  # nothing else taken

@@ -3,7 +3,7 @@ why it was refused, keeps the machine's change, and sends it once the index is f
 
 The service refuses such a push whole (409: the file would go and a line linking it stay in a
 ``MEMORY.md`` nobody can prune). git shows only "RPC failed; HTTP 409", so the sync asks the
-service for its reason, as it does for a 5xx: the result names the file, the index and the fix.
+service for its reason, as it does for a 5xx: the result says the fix, then the file and why.
 The change waits on the machine (nothing is lost, nothing fetched over it), each later sync
 tries it once more and says the same, and once ``MEMORY.md`` on the service is a regular file
 again, the next sync sends it and both sides end without the file and its line.
@@ -49,12 +49,12 @@ def test_a6_r1_a_refused_delete_is_said_kept_on_the_machine_and_sent_once_fixed(
         assert not result.ok and result.waiting and not result.refused
         assert result.error is not None and "HTTP 409" in result.error, result.error
         assert result.error.endswith(
-            "(the service says: the push was not taken: it deletes 'f.md', and scope user's "
-            "MEMORY.md on the service is a symlink to outside the memory root, which the "
-            "service never reads, rewrites or follows, so its index lines could not be removed; "
-            "nothing was taken (a delete is all or nothing) and the machine keeps its change: "
-            "make MEMORY.md on the service's machine a regular file in the scope's folder (or "
-            "remove it), then sync again)"
+            "(the service says: the push was not taken, and the machine keeps its change: make "
+            "MEMORY.md on the service's machine a regular file of the scope's folder, no "
+            "symlink, at most 16777216 bytes (or remove it), then sync again. The push deletes "
+            "'f.md', but scope user's MEMORY.md on the service could not be written (it is a "
+            "symlink there, which is never written through), so its index lines could not be "
+            "removed, and a delete is all or nothing)"
         ), result.error
     assert (user / "f.md").read_text(encoding="utf-8") == F_TEXT
     assert outside.read_text(encoding="utf-8") == LINE + OTHER

@@ -6,12 +6,19 @@ those folders with their own file tools and take no lock of ours, so every chang
 where the folder still holds what the merge started from (``disk``), and a write that slipped in
 is kept:
 
-- ``MEMORY.md`` goes through :func:`memory_core.file_edit.edit_file` with a three-way line
-  merge of the change into whatever the index holds now (every line anyone wrote stays); a
-  missing index is created (an index that appears meanwhile is merged into instead); where
-  the index there cannot be rewritten (no regular file, hard-linked elsewhere, over its cap)
-  the lines the change adds are kept in ``MEMORY-<label>.md`` instead, reported as
-  ``index-unwritten`` with why and what to do;
+- ``MEMORY.md`` is written first, through :func:`memory_core.file_edit.edit_file` with a
+  three-way line merge of the change into whatever the index holds now (every line anyone
+  wrote stays); a missing index is created (an index that appears meanwhile is merged into
+  instead). Where the index there cannot be rewritten (:func:`index_unwritable`: a symlink,
+  even to a file of the scope's own folder, a folder, a FIFO, a file hard-linked elsewhere, one
+  over :data:`INDEX_CAP`; or it turned into one while it was written):
+
+  - a change that deletes topic files (a rename away included) writes nothing at all and
+    raises :class:`HalfDeleteRefused` (A-6: a delete is all or nothing; the files would go and
+    their lines stay in an index nobody rewrites). So does one that leaves the index as it was
+    while such an index is there: whether a line of it links a deleted file cannot be known;
+  - any other change is written, and the lines it adds to the index are kept in
+    ``MEMORY-<label>.md`` instead, reported as ``index-unwritten`` with why and what to do;
 - a topic file is created only where no file is (``os.link``), replaced only while it holds the
   text the merge started from (``edit_file``), deleted only while it does (moved aside,
   compared, then unlinked or put back). Where the file changed meanwhile the new text is kept
@@ -35,6 +42,7 @@ Blocking: run it in a worker thread.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import re
@@ -47,7 +55,7 @@ from memory_core import layout
 from memory_core.atomic import create_new_bytes, fsync_directory
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
-from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
+from memory_core.hard_links import HARD_LINKED, NamedElsewhereError, named_elsewhere
 from memory_core.index_merge import rewrite_links
 from memory_core.line_merge import merge_lines
 from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file, scope_file_cap
@@ -61,11 +69,24 @@ from memory_core.scope_merge import (
     with_index_lines,
 )
 
-__all__ = ["apply_scope"]
+__all__ = ["HalfDeleteRefused", "apply_scope", "index_unwritable"]
 
 logger = logging.getLogger(__name__)
 
 _LINE_RE = re.compile(rb"[^\n]*\n|[^\n]+")
+
+
+class HalfDeleteRefused(Exception):
+    """A change deleting topic files (or renaming them away) was not written at all, because
+    the scope's ``MEMORY.md`` could not be rewritten (A-6: all or nothing). ``deleted``: the
+    topic files it deletes, by name, sorted; ``reason``: why the index could not be written
+    (:func:`index_unwritable`'s words, ``"it is a symlink there, which is never written
+    through"``)."""
+
+    def __init__(self, deleted: list[str], reason: str) -> None:
+        super().__init__(f"{layout.INDEX_FILE} could not be written ({reason}); nothing deleted")
+        self.deleted = deleted
+        self.reason = reason
 
 
 def apply_scope(
@@ -76,23 +97,31 @@ def apply_scope(
 
     ``content`` gives the bytes of any blob id of ``disk`` and ``target``; ``label`` names the
     incoming side in the names of kept copies. Returns what had to be kept beside or kept
-    (races with a writer). Raises ``OSError`` when the folder cannot be written (what was
-    written until then stays, each file whole).
+    (races with a writer). ``MEMORY.md`` is written first: raises :class:`HalfDeleteRefused`,
+    nothing written, when it cannot be and the change deletes topic files (A-6, see the
+    module). Raises ``OSError`` when the folder cannot be written (what was written until then
+    stays, each file whole).
     """
     with os.scandir(scope) as listing:
         taken = {entry.name for entry in listing} | set(target)
     outcomes: list[MergeOutcome] = []
+    index = scope / layout.INDEX_FILE
+    before, after = disk.get(layout.INDEX_FILE), target.get(layout.INDEX_FILE)
+    deleted = _deleted_topics(disk, target)
+    if before != after:
+        unwritten = _write_index(index, before, after, content)
+    else:  # nothing to write, but a line of an index never rewritten may link a deleted file
+        unwritten = index_unwritable(index) if deleted else None
+    if unwritten is not None and deleted:
+        logger.warning("%s is not deleted: %s cannot be written", ", ".join(deleted), index)
+        raise HalfDeleteRefused(deleted, unwritten)
+    if unwritten is not None:
+        outcomes.append(_keep_index_lines(scope, before, after, content, label, taken, unwritten))
     for name in sorted(set(disk) | set(target)):
         before, after = disk.get(name), target.get(name)
-        if before == after or not is_scope_file(name):
+        if before == after or not is_scope_file(name) or name == layout.INDEX_FILE:
             continue
-        if name == layout.INDEX_FILE:
-            unwritten = _write_index(scope / name, before, after, content)
-            if unwritten is not None:
-                outcomes.append(
-                    _keep_index_lines(scope, before, after, content, label, taken, unwritten)
-                )
-        elif name == layout.MARKER_FILE:
+        if name == layout.MARKER_FILE:
             if after is not None:
                 create_new_bytes(scope / name, content(after), sync_parent=False)
         else:
@@ -102,6 +131,18 @@ def apply_scope(
     _index_what_was_kept(scope, disk, target, content, outcomes)
     fsync_directory(scope)
     return outcomes
+
+
+def _deleted_topics(disk: Blobs, target: Blobs) -> list[str]:
+    """The topic files ``disk`` holds and ``target`` does not (deleted or renamed away), sorted;
+    never ``MEMORY.md`` or the ``.workspace`` marker, nor a name no scope file has."""
+    return sorted(
+        name
+        for name in disk
+        if name not in target
+        and name not in (layout.INDEX_FILE, layout.MARKER_FILE)
+        and is_scope_file(name)
+    )
 
 
 def _index_what_was_kept(
@@ -272,8 +313,8 @@ def _delete_if_unchanged(
 
 def _write_index(path: Path, before: str | None, after: str | None, content: Content) -> str | None:
     """Merge the change ``before`` → ``after`` of ``MEMORY.md`` into what it holds now; None
-    when written, else why it could not be (the file there is no regular file, has another
-    name too, or is over :data:`INDEX_CAP`): never followed, read or replaced then."""
+    when written, else why it could not be (:func:`index_unwritable`, or the same found by the
+    write itself: it turned into such a file meanwhile): never followed, read or replaced then."""
     base = b"" if before is None else content(before)
     new = b"" if after is None else content(after)
     if after is None and _delete_if_unchanged(path, before):
@@ -288,25 +329,55 @@ def _write_index(path: Path, before: str | None, after: str | None, content: Con
             if create_new_bytes(path, new, sync_parent=False):
                 return None
             continue  # created meanwhile: merge into it
-        if not _regular(path):
-            logger.warning("%s is not a regular file; the index change is not written", path)
-            return _NOT_REGULAR
-        try:
-            edit_file(path, merge, merge=merge_lines, read_cap=INDEX_CAP)
-        except FileTooLarge:
-            logger.warning("%s is larger than %d bytes; not rewritten", path, INDEX_CAP)
-            return f"it is larger than {INDEX_CAP} bytes there"
-        except NamedElsewhereError:  # never read (A-7): its text is another file's
-            logger.warning("%s is %s; the index change is not written", path, HARD_LINKED)
-            return f"it is {HARD_LINKED} there, so it is never read (A-7)"
-        except NotRegularFileError:  # swapped for a folder or FIFO since the look
-            logger.warning("%s is not a regular file; the index change is not written", path)
-            return _NOT_REGULAR
-        return None
+        unwritable = index_unwritable(path)
+        if unwritable is None:
+            try:
+                edit_file(path, merge, merge=merge_lines, read_cap=INDEX_CAP)
+            except FileTooLarge:  # each grown or swapped since the look
+                unwritable = _OVER_CAP
+            except NamedElsewhereError:  # never read (A-7): its text is another file's
+                unwritable = _NAMED_ELSEWHERE
+            except NotRegularFileError:
+                unwritable = _NOT_REGULAR
+            except OSError as error:  # made a symlink since the look: O_NOFOLLOW refuses it
+                if error.errno != errno.ELOOP:
+                    raise
+                unwritable = _NOT_REGULAR
+        if unwritable is not None:
+            logger.warning("%s: %s; the index change is not written", path, unwritable)
+        return unwritable
     raise FileKeptChanging(f"{path.name} kept appearing and disappearing while it was written")
 
 
+def index_unwritable(path: Path) -> str | None:
+    """Why the push writer (:func:`apply_scope`) never rewrites the ``MEMORY.md`` at ``path``,
+    as words after "could not be written": ``"it is a symlink there, which is never written
+    through"`` (wherever it leads, the scope's own folder too), ``"it is a folder there"``, ``"it
+    is a FIFO there"``, ``"it is larger than 16777216 bytes there"`` (:data:`INDEX_CAP`), ``"it
+    is a file with other hard links, … there, so it is never read (A-7)"``; None when it may be
+    (a regular file of its own within the cap) or nothing is there. The one rule of the sync's
+    index writes (R-2, A-6). An ``lstat`` (a listing of the folder for a file of more than one
+    name); raises ``OSError`` when the folder cannot be looked at."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        return "it is a symlink there, which is never written through"
+    if stat.S_ISDIR(info.st_mode):
+        return "it is a folder there"
+    if stat.S_ISFIFO(info.st_mode):
+        return "it is a FIFO there"
+    if not stat.S_ISREG(info.st_mode):
+        return _NOT_REGULAR
+    if info.st_size > INDEX_CAP:
+        return _OVER_CAP
+    return _NAMED_ELSEWHERE if named_elsewhere(path, info) else None
+
+
 _NOT_REGULAR = "it is no regular file there (a symlink, a folder or a FIFO)"
+_OVER_CAP = f"it is larger than {INDEX_CAP} bytes there"
+_NAMED_ELSEWHERE = f"it is {HARD_LINKED} there, so it is never read (A-7)"
 
 
 def _keep_index_lines(

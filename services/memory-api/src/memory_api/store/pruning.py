@@ -32,7 +32,8 @@ known, so the delete is refused too (409: all or nothing), and the detail says w
 how to fix it. One symlinked to another scope's file (its ``MEMORY.md`` or any file of its
 folder) is refused the same way: pruning it would change that scope outside its lock and its
 history (Q-4, V-1). :func:`unprunable_index` is the one rule saying which index a delete may
-rewrite; a machine's push that deletes a file obeys it too (:mod:`.sync.push`, R-1).
+rewrite; a machine's push that deletes a file has its writer's stricter one, no symlink at all
+(:func:`memory_core.scope_write.index_unwritable`, R-1).
 
 Blocking: run in a worker thread.
 """

@@ -33,17 +33,19 @@ first push). Then, under the scope's lock:
    (a made-up one, or the machine's from before a retention run, V-3): of it the service
    keeps the files alone (a stand-in first version, :func:`_keep_files_only`), never its
    history, so a version retention squashed is not brought back by a machine that held it;
-3. a merge that deletes a topic file while the scope's ``MEMORY.md`` is no index a delete may
-   rewrite (:func:`~memory_api.store.pruning.unprunable_index`, the API delete's own rule: a
-   symlink out of the root or to another scope's file, a folder, a FIFO, a file hard-linked
-   outside its folder) refuses the whole push before anything is written
-   (:class:`~memory_api.errors.Conflict`, 409, A-6: the file would go and its line stay where
-   nobody can prune it); the machine's ref goes back, so the machine keeps its change and sends
-   it again at its next sync;
-   the result is written into the scope folder without losing a write made meanwhile by an
+3. the result is written into the scope folder without losing a write made meanwhile by an
    agent on the service's machine (:func:`memory_core.scope_write.apply_scope`: the merge
    starts from the newest version, and a file on disk that differs from it, written since the
-   last record, is never overwritten or deleted: the pushed text is kept beside it);
+   last record, is never overwritten or deleted: the pushed text is kept beside it).
+   ``MEMORY.md`` is written first; a merge that deletes a topic file (or renames one away)
+   while the scope's ``MEMORY.md`` is one the push writer never rewrites
+   (:func:`memory_core.scope_write.index_unwritable`: any symlink, even to a file of the
+   scope's own folder, a folder, a FIFO, a file hard-linked elsewhere, one over 16 MiB; or one
+   that became such a file while it was written) writes nothing and refuses the whole push
+   (:class:`~memory_api.errors.Conflict`, 409, A-6: the file would go and its line stay where
+   nobody can prune it); the machine's ref goes back, so the machine keeps its change and sends
+   it again at its next sync. A push deleting nothing is written beside such an index, the
+   lines it adds kept in ``MEMORY-<machine>.md``;
 4. the files the merge wrote (and any it found raced) are recorded as a version (source
    ``sync``, ``Machine:`` and one ``Merged:`` trailer per outcome; the scope's other files are
    not looked at: a write made to one of them on the service's machine is recorded by the
@@ -71,9 +73,9 @@ from pathlib import Path
 from memory_core.keys import FILE_NAME_MAX_BYTES, USER_SCOPE, key_for_real_path
 from memory_core.layout import INDEX_FILE, MARKER_FILE
 from memory_core.rules import marker_problem
-from memory_core.scope_files import sync_refusal
+from memory_core.scope_files import INDEX_CAP, sync_refusal
 from memory_core.scope_merge import MergeOutcome, blob_id, merge_scopes
-from memory_core.scope_write import apply_scope
+from memory_core.scope_write import HalfDeleteRefused, apply_scope
 from memory_core.short_names import (
     disk_name_max,
     fitted_renames,
@@ -102,7 +104,6 @@ from memory_api.store.history.repo import (
     sized_tree,
     tree_of,
 )
-from memory_api.store.pruning import unprunable_index
 from memory_api.store.scopes import walk_sub_folders
 from memory_api.store.sync.backend import MachineRef
 from memory_api.store.sync.machines import Machine
@@ -330,8 +331,10 @@ def _take(
     # written in the folder held open: one swapped for a link to another agent's scope
     # meanwhile is never written (A-7); raises FolderSwapped (an OSError) when it is already
     with held_folder(scope.parent, scope) as held:
-        _refuse_half_deletes(scope, held, first, merge.files)
-        raced = apply_scope(held, first, merge.files, blobs, label=machine.name)
+        try:
+            raced = apply_scope(held, first, merge.files, blobs, label=machine.name)
+        except HalfDeleteRefused as refused:
+            raise _half_delete_refused(scope.name, refused) from None
     outcomes = [outcome.describe() for outcome in _unique(merge.outcomes + raced)] + outcomes
     written = {name for name, blob in merge.files.items() if first.get(name) != blob}
     written |= {name for name in first if name not in merge.files}
@@ -356,41 +359,33 @@ _DELETES_NAMED = 3
 """At most this many files a refused push deletes are named in its refusal; the rest counted."""
 
 
-def _refuse_half_deletes(
-    scope: Path, held: Path, first: Mapping[str, str], merged: Mapping[str, str]
-) -> None:
-    """Refuse the whole push (:class:`~memory_api.errors.Conflict`, 409, before anything is
-    written) when the merge deletes a topic file of the real ``scope`` (held open as ``held``)
-    and its ``MEMORY.md`` is no index a delete may rewrite
-    (:func:`~memory_api.store.pruning.unprunable_index`, the rule of the API delete): the file
-    would go and a line linking it stay in an index nobody can prune, a half delete (A-6).
-    ``first`` is the newest version's files, ``merged`` the merge's. The machine's ref goes
-    back (:func:`take_push`), so the machine keeps its change and sends it again at its next
-    sync; once the index is a regular file again, the push is taken."""
-    deleted = sorted(
-        name for name in first if name not in merged and name not in (INDEX_FILE, MARKER_FILE)
-    )
-    if not deleted:
-        return
-    refused = unprunable_index(scope.parent, held)
-    if refused is None:
-        return
+def _half_delete_refused(key: str, refused: HalfDeleteRefused) -> Conflict:
+    """The refusal (409) of a push whose merge deletes topic files of scope ``key`` while its
+    ``MEMORY.md`` could not be written (``refused``, :func:`memory_core.scope_write.apply_scope`
+    wrote nothing): the file would go and a line linking it stay in an index nobody can prune,
+    a half delete (A-6). What to do comes first, so a machine that shows only the first 500
+    characters of the reason (R-1) shows it whatever the names; then which files (at most
+    :data:`_DELETES_NAMED`, the rest counted), which index and why. The machine's ref goes back
+    (:func:`take_push`), so the machine keeps its change and sends it again at its next sync;
+    once the index is a regular file again, the push is taken."""
+    deleted = refused.deleted
     named = ", ".join(repr(shown_name(name)) for name in deleted[:_DELETES_NAMED])
     more = len(deleted) - _DELETES_NAMED
     named += f" and {more} more" if more > 0 else ""
     logger.warning(
-        "a push to scope %s deleting %s was refused: its %s is %s",
-        scope.name,
+        "a push to scope %s deleting %s was refused: its %s could not be written: %s",
+        key,
         named,
         INDEX_FILE,
-        refused.partition(", which")[0],
+        refused.reason,
     )
-    raise Conflict(
-        f"the push was not taken: it deletes {named}, and scope {scope.name}'s {INDEX_FILE} on "
-        f"the service is {refused}, so {'its' if len(deleted) == 1 else 'their'} index lines "
-        "could not be removed; nothing was taken (a delete is all or nothing) and the machine "
-        f"keeps its change: make {INDEX_FILE} on the service's machine a regular file in the "
-        "scope's folder (or remove it), then sync again"
+    return Conflict(
+        f"the push was not taken, and the machine keeps its change: make {INDEX_FILE} on the "
+        "service's machine a regular file of the scope's folder, no symlink, at most "
+        f"{INDEX_CAP} bytes (or remove it), then sync again. The push deletes {named}, but "
+        f"scope {key}'s {INDEX_FILE} on the service could not be written ({refused.reason}), so "
+        f"{'its' if len(deleted) == 1 else 'their'} index lines could not be removed, and a "
+        "delete is all or nothing"
     )
 
 

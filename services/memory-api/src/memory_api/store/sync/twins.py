@@ -19,7 +19,7 @@ import logging
 from pathlib import Path
 
 from memory_core.scope_merge import fold_name, part_twins
-from memory_core.scope_write import apply_scope
+from memory_core.scope_write import HalfDeleteRefused, apply_scope
 
 from memory_api.store.history.recorder import Attribution, ScopeHistories
 from memory_api.store.history.repo import read_blob, read_head
@@ -38,8 +38,10 @@ def keep_twins_apart(
     """Keep the twins the real ``scope`` folder holds apart (see the module), just after it
     was recorded; ``subject`` names what is about to read it (``a fetch by laptop``). The
     outcome lines (none when it holds no twins: one pass over its newest version's names).
-    When the folder cannot be written (a read-only data dir) the twins are left as they are,
-    logged; what was written until then is recorded by the next record. Raises
+    When the folder cannot be written (a read-only data dir), or its ``MEMORY.md`` cannot be
+    (:class:`~memory_core.scope_write.HalfDeleteRefused`: a twin's name would go and its index
+    lines stay, A-6), the twins are left as they are, logged; what was written until then is
+    recorded by the next record. Raises
     :class:`~memory_api.store.history.git.HistoryUnavailable` when git refuses."""
     repository = histories.repository(agent_id, scope)
     head = read_head(repository)
@@ -59,7 +61,7 @@ def keep_twins_apart(
     known.update(parted.new)
     try:
         raced = apply_scope(scope, files, parted.files, content, label=TWIN_LABEL)
-    except OSError as error:
+    except (OSError, HalfDeleteRefused) as error:  # a read-only folder; an index never rewritten
         logger.warning("the twins of scope %s could not be kept apart: %s", scope.name, error)
         return []
     outcomes = [outcome.describe() for outcome in dict.fromkeys(parted.outcomes + raced)]
