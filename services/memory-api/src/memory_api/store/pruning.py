@@ -31,7 +31,7 @@ read, written or followed out of the root (A-7); whether a line of it links the 
 known, so the delete is refused too (409: all or nothing), and the detail says what it is and
 how to fix it. One symlinked to another scope's file (its ``MEMORY.md`` or any file of its
 folder) is refused the same way: pruning it would change that scope outside its lock and its
-history (Q-4, V-1). :func:`unprunable_index` is the one rule saying which index a delete may
+history (Q-4, V-1). :func:`_index_to_prune` is the one rule saying which index a delete may
 rewrite; a machine's push that deletes a file has its writer's stricter one, no symlink at all
 (:func:`memory_core.scope_write.index_unwritable`, R-1).
 
@@ -75,7 +75,6 @@ __all__ = [
     "delete_topic",
     "prune_index_file",
     "twin_names",
-    "unprunable_index",
 ]
 
 logger = logging.getLogger(__name__)
@@ -338,26 +337,21 @@ def prune_index_file(
     return Pruned(removed, edited, target)
 
 
-def unprunable_index(root: Path, scope: Path) -> str | None:
+def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, Path]:
     """What the real ``scope``'s ``MEMORY.md`` is when a delete in the scope may not rewrite it
     (A-6, A-7, Q-4), as the words after "the scope's MEMORY.md is" and why: ``"a FIFO (named
     pipe), not a regular file, which the service never reads, rewrites or follows"``, ``"a
     symlink to ab12/MEMORY.md, the index of another scope (ab12), which only that scope's own
-    changes rewrite, under its lock and in its history"``. None when it may: it is not there,
+    changes rewrite, under its lock and in its history"``; None when it may: it is not there,
     is a regular file of its own, or a symlink to a regular file in the scope's own folder or a
     sub-folder of it (pruned through the link); None too when the operating system refuses to
-    look (a symlink loop, no permission: the edit itself then fails, 503). The one rule for the
-    API delete (:func:`prune_index_file`) and a machine's push that deletes a file (R-1);
-    ``scope`` may be a folder held open. A few ``lstat``/``stat`` calls; nothing is read."""
-    return _index_to_prune(root, scope)[0]
-
-
-def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, Path]:
-    """:func:`unprunable_index`'s answer, and the path a delete's edit goes through: the
-    scope's ``MEMORY.md`` in the folder as given (a held one stays where it was checked), or,
-    for a symlink, the real path it resolved to when checked. A link is resolved once: one
-    swapped meanwhile for a link out of the root (or to another scope) never has the edit go
-    where it now points (A-7; review rv-sync69 found the edit resolving it again)."""
+    look (a symlink loop, no permission: the edit itself then fails, 503). With it, the path a
+    delete's edit goes through: the scope's ``MEMORY.md`` in the folder as given (``scope`` may
+    be a folder held open: it stays where it was checked), or, for a symlink, the real path it
+    resolved to when checked. A link is resolved once: one swapped meanwhile for a link out of
+    the root (or to another scope) never has the edit go where it now points (A-7; review
+    rv-sync69 found the edit resolving it again). A few ``lstat``/``stat`` calls; nothing is
+    read."""
     lexical = scope / layout.INDEX_FILE
     target = lexical
     if os.path.islink(lexical):  # noqa: PTH114 - one lstat, no raise
@@ -374,7 +368,7 @@ def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, Path]:
 
 
 def _never_read(root: Path, scope: Path) -> str:
-    """:func:`unprunable_index`'s words for an index that is no regular file inside the root
+    """:func:`_index_to_prune`'s words for an index that is no regular file inside the root
     (:func:`~memory_api.store.scopes.index_refusal` says what it is). Nothing of it is read or
     shown (A-7)."""
     what = index_refusal(root, scope) or "not a regular file"
@@ -382,7 +376,7 @@ def _never_read(root: Path, scope: Path) -> str:
 
 
 def _another_scope(root: Path, target: Path) -> str:
-    """:func:`unprunable_index`'s words for an index symlinked to ``target``, a real path in
+    """:func:`_index_to_prune`'s words for an index symlinked to ``target``, a real path in
     the memory ``root`` outside the scope's folder: another scope's index or file, which only
     that scope's own changes rewrite (under its lock, recorded in its history)."""
     named = target.relative_to(root)
@@ -401,7 +395,7 @@ def _another_scope(root: Path, target: Path) -> str:
 
 def _left_as_it_is(file_name: str, refused: str) -> Conflict:
     """The refusal (409) of a delete beside a ``MEMORY.md`` a delete may not rewrite
-    (``refused``: what it is and why, :func:`unprunable_index`): that a line linking
+    (``refused``: what it is and why, :func:`_index_to_prune`): that a line linking
     ``file_name`` there cannot be removed, so nothing was (A-6: all or nothing), and the fix."""
     return Conflict(
         f"{file_name!r} was not deleted: the scope's {layout.INDEX_FILE} is {refused}, so an "
