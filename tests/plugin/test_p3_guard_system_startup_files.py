@@ -1,13 +1,14 @@
-"""P-3, H-5: a startup file the agent cannot have written is the system's, trusted unread.
+"""P-3, H-5: the system's startup files are judged for what they source, not as commands.
 
 The guard judges a started shell's startup files (and the scripts they source) as commands of
 the call because an agent could write one in one call and have ``bash -lc 'ls'`` run it in the
-next. A file the agent cannot have written is not that threat: the system's files (one this
-account can neither write nor replace; for a root agent, a root-owned file writable by no one
-else in ``/etc``, ``/usr``, ``/bin``, ``/sbin``, ``/lib``: ``named_scripts.system_file``, the
-rule the definitions' reader and the programs already follow) are not read. The home's files,
-a root-owned file outside the system's folders, a link from the system's folders into the
-home: judged as before.
+next. The system's own ``/etc/profile`` and ``/etc/bash.bashrc`` (root's, writable by no one
+else; for another account, ones it can neither write nor replace:
+``named_scripts.system_startup_file``) it did not write: their commands are not judged as the
+call's (≈ 170 M instructions of every ``bash -lc`` hook), but they are read as a script the
+call sources, for the memory they name and every script they source (a ``profile.d`` loop's,
+a ``$HOME/.alias``), judged as before. Everything else, the home's files and any other file a
+shell runs first, is judged as commands as before.
 """
 
 from __future__ import annotations
@@ -98,7 +99,8 @@ def test_p3_a_login_shell_judges_the_homes_profile_not_the_systems_commands(
 
     assert Path("/etc/profile").read_text(encoding="utf-8") not in judged
     assert home in judged
-    assert read[:2] == ["/etc/profile", str(where.data / ".profile")]
+    assert "/etc/profile" in read  # as a script: what it names and sources
+    assert str(where.data / ".profile") in read
 
 
 def test_p3_the_systems_script_a_home_bashrc_sources_is_not_judged_as_commands(
@@ -284,18 +286,6 @@ def test_p3_a_system_file_named_as_a_startup_file_is_read(
     assert str(script) in read
 
 
-def test_p3_writing_etc_profile_then_starting_a_login_shell_is_refused(where: Layout) -> None:
-    """``cat evil.sh >> /etc/profile; bash -lc ls`` (a root agent): the shell runs what the
-    same command wrote, which the guard cannot have read (as ``~/.profile`` and
-    ``/etc/bash.bashrc`` were already refused)."""
-    for command in (
-        "cat evil.sh >> /etc/profile; bash -lc ls",
-        "cp evil.sh /etc/profile && sh -lc ls",
-    ):
-        reason = refusal(answer(where, "codex", "Bash", {"command": command}))
-        assert reason is not None and "etc/profile" in reason, (command, reason)
-
-
 def test_p3_usr_local_is_no_system_folder_for_a_root_agent() -> None:
     """Root agents install into ``/usr/local`` as they work: a root-owned file there is not
     the system's (rv-hook69: ``/usr/local/games/x.sh`` sourced from ``~/.bashrc`` was trusted
@@ -392,14 +382,49 @@ def test_p3_a_home_file_the_systems_bashrc_sources_is_judged(
     assert str(alias) in read
 
 
-def test_p3_a_projects_etc_profile_is_no_startup_file_but_etc_profile_reached_by_cd_is(
-    where: Layout,
+def test_p3_a_projects_etc_profile_written_before_a_login_shell_passes(where: Layout) -> None:
+    """An image overlay's ``rootfs/etc/profile`` written before ``bash -lc`` is the project's
+    file, not the shell's, and ``bash -n /etc/profile`` reads the system's: both pass."""
+    for command in (
+        "mkdir -p rootfs/etc && cp note.md rootfs/etc/profile && bash -lc 'git status'",
+        "bash -n /etc/profile && bash -lc ls",
+    ):
+        assert refusal(answer(where, "codex", "Bash", {"command": command})) is None, command
+
+
+def test_p3_a_root_agents_own_source_of_the_systems_profile_reads_what_it_sources(
+    where: Layout, read: list[str], system_startup: tuple[Path, pytest.MonkeyPatch]
 ) -> None:
-    """An image overlay's ``rootfs/etc/profile`` written before ``bash -lc make`` is the
-    project's file, not the shell's (it was refused by its last parts); ``/etc/profile``
-    written after a ``cd /etc`` is the system's (it was let through)."""
-    allowed = "mkdir -p rootfs/etc && cp note.md rootfs/etc/profile && bash -lc 'git status'"
-    assert refusal(answer(where, "codex", "Bash", {"command": allowed})) is None
-    refused = "cd /etc && cat evil.sh >> profile && bash -lc ls"
-    reason = refusal(answer(where, "codex", "Bash", {"command": refused}))
-    assert reason is not None and "/etc/profile" in reason, reason
+    """A root agent's own ``. /etc/profile`` (or ``bash -c '. /etc/profile; ls'``): the
+    profile is read as any script it sources is, and a ``profile.d`` script its loop matches
+    that names other memory is refused, as before stop 69 (review rv-fix69i: the system's
+    startup file sourced by name was skipped unread)."""
+    profile, patch = system_startup
+    patch.delenv("BASH_ENV")  # the agent's own source, no shell started with it
+    folder = profile.parent / "profile.d"
+    folder.mkdir()
+    (folder / "zz.sh").write_text(f"cp note.md {where.root / where.other}/a.md\n")
+    profile.write_text(f"for i in {folder}/*.sh; do\n  . $i\ndone\n", encoding="utf-8")
+    profile.chmod(0o644)
+    for command in (f". {profile}", f"bash -c '. {profile}; ls'"):
+        reason = refusal(answer(where, "codex", "Bash", {"command": command}))
+        assert reason is not None and "zz.sh" in reason, (command, reason)
+
+
+def test_p3_what_the_systems_file_sources_from_home_is_the_home_the_command_gives(
+    where: Layout, read: list[str], system_startup: tuple[Path, object], tmp_path: Path
+) -> None:
+    """``HOME=h bash -c ls`` runs the system's file (here through ``BASH_ENV``) with that
+    ``HOME``: its ``$HOME/.alias`` is ``h/.alias``, read and refused when it names other
+    memory (review rv-fix69i: the hook's own ``HOME`` was read)."""
+    profile, _ = system_startup
+    profile.write_text("test -s $HOME/.alias && . $HOME/.alias\n", encoding="utf-8")
+    profile.chmod(0o644)
+    home = tmp_path / "h"
+    home.mkdir()
+    (home / ".alias").write_text(f"cp note.md {where.root / where.other}/a.md\n")
+
+    reason = refusal(answer(where, "codex", "Bash", {"command": f"HOME={home} bash -c ls"}))
+
+    assert reason is not None and ".alias" in reason, reason
+    assert str(home / ".alias") in read

@@ -63,7 +63,6 @@ from harness_memory.hooks.named_scripts import (
     SCRIPT_DEPTH,
     SCRIPT_FOLLOW_CAP,
     SCRIPTS_CAP,
-    SYSTEM_STARTUP_FILES,
     git_answer_kept_by,
     git_tops,
     linked_words,
@@ -364,10 +363,7 @@ def _own_settings_refusal(found: ShellPaths, judge: _Judge, root: str, depth: in
     if not found.configured or depth >= _SETTINGS_DEPTH:
         return None
     for program in dict.fromkeys(program for program, _, _, _ in found.configured):
-        named = _names_settings(found, _OWN_SETTINGS_NAMES[program])
-        if named is None and program in STARTUP_SHELLS:
-            named = _system_startup_written(found)
-        if named is not None:
+        if (named := _names_settings(found, _OWN_SETTINGS_NAMES[program])) is not None:
             return (
                 f"{REFUSAL_PREFIX}the command writes {program}'s settings ({shown_path(named)}) "
                 f"and runs {program}, which reads them when it starts (they can make it run "
@@ -556,10 +552,7 @@ def _startup_file_refusal(
         text = data.decode("utf-8", "surrogateescape")
         text = text if judge.interactive else non_interactive_part(text, environ)
         if system_startup_file(file):  # its commands trusted (H-5); what it sources judged
-            script = ("shell", file, "source")
-            reason = _script_text_refusal(
-                text, script, base, judge, root, depth + 1, same_shell=True
-            )
+            reason = _system_startup_refusal(text, (file, base, environ), judge, root, depth)
         else:
             reason = judge.texts([text], base, depth + 1)
             named_memory = memory_named(text, root, judge.key, judge.records)
@@ -571,6 +564,26 @@ def _startup_file_refusal(
                 f"refuses what it runs: {reason.removeprefix(REFUSAL_PREFIX)}"
             )
     return None
+
+
+def _system_startup_refusal(
+    text: str, started: tuple[str, str, Mapping[str, str]], judge: _Judge, root: str, depth: int
+) -> str | None:
+    """:func:`_script_text_refusal` of the system's startup file ``text`` a shell runs first
+    (``started``: the file, the folder the shell starts in and its environment, with the
+    variables the command gives it: a ``HOME=h bash -ic …``'s ``$HOME/.alias`` is ``h``'s),
+    as a script the shell sources: the memory it names and the scripts it sources, its own
+    commands not as the call's (H-5). Kept as read in this decision, so the same file sourced
+    again (a ``~/.bashrc`` sourcing ``/etc/bash.bashrc``) is not read twice."""
+    file, base, environ = started
+    judge.scripts.add((file, base, judge.interactive is False))
+    outer, judge.environ = judge.environ, environ
+    try:
+        return _script_text_refusal(
+            text, ("shell", file, "source"), base, judge, root, depth + 1, same_shell=True
+        )
+    finally:
+        judge.environ = outer
 
 
 def _script_refusal(
@@ -592,10 +605,8 @@ def _script_refusal(
     run time; the harness's sandbox fences those). So a script named at run time (``source
     "$(brew --prefix)/etc/bash_completion"``) is not read, nor a missing one (it runs
     nothing), a link to nothing (nor does it, unless the command writes its target), a
-    folder, a compiled program, a file this account can neither write nor replace
-    (:func:`~harness_memory.hooks.named_scripts.unchangeable`), or the system's
-    ``/etc/profile`` or ``/etc/bash.bashrc``
-    (:func:`~harness_memory.hooks.named_scripts.system_startup_file`; H-5)."""
+    folder, a compiled program, or a file this account can neither write nor replace
+    (:func:`~harness_memory.hooks.named_scripts.unchangeable`)."""
     for kind, base, spelled, path, top in found.scripts:
         if path is None:
             continue  # named at run time: fenced as a script the agent's own command runs
@@ -896,16 +907,15 @@ def _unpacks_onto(file: str, found: ShellPaths, judge: _Judge) -> bool:
 def _skipped_script(script: tuple[str, str, bool], judge: _Judge) -> bool:
     """Whether the script (its file, the folder it runs in, and whether only what a shell
     that is not interactive runs of it is read) is not read: missing or a folder (it runs
-    nothing), read so already in this decision, one this account can neither write nor
-    replace (:func:`~harness_memory.hooks.named_scripts.unchangeable`), or the system's
-    ``/etc/profile`` or ``/etc/bash.bashrc`` sourced
-    (:func:`~harness_memory.hooks.named_scripts.system_startup_file`). A root agent may
-    write any other: a script it put in ``/usr/share`` and a line sourcing it it added to
-    ``~/.bashrc`` are read."""
+    nothing), read so already in this decision (a started shell's system startup file:
+    :func:`_startup_file_refusal`), or one this account can neither write nor replace
+    (:func:`~harness_memory.hooks.named_scripts.unchangeable`). A root agent may write any
+    other: a script it put in ``/usr/share`` and a line sourcing it it added to ``~/.bashrc``
+    are read, so is its own ``. /etc/profile``."""
     file = script[0]
     if script in judge.scripts or not os.path.lexists(file) or os.path.isdir(file):  # noqa: PTH112
         return True
-    return unchangeable(file) or system_startup_file(file)
+    return unchangeable(file)
 
 
 _RUN_TIME_CHARS = r"[$`*?\[]"
@@ -961,17 +971,6 @@ shells' startup files); one ending in ``/`` is a folder anything below which is 
 _PATH_SPLIT_RE = r"[\s'\"=:;,()<>|&{}]+"
 """What ends a path inside a word a program is given (``open(".npmrc", "w")``,
 ``--log=x/pip.conf``)."""
-
-
-def _system_startup_written(found: ShellPaths) -> str | None:
-    """The first place the command writes (:func:`_written_paths`) that is, resolved, the
-    system's ``/etc/profile`` or ``/etc/bash.bashrc``
-    (:data:`~harness_memory.hooks.named_scripts.SYSTEM_STARTUP_FILES`: ``cd /etc && cat x >>
-    profile``), or None: a project's ``rootfs/etc/profile`` is none (review rv-fix69h)."""
-    for path in _written_paths(found):
-        if os.path.realpath(path) in SYSTEM_STARTUP_FILES:
-            return path
-    return None
 
 
 def _names_settings(found: ShellPaths, names: tuple[str, ...]) -> str | None:

@@ -223,7 +223,8 @@ LOCAL_FOLDER = "/usr/local/"
 never the system's."""
 SYSTEM_STARTUP_FILES = frozenset({"/etc/profile", "/etc/bash.bashrc"})
 """The system-wide startup files a shell runs at their fixed places (bash's and a POSIX
-shell's), trusted unread when they are the system's (:func:`system_startup_file`)."""
+shell's), whose own commands are not judged as the call's when they are the system's
+(:func:`system_startup_file`): only what they name and source."""
 
 
 def system_file(path: str) -> bool:
