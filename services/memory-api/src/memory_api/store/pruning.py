@@ -280,13 +280,11 @@ def prune_index_file(
     the index is then read and replaced in that very folder (A-7), and the logs name it as
     ``shown`` (the scope's own path) instead of ``/proc/self/fd/<n>``.
     """
-    lexical = scope / layout.INDEX_FILE
-    named = (shown or scope) / layout.INDEX_FILE  # what the logs name
+    lexical = (shown or scope) / layout.INDEX_FILE  # what the logs name
     refused, below = _index_to_prune(root, scope)
     if refused is not None:
-        logger.warning("index %s is %s; not pruned", named, refused.partition(", which")[0])
+        logger.warning("index %s is %s; not pruned", lexical, refused.partition(", which")[0])
         raise _left_as_it_is(file_name, refused)
-    lexical = named
 
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
     exact = _has_twin(scope, file_name)
@@ -301,15 +299,10 @@ def prune_index_file(
     try:
         with _held_index(scope, below) as index:
             edited = edit_file(index, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
-    except FileKeptChanging as error:
-        raise Conflict(
-            f"{file_name!r} was not deleted: {error}; nothing changed, try again"
-        ) from None
-    except FolderSwapped:  # a folder on the link's way made a link since it was checked
-        logger.warning("index %s: a folder on its link's way was replaced; not pruned", lexical)
-        raise Conflict(
-            _refusal(file_name, "led through a folder replaced while it was pruned") + ", try again"
-        ) from None
+    except (FileKeptChanging, FolderSwapped) as error:  # a folder on the link's way swapped
+        why = error if isinstance(error, FileKeptChanging) else "its index link's folder changed"
+        detail = f"{file_name!r} was not deleted: {why}; nothing changed, try again"
+        raise Conflict(detail) from None
     except _NotRewritable as error:
         logger.warning("index %s not pruned: %s", lexical, error)
         raise Conflict(
