@@ -124,3 +124,52 @@ async def test_a6_an_index_link_swapped_after_its_check_never_has_the_edit_follo
     body = await ok_json(response)
     assert body["removedIndexLines"] == [LINE]
     assert own.read_text(encoding="utf-8") == f"{OTHER}\n"
+
+
+@pytest.mark.parametrize("linked", ["sub/MEMORY.md", "INDEX.txt"])
+async def test_a6_a_folder_on_the_index_links_way_replaced_after_its_check_is_never_followed(
+    client: Client,
+    agent: AgentHome,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    linked: str,
+) -> None:
+    """The index links a file of the scope's own folder; after the check, the folder the file
+    lies in (``sub``, or the scope's folder itself) is renamed and a link out of the root put
+    in its place: the edit looked the checked real path up again by its names and rewrote the
+    file outside (review rv-fix69s: 193 and 252 tries of a loop). The edit now goes through the
+    folders held open: outside is never touched; ``sub`` swapped refuses the delete (409)."""
+    from memory_api.store import pruning, scopes
+
+    topic = write_topic(agent.user, "f.md")
+    own = agent.user / linked
+    own.parent.mkdir(exist_ok=True)
+    own.write_text(INDEX, encoding="utf-8")
+    outside = tmp_path / "outside"
+    (outside / "sub").mkdir(parents=True)
+    for file in (outside / linked, outside / "user" / linked):
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(f"{LINE}\nkeep\n", encoding="utf-8")
+    (agent.user / layout.INDEX_FILE).symlink_to(linked)
+    checked = scopes.index_refusal
+    swapped = agent.user / "sub" if "/" in linked else agent.user
+
+    def swapped_after_the_check(root: Path, scope: Path) -> str | None:
+        answer = checked(root, scope)
+        swapped.rename(swapped.with_name(swapped.name + "-moved"))
+        swapped.symlink_to(outside / "user" if swapped == agent.user else outside / "sub")
+        return answer
+
+    monkeypatch.setattr(pruning, "index_refusal", swapped_after_the_check)
+
+    response = await client.delete(file_url("user", "f.md"))
+
+    for file in (outside / linked, outside / "user" / linked):
+        assert file.read_text(encoding="utf-8") == f"{LINE}\nkeep\n"  # never followed
+    if "/" in linked:
+        await expect_problem(response, 409, "'f.md' was not deleted")
+        assert topic.read_bytes()
+    else:  # the scope's folder held open: pruned where it was checked, under its new name
+        assert (await ok_json(response))["removedIndexLines"] == [LINE]
+        moved = agent.user.with_name("user-moved")
+        assert (moved / "INDEX.txt").read_text(encoding="utf-8") == f"{OTHER}\n"

@@ -252,3 +252,65 @@ def test_r2_index_lines_past_a_topic_file_s_cap_go_into_more_files_each_line_onc
     assert sorted(held) == sorted((added + more).splitlines(True))  # each line once
     assert all((tmp_path / name).stat().st_size <= TOPIC_CAP for name in after)
     assert again.kind == "index-unwritten"
+
+
+LINKED = b"- [F](f.md) the file\n"
+KEPT = b"- [G](g.md) kept\n"
+
+
+def _index_moved_while_written(
+    scope: Path, monkeypatch: pytest.MonkeyPatch, *, linked_back: bool
+) -> None:
+    """The scope's ``MEMORY.md`` moved away just as the writer opens it (``mv MEMORY.md
+    INDEX.txt``) and, when ``linked_back``, a link to the moved file made just after (``ln -s
+    INDEX.txt MEMORY.md``): a move then a link, not one atomic swap."""
+    from memory_core import file_edit, scope_write
+
+    edit = file_edit.edit_file
+
+    def moved(path: Path, *args: object, **kwargs: object) -> object:
+        index = Path(path)
+        index.rename(scope / "INDEX.txt")
+        try:
+            return edit(path, *args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            if linked_back:
+                index.symlink_to("INDEX.txt")
+
+    monkeypatch.setattr(scope_write, "edit_file", moved)
+
+
+def test_r2_an_index_moved_and_linked_back_while_written_deletes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer took an index gone when it opened it for written, and deleted ``f.md`` while
+    its line stayed in the file the new link names (review rv-fix69s: a version recorded):
+    the index is looked at again, and a link there refuses the whole change (A-6)."""
+    from memory_core.scope_write import HalfDeleteRefused
+
+    (tmp_path / "MEMORY.md").write_bytes(LINKED + KEPT)
+    (tmp_path / "f.md").write_bytes(b"f\n")
+    disk = _files(tmp_path)
+    _index_moved_while_written(tmp_path, monkeypatch, linked_back=True)
+
+    with pytest.raises(HalfDeleteRefused):
+        _apply(tmp_path, disk, {"MEMORY.md": KEPT})
+
+    assert (tmp_path / "f.md").read_bytes() == b"f\n"
+    assert (tmp_path / "INDEX.txt").read_bytes() == LINKED + KEPT
+
+
+def test_r2_an_index_moved_away_while_written_is_written_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An index gone when the writer opened it (and not back): the change's index is made
+    there, as for a missing one, its new line kept (review rv-fix69s: written nowhere)."""
+    (tmp_path / "MEMORY.md").write_bytes(KEPT)
+    disk = _files(tmp_path)
+    _index_moved_while_written(tmp_path, monkeypatch, linked_back=False)
+    added = KEPT + b"- [H](h.md) new\n"
+
+    assert _apply(tmp_path, disk, {"MEMORY.md": added, "h.md": b"h\n"}) == []
+
+    assert (tmp_path / "MEMORY.md").read_bytes() == added
+    assert (tmp_path / "h.md").read_bytes() == b"h\n"

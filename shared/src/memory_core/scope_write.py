@@ -320,11 +320,15 @@ def _write_index(path: Path, before: str | None, after: str | None, content: Con
     if after is None and _delete_if_unchanged(path, before):
         return None
 
+    read: list[bytes] = []  # what this attempt's edit read: none when the file was gone
+
     def merge(raw: bytes) -> bytes | None:
         """The change merged as lines into the index as it is now (:func:`merge_lines`)."""
+        read.append(raw)
         return merge_lines(base, new, raw)
 
     for _ in range(3):
+        read.clear()
         if _regular(path) is None:
             if create_new_bytes(path, new, sync_parent=False):
                 return None
@@ -332,7 +336,9 @@ def _write_index(path: Path, before: str | None, after: str | None, content: Con
         unwritable = index_unwritable(path)
         if unwritable is None:
             try:
-                edit_file(path, merge, merge=merge_lines, read_cap=INDEX_CAP)
+                edited = edit_file(path, merge, merge=merge_lines, read_cap=INDEX_CAP)
+                if edited is None and not read:
+                    continue  # gone before it was read (moved, a link to come): look again
             except FileTooLarge:  # each grown or swapped since the look
                 unwritable = _OVER_CAP
             except NamedElsewhereError:  # never read (A-7): its text is another file's

@@ -44,8 +44,9 @@ import functools
 import logging
 import os
 import unicodedata
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path, PurePath
 from typing import NamedTuple
 
 from memory_core import layout
@@ -106,8 +107,9 @@ class Pruned(NamedTuple):
     removed: list[str]
     edited: Edited | None = None
     """The index's bytes before and after the pruning (None when it was not rewritten)."""
-    index_file: Path | None = None
-    """The index file rewritten (in the held folder), for :func:`_put_back`."""
+    index_file: PurePath | None = None
+    """The index file rewritten, below the scope's folder (``MEMORY.md``, or the file its link
+    names: ``INDEX.txt``, ``sub/MEMORY.md``), for :func:`_put_back`."""
     unindexed: tuple[str, ...] = ()
     """The other files of the scope whose only index entry was a removed line (A-6: said)."""
 
@@ -158,7 +160,7 @@ def _delete_in(root: Path, scope: Path, held: Path, file_name: str, missing: Not
         if not pruned.removed:
             raise missing from None
     except OSError as error:  # an immutable file, a sticky folder: the file stays, so its lines
-        raise Unavailable(_put_back(pruned, file_name, scope / file_name, error)) from None
+        raise Unavailable(_put_back(pruned, file_name, (held, scope / file_name), error)) from None
     fsync_directory(held)
     return pruned._replace(unindexed=_left_unindexed(pruned.edited, held, file_name, here))
 
@@ -179,12 +181,15 @@ def _left_unindexed(
     return tuple(sorted(name for name in gone if os.path.lexists(scope / name)))
 
 
-def _put_back(pruned: Pruned, file_name: str, shown: Path, error: OSError) -> str:
+def _put_back(pruned: Pruned, file_name: str, where: tuple[Path, Path], error: OSError) -> str:
     """After the file's removal was refused (``error``), give its index the pruned lines back
-    (A-6: all or nothing): the bytes before the pruning, with whatever another writer (the
-    agent) wrote since merged in (:func:`~memory_core.line_merge.merge_lines`). Returns the
+    (A-6: all or nothing; ``where``: the scope's folder held open, the file's path to show),
+    through the held folder as the pruning went (:func:`_held_index`): the bytes before the
+    pruning, with whatever another writer (the agent) wrote since merged in
+    (:func:`~memory_core.line_merge.merge_lines`). Returns the
     ``detail`` saying why nothing was deleted, and when the lines could not be put back (the
     index kept changing or can no longer be written), that they are gone (logged too)."""
+    held, shown = where
     logger.error("topic file %s cannot be removed: %s", shown, error)
     reason = error.strerror or type(error).__name__
     detail = (
@@ -199,7 +204,8 @@ def _put_back(pruned: Pruned, file_name: str, shown: Path, error: OSError) -> st
         return None if raw == edited.before else merge_lines(edited.after, edited.before, raw)
 
     try:
-        edit_file(index, restore, merge=merge_lines, read_cap=PRUNE_READ_CAP)
+        with _held_index(held, index) as path:
+            edit_file(path, restore, merge=merge_lines, read_cap=PRUNE_READ_CAP)
     except (OSError, FileKeptChanging) as undo:
         logger.error(
             "index %s: the pruned lines of %s could not be put back: %s", index, shown, undo
@@ -274,13 +280,11 @@ def prune_index_file(
     the index is then read and replaced in that very folder (A-7), and the logs name it as
     ``shown`` (the scope's own path) instead of ``/proc/self/fd/<n>``.
     """
-    lexical = scope / layout.INDEX_FILE
-    named = (shown or scope) / layout.INDEX_FILE  # what the logs name
-    refused, target = _index_to_prune(root, scope)
+    lexical = (shown or scope) / layout.INDEX_FILE  # what the logs name
+    refused, below = _index_to_prune(root, scope)
     if refused is not None:
-        logger.warning("index %s is %s; not pruned", named, refused.partition(", which")[0])
+        logger.warning("index %s is %s; not pruned", lexical, refused.partition(", which")[0])
         raise _left_as_it_is(file_name, refused)
-    lexical = named
 
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
     exact = _has_twin(scope, file_name)
@@ -293,11 +297,12 @@ def prune_index_file(
         return None if pruned is None else pruned[0]
 
     try:
-        edited = edit_file(target, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
-    except FileKeptChanging as error:
-        raise Conflict(
-            f"{file_name!r} was not deleted: {error}; nothing changed, try again"
-        ) from None
+        with _held_index(scope, below) as index:
+            edited = edit_file(index, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
+    except (FileKeptChanging, FolderSwapped) as error:  # a folder on the link's way swapped
+        why = error if isinstance(error, FileKeptChanging) else "its index link's folder changed"
+        detail = f"{file_name!r} was not deleted: {why}; nothing changed, try again"
+        raise Conflict(detail) from None
     except _NotRewritable as error:
         logger.warning("index %s not pruned: %s", lexical, error)
         raise Conflict(
@@ -331,13 +336,13 @@ def prune_index_file(
     if edited is None:
         return Pruned([])
     if last and last[0][0] == edited.before:
-        return Pruned(shown_lines(edited.before, last[0][1]), edited, target)
+        return Pruned(shown_lines(edited.before, last[0][1]), edited, below)
     pruned = _pruned(edited.before, file_name, exact=exact, files=files, here=here)
     removed = [] if pruned is None else shown_lines(edited.before, pruned[1])
-    return Pruned(removed, edited, target)
+    return Pruned(removed, edited, below)
 
 
-def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, Path]:
+def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, PurePath]:
     """What the real ``scope``'s ``MEMORY.md`` is when a delete in the scope may not rewrite it
     (A-6, A-7, Q-4), as the words after "the scope's MEMORY.md is" and why: ``"a FIFO (named
     pipe), not a regular file, which the service never reads, rewrites or follows"``, ``"a
@@ -345,26 +350,42 @@ def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, Path]:
     changes rewrite, under its lock and in its history"``; None when it may: it is not there,
     is a regular file of its own, or a symlink to a regular file in the scope's own folder or a
     sub-folder of it (pruned through the link); None too when the operating system refuses to
-    look (a symlink loop, no permission: the edit itself then fails, 503). With it, the path a
-    delete's edit goes through: the scope's ``MEMORY.md`` in the folder as given (``scope`` may
-    be a folder held open: it stays where it was checked), or, for a symlink, the real path it
-    resolved to when checked. A link is resolved once: one swapped meanwhile for a link out of
-    the root (or to another scope) never has the edit go where it now points (A-7; review
-    rv-sync69 found the edit resolving it again). A few ``lstat``/``stat`` calls; nothing is
-    read."""
+        look (a symlink loop, no permission: the edit itself then fails, 503). With it, the file a
+    delete's edit goes to, below the scope's folder: ``MEMORY.md``, or, for a symlink, the file
+    it resolved to when checked (``INDEX.txt``, ``sub/MEMORY.md``), reached by
+    :func:`_held_index`. A link is resolved once: one swapped meanwhile for a link out of the
+    root (or to another scope) never has the edit go where it now points (A-7; review rv-sync69
+    found the edit resolving it again). A few ``lstat``/``stat`` calls; nothing is read."""
     lexical = scope / layout.INDEX_FILE
-    target = lexical
+    below = PurePath(layout.INDEX_FILE)
     if os.path.islink(lexical):  # noqa: PTH114 - one lstat, no raise
-        target = real_path(lexical)
+        target, folder = real_path(lexical), real_path(scope)
         if not is_within(root, target):
-            return _never_read(root, scope), target
-        if not is_within(real_path(scope), target):
-            return _another_scope(real_path(root), target), target
+            return _never_read(root, scope), below
+        if not is_within(folder, target):
+            return _another_scope(real_path(root), target), below
+        below = PurePath(os.path.relpath(target, folder))
     try:
         os.stat(lexical)  # noqa: PTH116 - one stat, followed as the edit will
     except OSError:
-        return None, target
-    return (None if index_refusal(root, scope) is None else _never_read(root, scope)), target
+        return None, below
+    return (None if index_refusal(root, scope) is None else _never_read(root, scope)), below
+
+
+@contextmanager
+def _held_index(scope: Path, below: PurePath) -> Iterator[Path]:
+    """The path a delete's edit of the index file ``below`` the held ``scope`` folder
+    (:func:`_index_to_prune`) goes through: in the scope's folder itself, ``scope / below``;
+    in a sub-folder, that file in its folder held open from ``scope`` one name at a time, no
+    symlink followed (:func:`~memory_api.store.containment.held_folder`): a folder on the way
+    renamed and replaced by a link out of the root meanwhile is never where the edit lands
+    (A-7; review rv-fix69s: the edit looked the checked real path up again by its names).
+    Raises :class:`~memory_api.store.containment.FolderSwapped` when one is no folder now."""
+    if len(below.parts) == 1:
+        yield scope / below
+        return
+    with held_folder(scope, scope.joinpath(*below.parent.parts)) as folder:
+        yield folder / below.name
 
 
 def _never_read(root: Path, scope: Path) -> str:
