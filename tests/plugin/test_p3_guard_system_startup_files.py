@@ -23,6 +23,7 @@ import pytest
 from harness_memory.hooks import guarding, named_scripts
 from harness_memory.hooks.named_scripts import read_script
 from harness_memory.hooks.settings_file import read_settings_file
+from harness_memory.hooks.shell_startup import is_interactive
 
 from tests.support.guard_cases import Layout, answer, refusal
 
@@ -108,7 +109,7 @@ def test_p3_the_systems_script_a_home_bashrc_sources_is_not_judged_as_commands(
 ) -> None:
     """``~/.bashrc`` sourcing the system's ``/etc/bash.bashrc`` (``-i`` runs both): the home's
     file is judged as commands, the system's neither as a startup file nor as the script
-    sourced (read once, as a script, for what it names and sources)."""
+    sourced (read as a script, for what it names and sources)."""
     assert _system("/etc/bash.bashrc")
     home = ". /etc/bash.bashrc\nalias ll='ls -l'\n"
     (where.data / ".bashrc").write_text(home, encoding="utf-8")
@@ -117,7 +118,7 @@ def test_p3_the_systems_script_a_home_bashrc_sources_is_not_judged_as_commands(
 
     assert Path("/etc/bash.bashrc").read_text(encoding="utf-8") not in judged
     assert home in judged
-    assert read.count("/etc/bash.bashrc") == 1
+    assert "/etc/bash.bashrc" in read  # as a script: what it names and sources
 
 
 def test_p3_a_home_profile_linking_to_the_systems_is_not_judged_as_commands(
@@ -428,3 +429,51 @@ def test_p3_what_the_systems_file_sources_from_home_is_the_home_the_command_give
 
     assert reason is not None and ".alias" in reason, reason
     assert str(home / ".alias") in read
+
+
+def test_p3_the_systems_bashrc_sourced_again_by_name_is_read_again(
+    where: Layout,
+    read: list[str],
+    system_startup: tuple[Path, pytest.MonkeyPatch],
+    tmp_path: Path,
+) -> None:
+    """``HOME=clean bash -ic '…; . /etc/bash.bashrc'``: the started shell reads the system's
+    file with ``clean``'s ``HOME`` (no ``.alias`` there), the command sources it again by name
+    with the home the hook knows, whose ``.alias`` names other memory: read again and refused
+    (review rv-fix69j: the first reading was kept as read and the second skipped)."""
+    profile, patch = system_startup
+    patch.delenv("BASH_ENV")
+    patch.setattr(
+        guarding,
+        "startup_files",
+        lambda _shell, words, _environ: [str(profile)] if is_interactive(words) else [],
+    )
+    profile.write_text("test -s $HOME/.alias && . $HOME/.alias\n", encoding="utf-8")
+    profile.chmod(0o644)
+    (where.data / ".alias").write_text(f"cp note.md {where.root / where.other}/a.md\n")
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    command = f"HOME={clean} bash -ic '. {profile}; ls'"
+
+    reason = refusal(answer(where, "codex", "Bash", {"command": command}))
+
+    assert reason is not None and ".alias" in reason, reason
+
+
+def test_p3_what_the_systems_profile_sources_is_as_deep_as_before(
+    where: Layout, read: list[str], system_startup: tuple[Path, pytest.MonkeyPatch]
+) -> None:
+    """The system's profile → ``profile.d/x.sh`` → ``a.sh`` → ``d.sh`` (an alias): as deep as
+    the guard follows when the profile's text was judged as the call's, not one level less
+    (review rv-fix69j: refused as past the files deep)."""
+    profile, _ = system_startup
+    folder = profile.parent / "profile.d"
+    folder.mkdir()
+    (folder / "x.sh").write_text(f". {folder}/a.sh\n", encoding="utf-8")
+    (folder / "a.sh").write_text(f". {folder}/d.sh\n", encoding="utf-8")
+    (folder / "d.sh").write_text("alias ll='ls -l'\n", encoding="utf-8")
+    profile.write_text(f"for i in {folder}/x.sh; do\n  . $i\ndone\n", encoding="utf-8")
+    profile.chmod(0o644)
+
+    assert refusal(answer(where, "codex", "Bash", {"command": "bash -c ls"})) is None
+    assert str(folder / "d.sh") in read

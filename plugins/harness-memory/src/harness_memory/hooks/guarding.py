@@ -573,14 +573,15 @@ def _system_startup_refusal(
     (``started``: the file, the folder the shell starts in and its environment, with the
     variables the command gives it: a ``HOME=h bash -ic …``'s ``$HOME/.alias`` is ``h``'s),
     as a script the shell sources: the memory it names and the scripts it sources, its own
-    commands not as the call's (H-5). Kept as read in this decision, so the same file sourced
-    again (a ``~/.bashrc`` sourcing ``/etc/bash.bashrc``) is not read twice."""
+    commands not as the call's (H-5). What it sources is judged one level below the command,
+    as when its text was judged as the call's, and it is not kept as read: sourced again by
+    name (``. /etc/bash.bashrc`` after a ``HOME=…``) it is read again, with that environment
+    (review rv-fix69j)."""
     file, base, environ = started
-    judge.scripts.add((file, base, judge.interactive is False))
     outer, judge.environ = judge.environ, environ
     try:
         return _script_text_refusal(
-            text, ("shell", file, "source"), base, judge, root, depth + 1, same_shell=True
+            text, ("shell", file, "source"), base, judge, root, depth, same_shell=True
         )
     finally:
         judge.environ = outer
@@ -907,11 +908,10 @@ def _unpacks_onto(file: str, found: ShellPaths, judge: _Judge) -> bool:
 def _skipped_script(script: tuple[str, str, bool], judge: _Judge) -> bool:
     """Whether the script (its file, the folder it runs in, and whether only what a shell
     that is not interactive runs of it is read) is not read: missing or a folder (it runs
-    nothing), read so already in this decision (a started shell's system startup file:
-    :func:`_startup_file_refusal`), or one this account can neither write nor replace
-    (:func:`~harness_memory.hooks.named_scripts.unchangeable`). A root agent may write any
-    other: a script it put in ``/usr/share`` and a line sourcing it it added to ``~/.bashrc``
-    are read, so is its own ``. /etc/profile``."""
+    nothing), read so already in this decision, or one this account can neither write nor
+    replace (:func:`~harness_memory.hooks.named_scripts.unchangeable`). A root agent may
+    write any other: a script it put in ``/usr/share`` and a line sourcing it it added to
+    ``~/.bashrc`` are read, so is its own ``. /etc/profile``."""
     file = script[0]
     if script in judge.scripts or not os.path.lexists(file) or os.path.isdir(file):  # noqa: PTH112
         return True

@@ -15,8 +15,10 @@ script's own scripts followed, up to :data:`SCRIPT_FOLLOW_CAP` bytes, found by t
 scan of :func:`nested_scripts`, not by reading it as a command), not as commands of the
 call — real ones (nvm's ``nvm.sh``, 158 KiB; bash-completion's) write places they build at run
 time, which the harness's sandbox fences. :func:`unchangeable` tells a file this account can
-neither write nor replace (a system file, read by no agent's hand) and :func:`system_file` the
-system's files, root's included: such a file is not read (P-3, H-5).
+neither write nor replace (a system file, read by no agent's hand): such a file is not read;
+:func:`system_file` tells the system's files, root's included (trusted by the definitions'
+reader), and :func:`system_startup_file` the system's ``/etc/profile`` and
+``/etc/bash.bashrc``, read as a script, not as the call's commands (P-3, H-5).
 """
 
 from __future__ import annotations
