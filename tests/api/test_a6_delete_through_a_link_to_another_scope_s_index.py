@@ -173,3 +173,32 @@ async def test_a6_a_folder_on_the_index_links_way_replaced_after_its_check_is_ne
         assert (await ok_json(response))["removedIndexLines"] == [LINE]
         moved = agent.user.with_name("user-moved")
         assert (moved / "INDEX.txt").read_text(encoding="utf-8") == f"{OTHER}\n"
+
+
+async def test_a6_a_folder_on_the_index_links_way_gone_after_its_check_is_a_conflict(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sub`` renamed away (nothing in its place) between the check and the edit of
+    ``sub/MEMORY.md``: changed meanwhile, 409 and try again, nothing deleted (review
+    rv-fix69w: 503, an error for an operator to look into)."""
+    from memory_api.store import pruning, scopes
+
+    topic = write_topic(agent.user, "f.md")
+    (agent.user / "sub").mkdir()
+    (agent.user / "sub" / layout.INDEX_FILE).write_text(INDEX, encoding="utf-8")
+    (agent.user / layout.INDEX_FILE).symlink_to("sub/MEMORY.md")
+    checked = scopes.index_refusal
+
+    def gone_after_the_check(root: Path, scope: Path) -> str | None:
+        answer = checked(root, scope)
+        (agent.user / "sub").rename(agent.user / "sub-moved")
+        return answer
+
+    monkeypatch.setattr(pruning, "index_refusal", gone_after_the_check)
+
+    response = await client.delete(file_url("user", "f.md"))
+
+    problem = await expect_problem(response, 409, "'f.md' was not deleted")
+    assert "try again" in problem["detail"]
+    assert topic.exists()
+    assert (agent.user / "sub-moved" / layout.INDEX_FILE).read_text(encoding="utf-8") == INDEX

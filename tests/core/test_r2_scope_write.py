@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -314,3 +315,42 @@ def test_r2_an_index_moved_away_while_written_is_written_anew(
 
     assert (tmp_path / "MEMORY.md").read_bytes() == added
     assert (tmp_path / "h.md").read_bytes() == b"h\n"
+
+
+def test_r2_an_index_moved_after_it_was_read_and_linked_back_deletes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index moved away after the writer read it, while it wrote the new text beside it
+    (``mv MEMORY.md INDEX.txt``), and linked back after (``ln -s INDEX.txt MEMORY.md``): the
+    writer found it gone at its exchange, then missing, and took that for written; ``f.md``
+    went and its line stayed (review rv-fix69w: 899 of 2,000 tries of a loop). The index is
+    looked at again: a link there refuses the whole change (A-6)."""
+    from memory_core import atomic, file_edit, scope_write
+    from memory_core.scope_write import HalfDeleteRefused
+
+    (tmp_path / "MEMORY.md").write_bytes(LINKED + KEPT)
+    (tmp_path / "f.md").write_bytes(b"f\n")
+    disk = _files(tmp_path)
+    write_temp, edit = atomic.write_temp_beside, file_edit.edit_file
+    moved: list[Path] = []
+
+    def temp_beside(path: Path, *args: object, **kwargs: object) -> object:
+        if not moved:
+            moved.append(Path(path).rename(tmp_path / "INDEX.txt"))
+        return write_temp(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    def linked_back(path: Path, *args: object, **kwargs: object) -> object:
+        try:
+            return edit(path, *args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            if moved and not os.path.lexists(path):
+                Path(path).symlink_to("INDEX.txt")
+
+    monkeypatch.setattr(file_edit, "write_temp_beside", temp_beside)
+    monkeypatch.setattr(scope_write, "edit_file", linked_back)
+
+    with pytest.raises(HalfDeleteRefused):
+        _apply(tmp_path, disk, {"MEMORY.md": KEPT})
+
+    assert (tmp_path / "f.md").read_bytes() == b"f\n"
+    assert (tmp_path / "INDEX.txt").read_bytes() == LINKED + KEPT

@@ -49,6 +49,7 @@ import re
 import secrets
 import stat
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 from memory_core import layout
@@ -320,15 +321,11 @@ def _write_index(path: Path, before: str | None, after: str | None, content: Con
     if after is None and _delete_if_unchanged(path, before):
         return None
 
-    read: list[bytes] = []  # what this attempt's edit read: none when the file was gone
-
     def merge(raw: bytes) -> bytes | None:
         """The change merged as lines into the index as it is now (:func:`merge_lines`)."""
-        read.append(raw)
         return merge_lines(base, new, raw)
 
     for _ in range(3):
-        read.clear()
         if _regular(path) is None:
             if create_new_bytes(path, new, sync_parent=False):
                 return None
@@ -337,8 +334,8 @@ def _write_index(path: Path, before: str | None, after: str | None, content: Con
         if unwritable is None:
             try:
                 edited = edit_file(path, merge, merge=merge_lines, read_cap=INDEX_CAP)
-                if edited is None and not read:
-                    continue  # gone before it was read (moved, a link to come): look again
+                if edited is None and not _holds_change(path, merge):
+                    continue  # gone meanwhile (moved, a link to come): look again
             except FileTooLarge:  # each grown or swapped since the look
                 unwritable = _OVER_CAP
             except NamedElsewhereError:  # never read (A-7): its text is another file's
@@ -379,6 +376,23 @@ def index_unwritable(path: Path) -> str | None:
     if info.st_size > INDEX_CAP:
         return _OVER_CAP
     return _NAMED_ELSEWHERE if named_elsewhere(path, info) else None
+
+
+def _holds_change(path: Path, merge: Callable[[bytes], bytes | None]) -> bool:
+    """Whether the index at ``path`` is now a regular file (no link followed) the change
+    ``merge`` leaves as it is: an edit that found nothing to do, not a file gone meanwhile,
+    before it was opened or after it was read (moved away, a link to come: a delete would
+    leave its line where the link leads; review rv-fix69w). Read once more, up to
+    :data:`INDEX_CAP` bytes; only when :func:`~memory_core.file_edit.edit_file` wrote nothing."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            return False
+        raw = file.read(INDEX_CAP + 1)
+    return len(raw) <= INDEX_CAP and merge(raw) in (None, raw)
 
 
 _NOT_REGULAR = "it is no regular file there (a symlink, a folder or a FIFO)"

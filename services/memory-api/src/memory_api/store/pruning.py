@@ -40,6 +40,7 @@ Blocking: run in a worker thread.
 
 from __future__ import annotations
 
+import errno
 import functools
 import logging
 import os
@@ -297,9 +298,9 @@ def prune_index_file(
         return None if pruned is None else pruned[0]
 
     try:
-        with _held_index(scope, below) as index:
+        with _moved_as_changed(), _held_index(scope, below) as index:
             edited = edit_file(index, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
-    except (FileKeptChanging, FolderSwapped) as error:  # a folder on the link's way swapped
+    except (FileKeptChanging, FolderSwapped, _Moved) as error:  # the file or a folder on its way
         why = error if isinstance(error, FileKeptChanging) else "its index link's folder changed"
         detail = f"{file_name!r} was not deleted: {why}; nothing changed, try again"
         raise Conflict(detail) from None
@@ -350,7 +351,7 @@ def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, PurePath]:
     changes rewrite, under its lock and in its history"``; None when it may: it is not there,
     is a regular file of its own, or a symlink to a regular file in the scope's own folder or a
     sub-folder of it (pruned through the link); None too when the operating system refuses to
-        look (a symlink loop, no permission: the edit itself then fails, 503). With it, the file a
+    look (a symlink loop, no permission: the edit itself then fails, 503). With it, the file a
     delete's edit goes to, below the scope's folder: ``MEMORY.md``, or, for a symlink, the file
     it resolved to when checked (``INDEX.txt``, ``sub/MEMORY.md``), reached by
     :func:`_held_index`. A link is resolved once: one swapped meanwhile for a link out of the
@@ -386,6 +387,23 @@ def _held_index(scope: Path, below: PurePath) -> Iterator[Path]:
         return
     with held_folder(scope, scope.joinpath(*below.parent.parts)) as folder:
         yield folder / below.name
+
+
+class _Moved(Exception):
+    """A folder on the way to the index gone while it was pruned (``ENOENT``: renamed away):
+    changed meanwhile, 409 and try again, not an error for an operator to look into (review
+    rv-fix69w). A symlink loop stays one (503), which no retry mends."""
+
+
+@contextmanager
+def _moved_as_changed() -> Iterator[None]:
+    """Raise :class:`_Moved` for an ``ENOENT`` of the index's edit."""
+    try:
+        yield
+    except OSError as error:
+        if error.errno == errno.ENOENT:
+            raise _Moved(str(error)) from None
+        raise
 
 
 def _never_read(root: Path, scope: Path) -> str:
