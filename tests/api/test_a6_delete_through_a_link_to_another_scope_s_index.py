@@ -202,3 +202,18 @@ async def test_a6_a_folder_on_the_index_links_way_gone_after_its_check_is_a_conf
     assert "try again" in problem["detail"]
     assert topic.exists()
     assert (agent.user / "sub-moved" / layout.INDEX_FILE).read_text(encoding="utf-8") == INDEX
+
+
+async def test_a6_an_index_linked_into_a_folder_that_is_not_there_is_no_index(
+    client: Client, agent: AgentHome
+) -> None:
+    """``MEMORY.md`` a link to ``sub/MEMORY.md`` with no ``sub``: a link to nothing, so no
+    index and nothing to prune, as a link to a missing file (review rv-lead69: 409 "try again"
+    at every try)."""
+    topic = write_topic(agent.user, "f.md")
+    (agent.user / layout.INDEX_FILE).symlink_to("sub/MEMORY.md")
+
+    response = await client.delete(file_url("user", "f.md"))
+
+    assert (await ok_json(response))["removedIndexLines"] == []
+    assert not topic.exists()

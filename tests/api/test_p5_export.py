@@ -575,6 +575,11 @@ def test_p5_an_older_archive_holding_the_side_files_imports_without_a_word_of_th
         ("memory.tar.bz2", ".tar.bz2"),
         ("memory.tar.zst", ".tar.zst"),
         ("memory.7z", ".7z"),
+        ("memory.rar", ".rar"),
+        ("memory.tbz2", ".tbz2"),
+        ("memory.txz", ".txz"),
+        ("memory.tar.Z", ".tar.z"),
+        ("memory.xz", ".xz"),
     ],
 )
 def test_p5_export_to_a_name_of_another_archive_format_is_refused_and_nothing_written(
@@ -594,6 +599,19 @@ def test_p5_export_to_a_name_of_another_archive_format_is_refused_and_nothing_wr
         f"memory-api: {out / name} names a {kind} archive, but export writes a gzip-compressed "
         f"tar: name it {out / stem}.tar.gz (or .tgz); nothing was written"
     ) in said
+    assert list(out.iterdir()) == []
+
+
+def test_p5_export_to_another_format_s_name_ending_in_a_slash_is_refused_too(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-o out/memory.zip/`` wrote the archive as ``out/memory.zip`` (the slash dropped by the
+    path, not by the check: review rv-lead69)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    argv = ["memory", "export", "--project", PROJECT, "--agent", "coder"]
+    assert main([*argv, "-o", f"{out}/memory.zip/"]) == 1
+    assert "names a .zip archive" in capsys.readouterr().err
     assert list(out.iterdir()) == []
 
 

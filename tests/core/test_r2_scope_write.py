@@ -354,3 +354,49 @@ def test_r2_an_index_moved_after_it_was_read_and_linked_back_deletes_nothing(
 
     assert (tmp_path / "f.md").read_bytes() == b"f\n"
     assert (tmp_path / "INDEX.txt").read_bytes() == LINKED + KEPT
+
+
+def test_r2_a_fifo_put_where_the_index_was_never_hangs_the_writer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index the writer found nothing to change in replaced by a FIFO before it is read
+    again (``mv MEMORY.md INDEX.txt; mkfifo MEMORY.md``): the second look opens it without
+    blocking and refuses the change (review rv-lead69: the push's worker thread waited for a
+    writer of the FIFO for ever)."""
+    import threading
+
+    from memory_core import file_edit, scope_write
+    from memory_core.scope_write import HalfDeleteRefused
+
+    (tmp_path / "MEMORY.md").write_bytes(LINKED + KEPT)
+    (tmp_path / "f.md").write_bytes(b"f\n")
+    disk = _files(tmp_path)
+    (tmp_path / "MEMORY.md").write_bytes(KEPT)  # the agent took the line out already
+    edit = file_edit.edit_file
+
+    def fifo_after(path: Path, *args: object, **kwargs: object) -> object:
+        done = edit(path, *args, **kwargs)  # type: ignore[arg-type]
+        if not (tmp_path / "INDEX.txt").exists():
+            Path(path).rename(tmp_path / "INDEX.txt")
+            os.mkfifo(path)
+        return done
+
+    monkeypatch.setattr(scope_write, "edit_file", fifo_after)
+    raised: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            _apply(tmp_path, disk, {"MEMORY.md": KEPT})
+        except HalfDeleteRefused as error:
+            raised.append(error)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    writer.join(timeout=30)
+    if writer.is_alive():  # let the blocked open end so the test run can
+        with (tmp_path / "MEMORY.md").open("wb"):
+            pass
+        writer.join(timeout=5)
+        pytest.fail("the writer blocked on the FIFO")
+    assert len(raised) == 1
+    assert (tmp_path / "f.md").read_bytes() == b"f\n"

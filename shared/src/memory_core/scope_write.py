@@ -382,10 +382,11 @@ def _holds_change(path: Path, merge: Callable[[bytes], bytes | None]) -> bool:
     """Whether the index at ``path`` is now a regular file (no link followed) the change
     ``merge`` leaves as it is: an edit that found nothing to do, not a file gone meanwhile,
     before it was opened or after it was read (moved away, a link to come: a delete would
-    leave its line where the link leads; review rv-fix69w). Read once more, up to
+    leave its line where the link leads; review rv-fix69w). Opened without blocking (a FIFO put
+    there never hangs the push), read once more, up to
     :data:`INDEX_CAP` bytes; only when :func:`~memory_core.file_edit.edit_file` wrote nothing."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
     except OSError:
         return False
     with os.fdopen(fd, "rb") as file:

@@ -137,7 +137,7 @@ def _add_install_only_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
     parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
     parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
-    token = parser.add_mutually_exclusive_group()  # one token: neither passed over unsaid
+    token = parser.add_mutually_exclusive_group()  # one of the two (--token won unsaid)
     token.add_argument(
         "--token",
         help="bearer token written for the hooks; typed here it shows in ps while the "

@@ -762,10 +762,11 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.transfer.console import print_export
     from memory_api.transfer.exporter import export_scopes
 
-    if args.output != "-" and (kind := _other_archive_format(args.output)) is not None:
-        stem = args.output[: -len(kind)]
+    output = str(Path(args.output)) if args.output != "-" else "-"  # ``x.zip/`` names ``x.zip``
+    if output != "-" and (kind := _other_archive_format(output)) is not None:
+        stem = output[: -len(kind)]
         print(
-            f"memory-api: {args.output} names a {kind} archive, but export writes a "
+            f"memory-api: {output} names a {kind} archive, but export writes a "
             f"gzip-compressed tar: name it {stem}.tar.gz (or .tgz); nothing was written",
             file=sys.stderr,
         )
@@ -834,9 +835,13 @@ def _memory_forget(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-_OTHER_ARCHIVE_FORMATS = (".tar.bz2", ".tar.xz", ".tar.zst", ".zip", ".tar", ".7z", ".rar")
-"""Suffixes of archive formats ``memory export`` does not write (P-5: a ``.tar.gz``), longest
-first: a name ending so would hold what a tool trusting the name cannot open."""
+_OTHER_ARCHIVE_FORMATS = (
+    *(".tar.bz2", ".tar.lzma", ".tar.xz", ".tar.zst", ".tar.lz", ".tar.z"),
+    *(".tbz2", ".tbz", ".txz", ".tzst", ".zip", ".tar", ".7z", ".rar", ".bz2", ".xz", ".zst"),
+)
+"""Suffixes of archive formats ``memory export`` does not write (P-5: a ``.tar.gz``), a tar's
+before the compressor's alone: a name ending so would hold what a tool trusting the name
+cannot open."""
 
 
 def _other_archive_format(output: str) -> str | None:

@@ -286,6 +286,8 @@ def prune_index_file(
     if refused is not None:
         logger.warning("index %s is %s; not pruned", lexical, refused.partition(", which")[0])
         raise _left_as_it_is(file_name, refused)
+    if below is None:
+        return Pruned([])
 
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
     exact = _has_twin(scope, file_name)
@@ -343,7 +345,7 @@ def prune_index_file(
     return Pruned(removed, edited, below)
 
 
-def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, PurePath]:
+def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, PurePath | None]:
     """What the real ``scope``'s ``MEMORY.md`` is when a delete in the scope may not rewrite it
     (A-6, A-7, Q-4), as the words after "the scope's MEMORY.md is" and why: ``"a FIFO (named
     pipe), not a regular file, which the service never reads, rewrites or follows"``, ``"a
@@ -352,7 +354,8 @@ def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, PurePath]:
     is a regular file of its own, or a symlink to a regular file in the scope's own folder or a
     sub-folder of it (pruned through the link); None too when the operating system refuses to
     look (a symlink loop, no permission: the edit itself then fails, 503). With it, the file a
-    delete's edit goes to, below the scope's folder: ``MEMORY.md``, or, for a symlink, the file
+    delete's edit goes to, below the scope's folder (None: no index there, or a link to
+    nothing, nothing to prune): ``MEMORY.md``, or, for a symlink, the file
     it resolved to when checked (``INDEX.txt``, ``sub/MEMORY.md``), reached by
     :func:`_held_index`. A link is resolved once: one swapped meanwhile for a link out of the
     root (or to another scope) never has the edit go where it now points (A-7; review rv-sync69
@@ -368,7 +371,9 @@ def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, PurePath]:
         below = PurePath(os.path.relpath(target, folder))
     try:
         os.stat(lexical)  # noqa: PTH116 - one stat, followed as the edit will
-    except OSError:
+    except FileNotFoundError:  # none, or a link to nothing (into a folder that is not there)
+        return None, None
+    except OSError:  # the edit says why (503)
         return None, below
     return (None if index_refusal(root, scope) is None else _never_read(root, scope)), below
 
