@@ -59,6 +59,7 @@ from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.hard_links import HARD_LINKED, NamedElsewhereError, named_elsewhere
 from memory_core.index_merge import rewrite_links
 from memory_core.line_merge import merge_lines
+from memory_core.regular_files import read_regular_file
 from memory_core.scope_files import INDEX_CAP, TOPIC_CAP, is_scope_file, scope_file_cap
 from memory_core.scope_merge import (
     Blobs,
@@ -386,14 +387,10 @@ def _holds_change(path: Path, merge: Callable[[bytes], bytes | None]) -> bool:
     there never hangs the push), read once more, up to
     :data:`INDEX_CAP` bytes; only when :func:`~memory_core.file_edit.edit_file` wrote nothing."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
-    except OSError:
+        raw = read_regular_file(path, INDEX_CAP, follow_symlinks=False)
+    except OSError:  # gone, a link, a folder or FIFO, over the cap, unreadable: look again
         return False
-    with os.fdopen(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-            return False
-        raw = file.read(INDEX_CAP + 1)
-    return len(raw) <= INDEX_CAP and merge(raw) in (None, raw)
+    return merge(raw) in (None, raw)
 
 
 _NOT_REGULAR = "it is no regular file there (a symlink, a folder or a FIFO)"

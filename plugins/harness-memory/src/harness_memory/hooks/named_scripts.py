@@ -36,7 +36,6 @@ from harness_memory.hooks.shell_startup import STARTUP_SHELLS, script_operand, s
 __all__ = [
     "FOLDERS_CAP",
     "FOLDER_CHANGER_RE",
-    "LOCAL_FOLDER",
     "SCRIPTS_CAP",
     "SCRIPT_CAP",
     "SCRIPT_DEPTH",
@@ -219,8 +218,8 @@ def _owned_by(path: PurePath, uid: int) -> bool:
 SYSTEM_FOLDERS = ("/etc/", "/usr/", "/bin/", "/sbin/", "/lib/")
 """Where a root agent's system startup files, the definitions they make and ``PATH`` folders
 are the system's (as the guard trusts a program a root agent runs only in the system's
-folders), but for :data:`LOCAL_FOLDER`."""
-LOCAL_FOLDER = "/usr/local/"
+folders), but for :data:`_LOCAL_FOLDER`."""
+_LOCAL_FOLDER = "/usr/local/"
 """The folder root agents install into as they work (``pip``, ``npm -g``, ``make install``):
 never the system's."""
 SYSTEM_STARTUP_FILES = frozenset({"/etc/profile", "/etc/bash.bashrc"})
@@ -232,7 +231,7 @@ shell's), whose own commands are not judged as the call's when they are the syst
 def system_file(path: str) -> bool:
     """Whether ``path`` (a file or a folder) is the system's (P-3, H-5): one this account can
     neither write nor replace (:func:`unchangeable`) or, for root (who may write any), one in
-    :data:`SYSTEM_FOLDERS` but not below :data:`LOCAL_FOLDER` (resolved: a link into the home
+    :data:`SYSTEM_FOLDERS` but not below :data:`_LOCAL_FOLDER` (resolved: a link into the home
     is the home's), owned by root and writable by no one else. Such a file no agent of this
     account wrote, unless it ran as root and rewrote the system's own files, as it may
     ``/usr/bin/git``: the guard does not fence that (``docs/security.md``). A path not there
@@ -242,7 +241,7 @@ def system_file(path: str) -> bool:
     if os.geteuid() != 0:
         return unchangeable(path)
     real = os.path.realpath(path)
-    if not real.startswith(SYSTEM_FOLDERS) or real.startswith(LOCAL_FOLDER):
+    if not real.startswith(SYSTEM_FOLDERS) or real.startswith(_LOCAL_FOLDER):
         return False
     try:
         status = os.stat(real)  # noqa: PTH116

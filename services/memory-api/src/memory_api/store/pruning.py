@@ -40,7 +40,6 @@ Blocking: run in a worker thread.
 
 from __future__ import annotations
 
-import errno
 import functools
 import logging
 import os
@@ -300,9 +299,9 @@ def prune_index_file(
         return None if pruned is None else pruned[0]
 
     try:
-        with _moved_as_changed(), _held_index(scope, below) as index:
+        with _held_index(scope, below) as index:
             edited = edit_file(index, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
-    except (FileKeptChanging, FolderSwapped, _Moved) as error:  # the file or a folder on its way
+    except (FileKeptChanging, FolderSwapped, FileNotFoundError) as error:  # changed meanwhile
         why = error if isinstance(error, FileKeptChanging) else "its index link's folder changed"
         detail = f"{file_name!r} was not deleted: {why}; nothing changed, try again"
         raise Conflict(detail) from None
@@ -392,23 +391,6 @@ def _held_index(scope: Path, below: PurePath) -> Iterator[Path]:
         return
     with held_folder(scope, scope.joinpath(*below.parent.parts)) as folder:
         yield folder / below.name
-
-
-class _Moved(Exception):
-    """A folder on the way to the index gone while it was pruned (``ENOENT``: renamed away):
-    changed meanwhile, 409 and try again, not an error for an operator to look into (review
-    rv-fix69w). A symlink loop stays one (503), which no retry mends."""
-
-
-@contextmanager
-def _moved_as_changed() -> Iterator[None]:
-    """Raise :class:`_Moved` for an ``ENOENT`` of the index's edit."""
-    try:
-        yield
-    except OSError as error:
-        if error.errno == errno.ENOENT:
-            raise _Moved(str(error)) from None
-        raise
 
 
 def _never_read(root: Path, scope: Path) -> str:
