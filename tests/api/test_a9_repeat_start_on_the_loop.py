@@ -58,6 +58,15 @@ def keep_fresh_files(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stat_cache, "RACY_WINDOW_NS", -(10**18))
 
 
+@pytest.fixture(autouse=True)
+def still_mount_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hold the count of mount table changes still: other tests on the machine mount and
+    unmount file systems (a tmpfs, a read-only bind), and a change rightly sends the next
+    start to a worker thread to look at its Workspace's mount again (K-6a; checked with real
+    mounts in ``test_k6a_mount_records_follow_the_mount_table.py``)."""
+    monkeypatch.setattr(workspace_mount.MOUNTS, "changes", lambda: 0)
+
+
 @pytest.fixture
 def runs(monkeypatch: pytest.MonkeyPatch) -> list[Run]:
     """Every try of a Session start of the service, with the files opened during it."""
