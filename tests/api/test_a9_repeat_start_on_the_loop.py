@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from memory_api.mount_watch import MOUNTS
 from memory_api.settings import Settings
 from memory_api.store import held_writes, stat_cache, workspace_mount
 from memory_api.store.memory import MemoryStore
@@ -64,7 +65,7 @@ def still_mount_table(monkeypatch: pytest.MonkeyPatch) -> None:
     unmount file systems (a tmpfs, a read-only bind), and a change rightly sends the next
     start to a worker thread to look at its Workspace's mount again (K-6a; checked with real
     mounts in ``test_k6a_mount_records_follow_the_mount_table.py``)."""
-    monkeypatch.setattr(workspace_mount.MOUNTS, "changes", lambda: 0)
+    monkeypatch.setattr(MOUNTS, "changes", lambda: 0)
 
 
 @pytest.fixture
