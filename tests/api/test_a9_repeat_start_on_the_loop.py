@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from memory_api.mount_watch import MOUNTS
 from memory_api.settings import Settings
 from memory_api.store import held_writes, stat_cache, workspace_mount
 from memory_api.store.memory import MemoryStore
@@ -56,6 +57,15 @@ def settings(data_dir: Path) -> Settings:
 def keep_fresh_files(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let the caches keep files written a moment ago (see the module doc)."""
     monkeypatch.setattr(stat_cache, "RACY_WINDOW_NS", -(10**18))
+
+
+@pytest.fixture(autouse=True)
+def still_mount_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hold the count of mount table changes still: other tests on the machine mount and
+    unmount file systems (a tmpfs, a read-only bind), and a change rightly sends the next
+    start to a worker thread to look at its Workspace's mount again (K-6a; checked with real
+    mounts in ``test_k6a_mount_records_follow_the_mount_table.py``)."""
+    monkeypatch.setattr(MOUNTS, "changes", lambda: 0)
 
 
 @pytest.fixture
