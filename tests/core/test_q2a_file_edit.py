@@ -188,6 +188,26 @@ def test_q2_an_edit_that_changes_nothing_writes_nothing(tmp_path: Path) -> None:
     assert index.stat().st_ino == before.st_ino
 
 
+def test_a6_a_file_the_caller_saw_and_the_edit_finds_gone_is_said_gone_never_no_file(
+    tmp_path: Path,
+) -> None:
+    """``must_exist``: the caller looked at the file (a delete's index), so its absence at the
+    first read, or at the read after the swap found it gone (moved away between the edit's
+    read and its replacement), is ``FileNotFoundError``, never ``None`` ("no file")."""
+    with pytest.raises(FileNotFoundError):
+        edit_file(tmp_path / "missing.md", drop(b"a.md"), must_exist=True)
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- a.md\n- b.md\n")
+    moved = tmp_path / "INDEX.txt"
+
+    def move_away() -> None:
+        index.rename(moved)
+
+    with pytest.raises(FileNotFoundError):
+        edit_file(index, racing(drop(b"a.md"), move_away), must_exist=True)
+    assert moved.read_bytes() == b"- a.md\n- b.md\n"
+
+
 def test_q2a_line_merge_keeps_every_added_line_and_lets_the_current_file_win_conflicts() -> None:
     base = b"- a\n- b\n"
     ours = b"- b\n- added by a late writer\n"

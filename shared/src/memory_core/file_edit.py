@@ -126,9 +126,13 @@ def _check_writable(path: Path) -> None:
     edit replaces the file by a rename in its folder, which the folder's permission allows
     even for a file whose own mode refuses this account (``0644`` of another uid). A file on a
     file system mounted read-only raises ``OSError`` ``EROFS`` instead, saying so: no mode
-    would let anyone write it there, so the detail must not send an operator to ``chmod``."""
+    would let anyone write it there, so the detail must not send an operator to ``chmod``.
+    A file gone since the edit read it raises ``FileNotFoundError``: moved or removed, not
+    refused (the edit reads it again)."""
     if os.access(path, os.W_OK):
         return
+    if not os.path.lexists(path):
+        raise FileNotFoundError(errno.ENOENT, "removed since it was read", path.name)
     if on_read_only_mount(path):
         raise OSError(
             errno.EROFS,
@@ -363,6 +367,7 @@ def edit_file(
     read_cap: int = DEFAULT_READ_CAP,
     attempts: int = EDIT_ATTEMPTS,
     memory: bool = True,
+    must_exist: bool = False,
 ) -> Edited | None:
     """Apply the pure ``edit`` to the file at ``path`` without losing a concurrent write.
 
@@ -374,7 +379,10 @@ def edit_file(
     of the file are kept. A ``memory`` file (the default: an index, a topic file) with a name
     outside its folder, another hard link, is never read nor rewritten (A-7): its content is
     another file's, which the edit would copy into memory. ``memory=False`` is for a file an
-    operator may link (``agent.json``).
+    operator may link (``agent.json``). ``must_exist``: the caller saw the file at ``path``
+    (an index a delete looked at, A-6), so a read that finds none there, the first or one
+    after a write slipped in, means it was moved or removed meanwhile: ``FileNotFoundError``
+    (``ENOENT``, the file name), never ``None`` as for no file.
 
     Raises :class:`~memory_core.errors.FileKeptChanging` (nothing lost, edit not applied),
     :class:`FileTooLarge` over ``read_cap`` bytes,
@@ -386,12 +394,19 @@ def edit_file(
     for _ in range(attempts):
         current = _read(path, read_cap, memory=memory)
         if current is None:
+            if must_exist:
+                raise FileNotFoundError(
+                    errno.ENOENT, "moved or removed while it was being edited", path.name
+                )
             return None
         before = current.data
         after = edit(before)
         if after is None or after == before:
             return None
-        _check_writable(path)
+        try:
+            _check_writable(path)
+        except FileNotFoundError:
+            continue  # moved or removed since the read: read it again
         tail = _replace_if_unchanged(path, before, after, current, read_cap, merge, memory=memory)
         if tail is None:
             continue

@@ -16,8 +16,12 @@ LF, CRLF or a lone CR, with or without a final one — and written back in that 
 byte but the removed lines' unchanged (the permission bits too). Where that cannot be done the
 delete is refused and nothing changes, the file and its line stay, and the detail says why:
 
-- 409 (:class:`~memory_api.errors.Conflict`): the index kept changing through every attempt;
-  it is larger than :data:`PRUNE_READ_CAP`; its bytes cannot be given back exactly (UTF-16 with
+- 409 (:class:`~memory_api.errors.Conflict`): the index kept changing through every attempt,
+  or was moved, removed or swapped for a symlink between the delete's look at it and its edit
+  (``mv MEMORY.md INDEX.txt; ln -s INDEX.txt MEMORY.md``: a file missing or a link where the
+  look saw the index is never taken for "no index", which would delete the file while the
+  moved index still lists it; "try again", and the retry prunes it where it now is); it is
+  larger than :data:`PRUNE_READ_CAP`; its bytes cannot be given back exactly (UTF-16 with
   an odd byte or a lone surrogate, UTF-32 with a cut code unit or a value no character has,
   which readers show with replacement characters);
 - 503 (:class:`~memory_api.errors.Unavailable`): the operating system refused to read or
@@ -40,6 +44,7 @@ Blocking: run in a worker thread.
 
 from __future__ import annotations
 
+import errno
 import functools
 import logging
 import os
@@ -188,7 +193,8 @@ def _put_back(pruned: Pruned, file_name: str, where: tuple[Path, Path], error: O
     pruning, with whatever another writer (the agent) wrote since merged in
     (:func:`~memory_core.line_merge.merge_lines`). Returns the
     ``detail`` saying why nothing was deleted, and when the lines could not be put back (the
-    index kept changing or can no longer be written), that they are gone (logged too)."""
+    index kept changing, can no longer be written, or was moved or removed since the pruning:
+    never said put back), that they are gone (logged too)."""
     held, shown = where
     logger.error("topic file %s cannot be removed: %s", shown, error)
     reason = error.strerror or type(error).__name__
@@ -205,7 +211,7 @@ def _put_back(pruned: Pruned, file_name: str, where: tuple[Path, Path], error: O
 
     try:
         with _held_index(held, index) as path:
-            edit_file(path, restore, merge=merge_lines, read_cap=PRUNE_READ_CAP)
+            edit_file(path, restore, merge=merge_lines, read_cap=PRUNE_READ_CAP, must_exist=True)
     except (OSError, FileKeptChanging) as undo:
         logger.error(
             "index %s: the pruned lines of %s could not be put back: %s", index, shown, undo
@@ -274,7 +280,9 @@ def prune_index_file(
     link names. Raises :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503)
     when the lines are there, or may be, and cannot be removed (the index then unchanged): an
     index no regular file, hard-linked outside its folder or leading out of the root is never
-    read or followed (A-7), so it may hold one: 409 (:func:`_left_as_it_is`).
+    read or followed (A-7), so it may hold one: 409 (:func:`_left_as_it_is`). An index the
+    look saw that the edit finds gone or a symlink (moved away, a link to it put back) is
+    changed meanwhile: 409, "try again" (:func:`_changed_meanwhile`), never "no index".
 
     ``scope`` may be a folder held open (:func:`~memory_api.store.containment.held_folder`):
     the index is then read and replaced in that very folder (A-7), and the logs name it as
@@ -298,13 +306,20 @@ def prune_index_file(
         last[:] = [(raw, [] if pruned is None else pruned[1])]
         return None if pruned is None else pruned[0]
 
+    reached = False  # the index file's folder held: a file missing now is the index itself
     try:
         with _held_index(scope, below) as index:
-            edited = edit_file(index, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
-    except (FileKeptChanging, FolderSwapped, FileNotFoundError) as error:  # changed meanwhile
-        why = error if isinstance(error, FileKeptChanging) else "its index link's folder changed"
-        detail = f"{file_name!r} was not deleted: {why}; nothing changed, try again"
-        raise Conflict(detail) from None
+            reached = True
+            edited = edit_file(
+                index, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP, must_exist=True
+            )
+    except FileKeptChanging as error:
+        raise _changed_meanwhile(file_name, str(error)) from None
+    except (FolderSwapped, FileNotFoundError):
+        why = f"{_named(below)} was moved or removed while the delete pruned it"
+        raise _changed_meanwhile(
+            file_name, why if reached else "its index link's folder changed"
+        ) from None
     except _NotRewritable as error:
         logger.warning("index %s not pruned: %s", lexical, error)
         raise Conflict(
@@ -326,6 +341,11 @@ def prune_index_file(
             )
         ) from None
     except OSError as error:
+        if error.errno == errno.ELOOP and _index_to_prune(root, scope) != (None, below):
+            # a symlink where the look saw a file (MEMORY.md moved, a link to it put back)
+            logger.warning("index %s changed while it was pruned: %s", lexical, error)
+            why = f"{_named(below)} was replaced (by a symlink) while the delete pruned it"
+            raise _changed_meanwhile(file_name, why) from None
         logger.error("index %s cannot be pruned: %s", lexical, error)
         reason = error.strerror or type(error).__name__
         raise Unavailable(
@@ -342,6 +362,22 @@ def prune_index_file(
     pruned = _pruned(edited.before, file_name, exact=exact, files=files, here=here)
     removed = [] if pruned is None else shown_lines(edited.before, pruned[1])
     return Pruned(removed, edited, below)
+
+
+def _changed_meanwhile(file_name: str, why: str) -> Conflict:
+    """The refusal (409) of a delete whose index changed between its look and its edit
+    (``why``): moved, removed, swapped for a symlink, or written through every attempt. Nothing
+    was deleted and the lines stay wherever the index now is; a retry looks again (A-6)."""
+    return Conflict(f"{file_name!r} was not deleted: {why}; nothing changed, try again")
+
+
+def _named(below: PurePath) -> str:
+    """The index a delete edits, for a ``detail``: ``the scope's MEMORY.md``, or for one
+    symlinked to a file of the scope's folder (:func:`_index_to_prune`) ``INDEX.txt, the file
+    the scope's MEMORY.md links``."""
+    if below == PurePath(layout.INDEX_FILE):
+        return f"the scope's {layout.INDEX_FILE}"
+    return f"{below.as_posix()}, the file the scope's {layout.INDEX_FILE} links"
 
 
 def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, PurePath | None]:

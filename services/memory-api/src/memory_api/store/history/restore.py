@@ -452,7 +452,10 @@ def _merge_into_index(
 ) -> _IndexMerge:
     """Merge ``lines`` into the scope's index (created when missing), each where it stood in
     ``places`` (the version's index, written in ``codec``: an index all ASCII now takes them
-    back in it): the lines added, or why the index was left as it was.
+    back in it): the lines added, or why the index was left as it was. An index found gone
+    at the edit is created, unless something stands at its name by then (made meanwhile, or
+    the index moved away and a link to it put back): then it is looked at again, never taken
+    for an index that needed no line (A-6, V-2).
     ``scope`` may be a folder held open (through which the index is edited, unless it is a
     link); ``shown`` is then the real folder, which the logs name."""
     lexical = scope / layout.INDEX_FILE
@@ -477,8 +480,11 @@ def _merge_into_index(
             merges[:] = [merged.merge.added]
         return merged.data
 
+    missing = False
     try:
-        edited = edit_file(path, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
+        edited = edit_file(path, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP, must_exist=True)
+    except FileNotFoundError:  # none, or moved away meanwhile (a link to it put back after)
+        edited, missing = None, True
     except FileKeptChanging:
         raise Conflict(
             "the file is restored; MEMORY.md kept changing, so its lines were not: restore again"
@@ -495,11 +501,11 @@ def _merge_into_index(
         return _IndexMerge(merges[0] if merges else [])
     if refusals:
         return _not_merged(scope, lines, refusals[0])
-    if path.exists():
+    if not missing:  # read, and every line already there
         return _IndexMerge([])
     merge = merge_index(None, lines, {}, twins=twins)
     if create_new_bytes(path, merge.text.encode("utf-8")):
         return _IndexMerge(merge.added)
-    return _merge_into_index(  # made meanwhile
+    return _merge_into_index(  # made meanwhile, or a link to the index moved away: look again
         root, lexical.parent, lines, places, shown=scope, codec=codec
     )
