@@ -197,31 +197,35 @@ async def test_a6_an_index_moved_before_its_lines_are_put_back_is_never_said_put
     assert (agent.user / "f.md").exists()
 
 
-async def test_v2_an_undo_whose_index_is_gone_at_its_edit_never_says_no_line_was_needed(
-    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("linked_first", [False, True], ids=["gone-at-it", "a-link-at-it"])
+async def test_v2_an_undo_whose_index_moved_at_its_edit_puts_the_line_back_through_the_link(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch, linked_first: bool
 ) -> None:
     """The restore of the deleted file merges its line back into the index; moved away when
     the merge's edit reads it and linked back after, the edit found no file, then a file there
-    (the link), and answered ``indexLinesAdded: []`` with the line nowhere. It looks again:
-    the line goes back into the index through the link."""
+    (the link), and answered ``indexLinesAdded: []`` with the line nowhere; linked back before
+    the edit read it, the edit (told a regular file) met the link and the answer said the
+    index "cannot be rewritten: Too many levels of symbolic links". It looks again: the line
+    goes back into the index through the link."""
     from memory_api.store.history import restore
 
     write_topic(agent.user, "f.md")
     (agent.user / layout.INDEX_FILE).write_text(INDEX, encoding="utf-8")
     deleted = await ok_json(await client.delete(file_url("user", "f.md")))
-    moves = [_move_away(agent, link=False)]
+    moves = [_move_away(agent, link=linked_first)]
     edit = file_edit.edit_file
 
-    def gone_at_the_edit(path: Path, *args: Any, **kwargs: Any) -> Any:
+    def moved_at_the_edit(path: Path, *args: Any, **kwargs: Any) -> Any:
         if path.name != layout.INDEX_FILE or not moves:
             return edit(path, *args, **kwargs)
         moves.pop()()
         try:
             return edit(path, *args, **kwargs)
         finally:
-            (agent.user / layout.INDEX_FILE).symlink_to("INDEX.txt")
+            if not linked_first:
+                (agent.user / layout.INDEX_FILE).symlink_to("INDEX.txt")
 
-    monkeypatch.setattr(restore, "edit_file", gone_at_the_edit)
+    monkeypatch.setattr(restore, "edit_file", moved_at_the_edit)
 
     url = f"{file_url('user', 'f.md')}/restore"
     restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))

@@ -341,7 +341,7 @@ def prune_index_file(
             )
         ) from None
     except OSError as error:
-        if error.errno == errno.ELOOP and _index_to_prune(root, scope) != (None, below):
+        if error.errno == errno.ELOOP and _looks_otherwise(root, scope, below):
             # a symlink where the look saw a file (MEMORY.md moved, a link to it put back)
             logger.warning("index %s changed while it was pruned: %s", lexical, error)
             why = f"{_named(below)} was replaced (by a symlink) while the delete pruned it"
@@ -369,6 +369,17 @@ def _changed_meanwhile(file_name: str, why: str) -> Conflict:
     (``why``): moved, removed, swapped for a symlink, or written through every attempt. Nothing
     was deleted and the lines stay wherever the index now is; a retry looks again (A-6)."""
     return Conflict(f"{file_name!r} was not deleted: {why}; nothing changed, try again")
+
+
+def _looks_otherwise(root: Path, scope: Path, below: PurePath) -> bool:
+    """Whether a second look at the scope's ``MEMORY.md`` (:func:`_index_to_prune`) finds
+    another index than the first one's, which found ``below`` and no refusal: a symlink met by
+    the edit where that look saw a file (changed meanwhile, 409) rather than a link that loops
+    (the kernel's refusal, 503). False when the operating system refuses the second look."""
+    try:
+        return _index_to_prune(root, scope) != (None, below)
+    except OSError:
+        return False
 
 
 def _named(below: PurePath) -> str:

@@ -46,6 +46,7 @@ Blocking: run it in a worker thread holding the scope's lock.
 
 from __future__ import annotations
 
+import errno
 import logging
 import stat
 import unicodedata
@@ -449,20 +450,23 @@ def _merge_into_index(
     *,
     shown: Path | None = None,
     codec: str | None = None,
+    again: bool = False,
 ) -> _IndexMerge:
     """Merge ``lines`` into the scope's index (created when missing), each where it stood in
     ``places`` (the version's index, written in ``codec``: an index all ASCII now takes them
     back in it): the lines added, or why the index was left as it was. An index found gone
     at the edit is created, unless something stands at its name by then (made meanwhile, or
     the index moved away and a link to it put back): then it is looked at again, never taken
-    for an index that needed no line (A-6, V-2).
+    for an index that needed no line (A-6, V-2); so is one found a symlink at the edit where
+    the look saw a file (``again``: the second look, after which a link is the refusal).
     ``scope`` may be a folder held open (through which the index is edited, unless it is a
     link); ``shown`` is then the real folder, which the logs name."""
     lexical = scope / layout.INDEX_FILE
     path = real_path(lexical)
     if not is_within(root, path):
         return _not_merged(shown or scope, lines, "MEMORY.md links outside the memory root")
-    if not lexical.is_symlink():
+    looked_at_a_file = not lexical.is_symlink()
+    if looked_at_a_file:
         path = lexical  # through the folder as given: a held one stays where it was checked
     scope = shown or scope
     merges: list[list[str]] = []
@@ -496,6 +500,11 @@ def _merge_into_index(
     except NotRegularFileError:
         return _not_merged(scope, lines, "MEMORY.md is not a regular file")
     except OSError as error:
+        if error.errno == errno.ELOOP and looked_at_a_file and not again:
+            # a symlink now where the look saw a file (MEMORY.md moved, a link to it put back)
+            return _merge_into_index(
+                root, lexical.parent, lines, places, shown=scope, codec=codec, again=True
+            )
         return _not_merged(scope, lines, f"MEMORY.md cannot be rewritten: {error.strerror}")
     if edited is not None:
         return _IndexMerge(merges[0] if merges else [])
