@@ -232,3 +232,88 @@ async def test_v2_an_undo_whose_index_moved_at_its_edit_puts_the_line_back_throu
 
     assert restored["indexLinesAdded"] == [LINE]
     assert (agent.user / "INDEX.txt").read_text(encoding="utf-8") == INDEX
+
+
+async def test_a6_an_index_linked_at_the_edit_and_moved_back_before_the_second_look_refuses(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The look saw a regular ``MEMORY.md``; the edit met a symlink (moved away, a link put
+    back); the agent moved it back (``mv INDEX.txt MEMORY.md``) before the delete looked
+    again: still changed meanwhile (409, try again), never an operating system error (503)."""
+    from memory_api.store import pruning
+
+    topic = write_topic(agent.user, "f.md")
+    index = agent.user / layout.INDEX_FILE
+    index.write_text(INDEX, encoding="utf-8")
+    _after_the_look(monkeypatch, _move_away(agent, link=True))
+    looked = pruning._index_to_prune
+    looks = [0]
+
+    def moved_back_before_the_second(root: Path, scope: Path) -> Any:
+        looks[0] += 1
+        if looks[0] == 2:
+            (agent.user / "INDEX.txt").rename(index)
+        return looked(root, scope)
+
+    monkeypatch.setattr(pruning, "_index_to_prune", moved_back_before_the_second)
+
+    problem = await expect_problem(await client.delete(file_url("user", "f.md")), 409, CHANGED)
+
+    assert "try again" in problem["detail"]
+    assert topic.exists()
+    assert index.read_text(encoding="utf-8") == INDEX
+
+
+async def test_a6_an_index_swapped_for_a_dangling_link_before_the_write_refuses_the_delete(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read and pruned, then before the edit's write the agent moves ``MEMORY.md`` away and
+    puts a link to nothing yet in its place: changed meanwhile (409), never "Permission
+    denied: its mode…" (503) judged on the link's missing target."""
+    topic = write_topic(agent.user, "f.md")
+    index = agent.user / layout.INDEX_FILE
+    index.write_text(INDEX, encoding="utf-8")
+    check = file_edit._check_writable
+    moves = [1]
+
+    def swapped(path: Path) -> None:
+        if moves:
+            moves.pop()
+            index.rename(agent.user / "INDEX.txt")
+            index.symlink_to("nowhere.md")
+        check(path)
+
+    monkeypatch.setattr(file_edit, "_check_writable", swapped)
+
+    problem = await expect_problem(await client.delete(file_url("user", "f.md")), 409, CHANGED)
+
+    assert "its mode" not in problem["detail"]
+    assert "try again" in problem["detail"]
+    assert topic.exists()
+    assert (agent.user / "INDEX.txt").read_text(encoding="utf-8") == INDEX
+
+
+async def test_a6_refusals_say_plain_sentences_never_a_raw_error_or_a_held_folder_path(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index a link names gone at the edit: "INDEX.txt, the file the scope's MEMORY.md
+    links, was moved…"; the lines that could not be put back after a refused removal: why, in
+    words, never ``[Errno 2] …: '/proc/self/fd/…'``."""
+    write_topic(agent.user, "f.md")
+    (agent.user / "INDEX.txt").write_text(INDEX, encoding="utf-8")
+    (agent.user / layout.INDEX_FILE).symlink_to("INDEX.txt")
+    _after_the_look(monkeypatch, lambda: (agent.user / "INDEX.txt").unlink())
+
+    gone = await expect_problem(await client.delete(file_url("user", "f.md")), 409, CHANGED)
+
+    assert "INDEX.txt, the file the scope's MEMORY.md links, was moved" in gone["detail"]
+    monkeypatch.undo()
+    (agent.user / layout.INDEX_FILE).unlink()
+    (agent.user / layout.INDEX_FILE).write_text(INDEX, encoding="utf-8")
+    refuse_unlink(monkeypatch, "f.md", then=_move_away(agent, link=False))
+
+    refused = await expect_problem(await client.delete(file_url("user", "f.md")), 503, CHANGED)
+
+    assert "[Errno" not in refused["detail"]
+    assert "/proc/" not in refused["detail"]
+    assert "moved or removed since the pruning" in refused["detail"]

@@ -127,12 +127,13 @@ def _check_writable(path: Path) -> None:
     even for a file whose own mode refuses this account (``0644`` of another uid). A file on a
     file system mounted read-only raises ``OSError`` ``EROFS`` instead, saying so: no mode
     would let anyone write it there, so the detail must not send an operator to ``chmod``.
-    A file gone since the edit read it raises ``FileNotFoundError``: moved or removed, not
-    refused (the edit reads it again)."""
-    if os.access(path, os.W_OK):
+    A file gone since the edit read it, or a symlink now (the read never follows one: the file
+    read was moved away, a link put in its place), raises ``FileNotFoundError``: changed, not
+    refused (the edit reads it again, never judging a link's target's mode)."""
+    if os.access(path, os.W_OK) and not path.is_symlink():
         return
-    if not os.path.lexists(path):
-        raise FileNotFoundError(errno.ENOENT, "removed since it was read", path.name)
+    if not path.exists() or path.is_symlink():
+        raise FileNotFoundError(errno.ENOENT, "moved or removed since it was read", path.name)
     if on_read_only_mount(path):
         raise OSError(
             errno.EROFS,
@@ -380,9 +381,11 @@ def edit_file(
     outside its folder, another hard link, is never read nor rewritten (A-7): its content is
     another file's, which the edit would copy into memory. ``memory=False`` is for a file an
     operator may link (``agent.json``). ``must_exist``: the caller saw the file at ``path``
-    (an index a delete looked at, A-6), so a read that finds none there, the first or one
-    after a write slipped in, means it was moved or removed meanwhile: ``FileNotFoundError``
-    (``ENOENT``, the file name), never ``None`` as for no file.
+    (an index a delete looked at, A-6), so a first read that finds none there means it was
+    moved or removed meanwhile. Whatever ``must_exist``, a file the edit was applied to (read,
+    and changed by ``edit``) that a later read finds gone was moved or removed meanwhile: it
+    is never ``None`` ("no file", or "left alone"), which a caller would take for success
+    with nothing written. Both raise ``FileNotFoundError`` (``ENOENT``, the file name).
 
     Raises :class:`~memory_core.errors.FileKeptChanging` (nothing lost, edit not applied),
     :class:`FileTooLarge` over ``read_cap`` bytes,
@@ -391,10 +394,11 @@ def edit_file(
     ``OSError`` (unreadable, read-only
     folder, full disk: the file is unchanged). Blocking: call it from a worker thread.
     """
+    applied = False  # the edit ran on the file read and changed it: it was there
     for _ in range(attempts):
         current = _read(path, read_cap, memory=memory)
         if current is None:
-            if must_exist:
+            if must_exist or applied:
                 raise FileNotFoundError(
                     errno.ENOENT, "moved or removed while it was being edited", path.name
                 )
@@ -403,10 +407,11 @@ def edit_file(
         after = edit(before)
         if after is None or after == before:
             return None
+        applied = True
         try:
             _check_writable(path)
         except FileNotFoundError:
-            continue  # moved or removed since the read: read it again
+            continue  # moved, removed or made a link since the read: read it again
         tail = _replace_if_unchanged(path, before, after, current, read_cap, merge, memory=memory)
         if tail is None:
             continue

@@ -79,6 +79,7 @@ __all__ = [
     "PRUNE_READ_CAP",
     "Pruned",
     "delete_topic",
+    "held_index",
     "prune_index_file",
     "twin_names",
 ]
@@ -189,7 +190,7 @@ def _left_unindexed(
 def _put_back(pruned: Pruned, file_name: str, where: tuple[Path, Path], error: OSError) -> str:
     """After the file's removal was refused (``error``), give its index the pruned lines back
     (A-6: all or nothing; ``where``: the scope's folder held open, the file's path to show),
-    through the held folder as the pruning went (:func:`_held_index`): the bytes before the
+    through the held folder as the pruning went (:func:`held_index`): the bytes before the
     pruning, with whatever another writer (the agent) wrote since merged in
     (:func:`~memory_core.line_merge.merge_lines`). Returns the
     ``detail`` saying why nothing was deleted, and when the lines could not be put back (the
@@ -210,17 +211,27 @@ def _put_back(pruned: Pruned, file_name: str, where: tuple[Path, Path], error: O
         return None if raw == edited.before else merge_lines(edited.after, edited.before, raw)
 
     try:
-        with _held_index(held, index) as path:
+        with held_index(held, index) as path:
             edit_file(path, restore, merge=merge_lines, read_cap=PRUNE_READ_CAP, must_exist=True)
     except (OSError, FileKeptChanging) as undo:
         logger.error(
             "index %s: the pruned lines of %s could not be put back: %s", index, shown, undo
         )
         return detail + (
-            f"; its index line was removed and could not be put back ({undo}): add it to "
-            "MEMORY.md again"
+            f"; its index line was removed and could not be put back ({_plainly(undo)}): add "
+            "it to MEMORY.md again"
         )
     return detail + "; its index line was put back, nothing changed (a delete is all or nothing)"
+
+
+def _plainly(error: OSError | FileKeptChanging) -> str:
+    """Why an index could not be put back, as a sentence for a ``detail``: never the raw
+    exception, whose path may be the held folder's ``/proc/self/fd/<n>``."""
+    if isinstance(error, FileKeptChanging):
+        return "the index kept changing"
+    if isinstance(error, (FileNotFoundError, FolderSwapped)):
+        return "the index was moved or removed since the pruning"
+    return error.strerror or type(error).__name__
 
 
 def _pruned(
@@ -296,6 +307,7 @@ def prune_index_file(
     if below is None:
         return Pruned([])
 
+    resolved = _resolves(scope / layout.INDEX_FILE)  # the look reached a file: no loop
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
     exact = _has_twin(scope, file_name)
     files = _scope_files(scope)
@@ -308,7 +320,7 @@ def prune_index_file(
 
     reached = False  # the index file's folder held: a file missing now is the index itself
     try:
-        with _held_index(scope, below) as index:
+        with held_index(scope, below) as index:
             reached = True
             edited = edit_file(
                 index, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP, must_exist=True
@@ -341,7 +353,7 @@ def prune_index_file(
             )
         ) from None
     except OSError as error:
-        if error.errno == errno.ELOOP and _looks_otherwise(root, scope, below):
+        if error.errno == errno.ELOOP and (resolved or _looks_otherwise(root, scope, below)):
             # a symlink where the look saw a file (MEMORY.md moved, a link to it put back)
             logger.warning("index %s changed while it was pruned: %s", lexical, error)
             why = f"{_named(below)} was replaced (by a symlink) while the delete pruned it"
@@ -371,6 +383,16 @@ def _changed_meanwhile(file_name: str, why: str) -> Conflict:
     return Conflict(f"{file_name!r} was not deleted: {why}; nothing changed, try again")
 
 
+def _resolves(path: Path) -> bool:
+    """Whether ``path`` leads to something (``stat`` followed): a symlink the edit meets there
+    afterwards (``ELOOP``: it never follows one) is then one swapped in since, not a loop."""
+    try:
+        path.stat()
+    except OSError:
+        return False
+    return True
+
+
 def _looks_otherwise(root: Path, scope: Path, below: PurePath) -> bool:
     """Whether a second look at the scope's ``MEMORY.md`` (:func:`_index_to_prune`) finds
     another index than the first one's, which found ``below`` and no refusal: a symlink met by
@@ -385,10 +407,10 @@ def _looks_otherwise(root: Path, scope: Path, below: PurePath) -> bool:
 def _named(below: PurePath) -> str:
     """The index a delete edits, for a ``detail``: ``the scope's MEMORY.md``, or for one
     symlinked to a file of the scope's folder (:func:`_index_to_prune`) ``INDEX.txt, the file
-    the scope's MEMORY.md links``."""
+    the scope's MEMORY.md links,`` (a clause, before "was moved…")."""
     if below == PurePath(layout.INDEX_FILE):
         return f"the scope's {layout.INDEX_FILE}"
-    return f"{below.as_posix()}, the file the scope's {layout.INDEX_FILE} links"
+    return f"{below.as_posix()}, the file the scope's {layout.INDEX_FILE} links,"
 
 
 def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, PurePath | None]:
@@ -403,7 +425,7 @@ def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, PurePath | Non
     delete's edit goes to, below the scope's folder (None: no index there, or a link to
     nothing, nothing to prune): ``MEMORY.md``, or, for a symlink, the file
     it resolved to when checked (``INDEX.txt``, ``sub/MEMORY.md``), reached by
-    :func:`_held_index`. A link is resolved once: one swapped meanwhile for a link out of the
+    :func:`held_index`. A link is resolved once: one swapped meanwhile for a link out of the
     root (or to another scope) never has the edit go where it now points (A-7; review rv-sync69
     found the edit resolving it again). A few ``lstat``/``stat`` calls; nothing is read."""
     lexical = scope / layout.INDEX_FILE
@@ -425,9 +447,9 @@ def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, PurePath | Non
 
 
 @contextmanager
-def _held_index(scope: Path, below: PurePath) -> Iterator[Path]:
-    """The path a delete's edit of the index file ``below`` the held ``scope`` folder
-    (:func:`_index_to_prune`) goes through: in the scope's folder itself, ``scope / below``;
+def held_index(scope: Path, below: PurePath) -> Iterator[Path]:
+    """The path a delete's (or a restore's) edit of the index file ``below`` the held ``scope``
+    folder (:func:`_index_to_prune`) goes through: in the scope's folder itself, ``scope / below``;
     in a sub-folder, that file in its folder held open from ``scope`` one name at a time, no
     symlink followed (:func:`~memory_api.store.containment.held_folder`): a folder on the way
     renamed and replaced by a link out of the root meanwhile is never where the edit lands
