@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
+import pytest
 from memory_core.template import KEY_LINE, MEMORY_PLACEHOLDER
 
 from tests.api.conftest import (
@@ -71,3 +73,31 @@ async def test_a4_unknown_agent_is_404_and_bad_id_400(client: Client, agent: Age
         400,
         "invalid agent",
     )
+
+
+async def test_q2a_a_config_moved_away_before_the_insert_is_written_is_never_said_changed(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``agent.json`` moved away (``mv``) after the insert read and edited it, before its
+    write: nothing was written, so the answer is 409 "try again", never 200 ``changed: true``
+    (review rv-del70)."""
+    from memory_core import file_edit
+
+    await create_agent(client, "legacy", template=PLAIN_TEMPLATE)
+    check = file_edit._check_writable
+    moved: list[Path] = []
+
+    def moved_first(path: Path) -> None:
+        if path.name == "agent.json" and not moved:
+            moved.append(path)
+            path.rename(path.with_name("agent.json.bak"))
+        check(path)
+
+    monkeypatch.setattr(file_edit, "_check_writable", moved_first)
+
+    url = f"{memory_url(agent='legacy')}/template-placeholder"
+    problem = await expect_problem(await client.post(url), 409, "moved or removed")
+
+    assert "try again" in problem["detail"]
+    assert not moved[0].exists()
+    assert MEMORY_PLACEHOLDER not in moved[0].with_name("agent.json.bak").read_text("utf-8")

@@ -110,3 +110,29 @@ def test_p5_an_index_in_a_folder_the_account_may_not_write_fails_the_import_nami
         "give the account the service runs as read and write access to the scope's folder",
         scope,
     )
+
+
+def test_p5_an_index_moved_away_between_the_read_and_the_write_fails_the_import(
+    source: tuple[Path, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent moves ``MEMORY.md`` away (``mv MEMORY.md INDEX.txt``) after the import read it
+    and merged its lines, before the write: the lines are in no index, so the import fails
+    naming the index, never "merged" (review rv-del70: the merge's lines reported added)."""
+    from memory_core import file_edit
+
+    folder, scope = source
+    check = file_edit._check_writable
+    moves = [scope / layout.INDEX_FILE]
+
+    def moved_first(path: Path) -> None:
+        if moves:
+            moves.pop().rename(scope / "INDEX.txt")
+        check(path)
+
+    monkeypatch.setattr(file_edit, "_check_writable", moved_first)
+    code = main(["memory", "import", str(folder), *ARGS])
+    said = capsys.readouterr().err
+    assert code == 1, said
+    assert f"{layout.INDEX_FILE} cannot be written (" in said, said
+    assert (scope / "INDEX.txt").read_text(encoding="utf-8") == INDEX
+    assert not (scope / layout.INDEX_FILE).exists()

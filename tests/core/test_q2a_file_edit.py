@@ -188,6 +188,26 @@ def test_q2_an_edit_that_changes_nothing_writes_nothing(tmp_path: Path) -> None:
     assert index.stat().st_ino == before.st_ino
 
 
+def test_a6_a_file_the_caller_saw_and_the_edit_finds_gone_is_said_gone_never_no_file(
+    tmp_path: Path,
+) -> None:
+    """``must_exist``: the caller looked at the file (a delete's index), so its absence at the
+    first read, or at the read after the swap found it gone (moved away between the edit's
+    read and its replacement), is ``FileNotFoundError``, never ``None`` ("no file")."""
+    with pytest.raises(FileNotFoundError):
+        edit_file(tmp_path / "missing.md", drop(b"a.md"), must_exist=True)
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- a.md\n- b.md\n")
+    moved = tmp_path / "INDEX.txt"
+
+    def move_away() -> None:
+        index.rename(moved)
+
+    with pytest.raises(FileNotFoundError):
+        edit_file(index, racing(drop(b"a.md"), move_away), must_exist=True)
+    assert moved.read_bytes() == b"- a.md\n- b.md\n"
+
+
 def test_q2a_line_merge_keeps_every_added_line_and_lets_the_current_file_win_conflicts() -> None:
     base = b"- a\n- b\n"
     ours = b"- b\n- added by a late writer\n"
@@ -273,3 +293,62 @@ def test_a7_a_memory_file_with_a_name_outside_its_folder_is_never_read_by_an_edi
     config = tmp_path / "agent.json"
     os.link(scope / "MEMORY.md", config)
     assert edit_file(config, lambda raw: raw + b"x", memory=False) is not None
+
+
+def _moved_at_the_write_check(
+    monkeypatch: pytest.MonkeyPatch, path: Path, then: Callable[[], None]
+) -> None:
+    """``then`` (the agent's move) once, as the edit checks it may write ``path``: after its
+    read and its edit, before its write."""
+    check = file_edit._check_writable
+    pending = [then]
+
+    def checked(at: Path) -> None:
+        if at == path and pending:
+            pending.pop()()
+        check(at)
+
+    monkeypatch.setattr(file_edit, "_check_writable", checked)
+
+
+def test_q2a_a_file_edited_then_moved_away_before_its_write_is_never_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without ``must_exist`` too: the edit ran on the file it read, so a file gone before the
+    write is moved or removed meanwhile, ``FileNotFoundError``, never ``None`` ("no file" or
+    "left alone"), which a caller takes for success with nothing written (review rv-del70)."""
+    config = tmp_path / "agent.json"
+    config.write_bytes(b'{"template": "a"}\n')
+
+    def move_away() -> None:
+        config.rename(tmp_path / "moved")
+
+    _moved_at_the_write_check(monkeypatch, config, move_away)
+
+    with pytest.raises(FileNotFoundError):
+        edit_file(config, lambda raw: raw.replace(b"a", b"b"), memory=False)
+
+    assert (tmp_path / "moved").read_bytes() == b'{"template": "a"}\n'
+    assert not config.exists()
+
+
+def test_q2a_a_file_swapped_for_a_dangling_link_before_its_write_is_changed_not_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Moved away and a symlink to nowhere put in its place before the write check: the edit
+    reads again and meets the link (``ELOOP``: never followed), never judges the mode of what
+    the link names ("Permission denied: its mode…", review rv-del70)."""
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- a.md\n- b.md\n")
+
+    def swap_for_a_link() -> None:
+        index.rename(tmp_path / "INDEX.txt")
+        index.symlink_to("nowhere.md")
+
+    _moved_at_the_write_check(monkeypatch, index, swap_for_a_link)
+
+    with pytest.raises(OSError, match="symbolic links") as raised:
+        edit_file(index, drop(b"a.md"))
+
+    assert not isinstance(raised.value, file_edit.NotWritableHere)
+    assert (tmp_path / "INDEX.txt").read_bytes() == b"- a.md\n- b.md\n"

@@ -400,3 +400,36 @@ def test_r2_a_fifo_put_where_the_index_was_never_hangs_the_writer(
         pytest.fail("the writer blocked on the FIFO")
     assert len(raised) == 1
     assert (tmp_path / "f.md").read_bytes() == b"f\n"
+
+
+def test_r2_lines_kept_in_a_file_moved_away_before_their_write_are_kept_in_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lines a change adds to an index the folder cannot take go into the machine's
+    ``MEMORY-<label>.md`` of an earlier change; moved away (``mv``) between the writer's read
+    of it and its write, they are in no file: they are kept in a file made for them, which
+    the outcome names, never said kept in the file gone (review rv-del70)."""
+    from memory_core import file_edit
+
+    (tmp_path / "MEMORY.md").symlink_to(tmp_path / "elsewhere.md")
+    base = b"- [A](a.md)\n"
+    _apply(tmp_path, {"MEMORY.md": base}, {"MEMORY.md": base + b"- [B](b.md)\n"})
+    kept = tmp_path / "MEMORY-laptop.md"
+    check = file_edit._check_writable
+    moves = [kept]
+
+    def moved_first(path: Path) -> None:
+        if moves and path == kept:
+            moves.pop().rename(tmp_path / "moved.md")
+        check(path)
+
+    monkeypatch.setattr(file_edit, "_check_writable", moved_first)
+    [outcome] = _apply(
+        tmp_path, {"MEMORY.md": base}, {"MEMORY.md": base + b"- [B](b.md)\n- [C](c.md)\n"}
+    )
+
+    assert outcome.kind == "index-unwritten"
+    named = [tmp_path / name for name in (outcome.kept_as or "", *outcome.also_kept)]
+    held = b"".join(path.read_bytes() for path in named if path.is_file())
+    assert b"- [C](c.md)\n" in held, outcome
+    assert (tmp_path / "moved.md").read_bytes() == b"- [B](b.md)\n"

@@ -126,9 +126,14 @@ def _check_writable(path: Path) -> None:
     edit replaces the file by a rename in its folder, which the folder's permission allows
     even for a file whose own mode refuses this account (``0644`` of another uid). A file on a
     file system mounted read-only raises ``OSError`` ``EROFS`` instead, saying so: no mode
-    would let anyone write it there, so the detail must not send an operator to ``chmod``."""
-    if os.access(path, os.W_OK):
+    would let anyone write it there, so the detail must not send an operator to ``chmod``.
+    A file gone since the edit read it, or a symlink now (the read never follows one: the file
+    read was moved away, a link put in its place), raises ``FileNotFoundError``: changed, not
+    refused (the edit reads it again, never judging a link's target's mode)."""
+    if os.access(path, os.W_OK) and not path.is_symlink():
         return
+    if not path.exists() or path.is_symlink():
+        raise FileNotFoundError(errno.ENOENT, "moved or removed since it was read", path.name)
     if on_read_only_mount(path):
         raise OSError(
             errno.EROFS,
@@ -363,6 +368,7 @@ def edit_file(
     read_cap: int = DEFAULT_READ_CAP,
     attempts: int = EDIT_ATTEMPTS,
     memory: bool = True,
+    must_exist: bool = False,
 ) -> Edited | None:
     """Apply the pure ``edit`` to the file at ``path`` without losing a concurrent write.
 
@@ -374,7 +380,12 @@ def edit_file(
     of the file are kept. A ``memory`` file (the default: an index, a topic file) with a name
     outside its folder, another hard link, is never read nor rewritten (A-7): its content is
     another file's, which the edit would copy into memory. ``memory=False`` is for a file an
-    operator may link (``agent.json``).
+    operator may link (``agent.json``). ``must_exist``: the caller saw the file at ``path``
+    (an index a delete looked at, A-6), so a first read that finds none there means it was
+    moved or removed meanwhile. Whatever ``must_exist``, a file the edit was applied to (read,
+    and changed by ``edit``) that a later read finds gone was moved or removed meanwhile: it
+    is never ``None`` ("no file", or "left alone"), which a caller would take for success
+    with nothing written. Both raise ``FileNotFoundError`` (``ENOENT``, the file name).
 
     Raises :class:`~memory_core.errors.FileKeptChanging` (nothing lost, edit not applied),
     :class:`FileTooLarge` over ``read_cap`` bytes,
@@ -383,15 +394,24 @@ def edit_file(
     ``OSError`` (unreadable, read-only
     folder, full disk: the file is unchanged). Blocking: call it from a worker thread.
     """
+    applied = False  # the edit ran on the file read and changed it: it was there
     for _ in range(attempts):
         current = _read(path, read_cap, memory=memory)
         if current is None:
+            if must_exist or applied:
+                raise FileNotFoundError(
+                    errno.ENOENT, "moved or removed while it was being edited", path.name
+                )
             return None
         before = current.data
         after = edit(before)
         if after is None or after == before:
             return None
-        _check_writable(path)
+        applied = True
+        try:
+            _check_writable(path)
+        except FileNotFoundError:
+            continue  # moved, removed or made a link since the read: read it again
         tail = _replace_if_unchanged(path, before, after, current, read_cap, merge, memory=memory)
         if tail is None:
             continue

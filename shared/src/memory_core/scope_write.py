@@ -261,6 +261,8 @@ def _write_topic(
         edit_file(path, replace, read_cap=scope_file_cap(name))
     except (FileKeptChanging, FileTooLarge, NotRegularFileError):
         return _keep_beside(scope, name, data, label, taken)
+    except FileNotFoundError:
+        pass  # moved or removed since its read: judged below as it is now
     if _regular(path) is None and create_new_bytes(path, data, sync_parent=False):
         return MergeOutcome("kept-edited", name)  # deleted meanwhile: the edit is kept
     return None if _same(path, after) else _keep_beside(scope, name, data, label, taken)
@@ -337,6 +339,8 @@ def _write_index(path: Path, before: str | None, after: str | None, content: Con
                 edited = edit_file(path, merge, merge=merge_lines, read_cap=INDEX_CAP)
                 if edited is None and not _holds_change(path, merge):
                     continue  # gone meanwhile (moved, a link to come): look again
+            except FileNotFoundError:
+                continue  # moved or removed since its read (a link to come): look again
             except FileTooLarge:  # each grown or swapped since the look
                 unwritable = _OVER_CAP
             except NamedElsewhereError:  # never read (A-7): its text is another file's
@@ -488,16 +492,18 @@ def _within_a_topic_file(lines: list[bytes]) -> list[bytes]:
 def _added_to(path: Path, lines: list[bytes], *, cap: int = TOPIC_CAP) -> bool:
     """Append those of ``lines`` (each ending in a newline) that the regular file ``path`` (the
     machine's own ``MEMORY-<label>.md`` of an earlier change, or the index) lacks; whether it
-    now holds them all. False when there is no such file, or it would grow over ``cap`` (then
+    now holds them all. False when there is no such file (or it is moved or removed while the
+    lines are added: they are in no file), or it would grow over ``cap`` (then
     they go into a new file): a change after change keeps its lines in one file, not one each."""
     if not _regular(path):
         return False
-    fits = True
+    fits = read = False
 
     def add(raw: bytes) -> bytes | None:
         """``raw`` with the lines it lacks appended, or no change when it lacks none or they
         would take it over ``cap`` (``fits`` says which)."""
-        nonlocal fits
+        nonlocal fits, read
+        read = True
         held = set(_LINE_RE.findall(raw))
         missing = b"".join(line for line in lines if line not in held)
         joint = b"\n" if raw and not raw.endswith(b"\n") else b""
@@ -508,4 +514,6 @@ def _added_to(path: Path, lines: list[bytes], *, cap: int = TOPIC_CAP) -> bool:
         edit_file(path, add, read_cap=cap)
     except (FileKeptChanging, FileTooLarge, NamedElsewhereError, NotRegularFileError):
         return False
-    return fits
+    except FileNotFoundError:  # moved or removed since its read: the lines are in no file
+        return False
+    return read and fits  # never read: removed since the look, the lines are in no file

@@ -734,12 +734,18 @@ class AgentStore:
 
         current = self._load_in(project, agent_id)  # the errors of a read for a missing agent
         conditions.check("the agent's config", exists=True, etag=current.etag, read=_READ_AT)
-        edit_file(  # never through a symlink: _load_in refused one (A-7)
-            self._file(agent_id),
-            edit,
-            read_cap=AGENT_READ_CAP,
-            memory=False,  # an operator's file, not a memory file: A-7's hard-link rule is not its
-        )
+        try:
+            edit_file(  # never through a symlink: _load_in refused one (A-7)
+                self._file(agent_id),
+                edit,
+                read_cap=AGENT_READ_CAP,
+                memory=False,  # an operator's file, not a memory file: A-7's hard-link rule isn't
+            )
+        except FileNotFoundError:  # moved or removed since it was read: nothing was written
+            raise Conflict(
+                f"the config of agent {agent_id!r} was moved or removed while its template was "
+                "edited; nothing was written: try again"
+            ) from None
         if not outcome:
             raise NotFound(f"no agent {agent_id!r} in project {project!r}")
         return outcome[-1]
@@ -758,7 +764,8 @@ class AgentStore:
         file once; someone editing ``agent.json`` by hand meanwhile loses nothing
         (:meth:`_edit_template`). Returns ``fn``'s result. Raises ``InvalidId`` and
         :class:`NotFound` like :meth:`get`, :class:`UnreadableAgent` for a corrupt file and
-        ``FileKeptChanging`` (409) when the file would not settle, and
+        ``FileKeptChanging`` (409) when the file would not settle, :class:`Conflict` (409) when it
+        is moved or removed between the edit's read and its write (nothing written), and
         :class:`~memory_api.errors.PreconditionFailed` (412) when ``conditions`` (the request's
         ``If-Match`` / ``If-None-Match``) fail for the config's current ETag.
         """

@@ -16,8 +16,12 @@ LF, CRLF or a lone CR, with or without a final one — and written back in that 
 byte but the removed lines' unchanged (the permission bits too). Where that cannot be done the
 delete is refused and nothing changes, the file and its line stay, and the detail says why:
 
-- 409 (:class:`~memory_api.errors.Conflict`): the index kept changing through every attempt;
-  it is larger than :data:`PRUNE_READ_CAP`; its bytes cannot be given back exactly (UTF-16 with
+- 409 (:class:`~memory_api.errors.Conflict`): the index kept changing through every attempt,
+  or was moved, removed or swapped for a symlink between the delete's look at it and its edit
+  (``mv MEMORY.md INDEX.txt; ln -s INDEX.txt MEMORY.md``: a file missing or a link where the
+  look saw the index is never taken for "no index", which would delete the file while the
+  moved index still lists it; "try again", and the retry prunes it where it now is); it is
+  larger than :data:`PRUNE_READ_CAP`; its bytes cannot be given back exactly (UTF-16 with
   an odd byte or a lone surrogate, UTF-32 with a cut code unit or a value no character has,
   which readers show with replacement characters);
 - 503 (:class:`~memory_api.errors.Unavailable`): the operating system refused to read or
@@ -40,6 +44,7 @@ Blocking: run in a worker thread.
 
 from __future__ import annotations
 
+import errno
 import functools
 import logging
 import os
@@ -74,6 +79,7 @@ __all__ = [
     "PRUNE_READ_CAP",
     "Pruned",
     "delete_topic",
+    "held_index",
     "prune_index_file",
     "twin_names",
 ]
@@ -184,11 +190,12 @@ def _left_unindexed(
 def _put_back(pruned: Pruned, file_name: str, where: tuple[Path, Path], error: OSError) -> str:
     """After the file's removal was refused (``error``), give its index the pruned lines back
     (A-6: all or nothing; ``where``: the scope's folder held open, the file's path to show),
-    through the held folder as the pruning went (:func:`_held_index`): the bytes before the
+    through the held folder as the pruning went (:func:`held_index`): the bytes before the
     pruning, with whatever another writer (the agent) wrote since merged in
     (:func:`~memory_core.line_merge.merge_lines`). Returns the
     ``detail`` saying why nothing was deleted, and when the lines could not be put back (the
-    index kept changing or can no longer be written), that they are gone (logged too)."""
+    index kept changing, can no longer be written, or was moved or removed since the pruning:
+    never said put back), that they are gone (logged too)."""
     held, shown = where
     logger.error("topic file %s cannot be removed: %s", shown, error)
     reason = error.strerror or type(error).__name__
@@ -204,17 +211,27 @@ def _put_back(pruned: Pruned, file_name: str, where: tuple[Path, Path], error: O
         return None if raw == edited.before else merge_lines(edited.after, edited.before, raw)
 
     try:
-        with _held_index(held, index) as path:
-            edit_file(path, restore, merge=merge_lines, read_cap=PRUNE_READ_CAP)
+        with held_index(held, index) as path:
+            edit_file(path, restore, merge=merge_lines, read_cap=PRUNE_READ_CAP, must_exist=True)
     except (OSError, FileKeptChanging) as undo:
         logger.error(
             "index %s: the pruned lines of %s could not be put back: %s", index, shown, undo
         )
         return detail + (
-            f"; its index line was removed and could not be put back ({undo}): add it to "
-            "MEMORY.md again"
+            f"; its index line was removed and could not be put back ({_plainly(undo)}): add "
+            "it to MEMORY.md again"
         )
     return detail + "; its index line was put back, nothing changed (a delete is all or nothing)"
+
+
+def _plainly(error: OSError | FileKeptChanging) -> str:
+    """Why an index could not be put back, as a sentence for a ``detail``: never the raw
+    exception, whose path may be the held folder's ``/proc/self/fd/<n>``."""
+    if isinstance(error, FileKeptChanging):
+        return "the index kept changing"
+    if isinstance(error, (FileNotFoundError, FolderSwapped)):
+        return "the index was moved or removed since the pruning"
+    return error.strerror or type(error).__name__
 
 
 def _pruned(
@@ -274,7 +291,9 @@ def prune_index_file(
     link names. Raises :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503)
     when the lines are there, or may be, and cannot be removed (the index then unchanged): an
     index no regular file, hard-linked outside its folder or leading out of the root is never
-    read or followed (A-7), so it may hold one: 409 (:func:`_left_as_it_is`).
+    read or followed (A-7), so it may hold one: 409 (:func:`_left_as_it_is`). An index the
+    look saw that the edit finds gone or a symlink (moved away, a link to it put back) is
+    changed meanwhile: 409, "try again" (:func:`_changed_meanwhile`), never "no index".
 
     ``scope`` may be a folder held open (:func:`~memory_api.store.containment.held_folder`):
     the index is then read and replaced in that very folder (A-7), and the logs name it as
@@ -288,6 +307,7 @@ def prune_index_file(
     if below is None:
         return Pruned([])
 
+    resolved = _resolves(scope / layout.INDEX_FILE)  # the look reached a file: no loop
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
     exact = _has_twin(scope, file_name)
     files = _scope_files(scope)
@@ -298,13 +318,20 @@ def prune_index_file(
         last[:] = [(raw, [] if pruned is None else pruned[1])]
         return None if pruned is None else pruned[0]
 
+    reached = False  # the index file's folder held: a file missing now is the index itself
     try:
-        with _held_index(scope, below) as index:
-            edited = edit_file(index, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
-    except (FileKeptChanging, FolderSwapped, FileNotFoundError) as error:  # changed meanwhile
-        why = error if isinstance(error, FileKeptChanging) else "its index link's folder changed"
-        detail = f"{file_name!r} was not deleted: {why}; nothing changed, try again"
-        raise Conflict(detail) from None
+        with held_index(scope, below) as index:
+            reached = True
+            edited = edit_file(
+                index, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP, must_exist=True
+            )
+    except FileKeptChanging as error:
+        raise _changed_meanwhile(file_name, str(error)) from None
+    except (FolderSwapped, FileNotFoundError):
+        why = f"{_named(below)} was moved or removed while the delete pruned it"
+        raise _changed_meanwhile(
+            file_name, why if reached else "its index link's folder changed"
+        ) from None
     except _NotRewritable as error:
         logger.warning("index %s not pruned: %s", lexical, error)
         raise Conflict(
@@ -326,6 +353,11 @@ def prune_index_file(
             )
         ) from None
     except OSError as error:
+        if error.errno == errno.ELOOP and (resolved or _looks_otherwise(root, scope, below)):
+            # a symlink where the look saw a file (MEMORY.md moved, a link to it put back)
+            logger.warning("index %s changed while it was pruned: %s", lexical, error)
+            why = f"{_named(below)} was replaced (by a symlink) while the delete pruned it"
+            raise _changed_meanwhile(file_name, why) from None
         logger.error("index %s cannot be pruned: %s", lexical, error)
         reason = error.strerror or type(error).__name__
         raise Unavailable(
@@ -344,6 +376,43 @@ def prune_index_file(
     return Pruned(removed, edited, below)
 
 
+def _changed_meanwhile(file_name: str, why: str) -> Conflict:
+    """The refusal (409) of a delete whose index changed between its look and its edit
+    (``why``): moved, removed, swapped for a symlink, or written through every attempt. Nothing
+    was deleted and the lines stay wherever the index now is; a retry looks again (A-6)."""
+    return Conflict(f"{file_name!r} was not deleted: {why}; nothing changed, try again")
+
+
+def _resolves(path: Path) -> bool:
+    """Whether ``path`` leads to something (``stat`` followed): a symlink the edit meets there
+    afterwards (``ELOOP``: it never follows one) is then one swapped in since, not a loop."""
+    try:
+        path.stat()
+    except OSError:
+        return False
+    return True
+
+
+def _looks_otherwise(root: Path, scope: Path, below: PurePath) -> bool:
+    """Whether a second look at the scope's ``MEMORY.md`` (:func:`_index_to_prune`) finds
+    another index than the first one's, which found ``below`` and no refusal: a symlink met by
+    the edit where that look saw a file (changed meanwhile, 409) rather than a link that loops
+    (the kernel's refusal, 503). False when the operating system refuses the second look."""
+    try:
+        return _index_to_prune(root, scope) != (None, below)
+    except OSError:
+        return False
+
+
+def _named(below: PurePath) -> str:
+    """The index a delete edits, for a ``detail``: ``the scope's MEMORY.md``, or for one
+    symlinked to a file of the scope's folder (:func:`_index_to_prune`) ``INDEX.txt, the file
+    the scope's MEMORY.md links,`` (a clause, before "was moved…")."""
+    if below == PurePath(layout.INDEX_FILE):
+        return f"the scope's {layout.INDEX_FILE}"
+    return f"{below.as_posix()}, the file the scope's {layout.INDEX_FILE} links,"
+
+
 def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, PurePath | None]:
     """What the real ``scope``'s ``MEMORY.md`` is when a delete in the scope may not rewrite it
     (A-6, A-7, Q-4), as the words after "the scope's MEMORY.md is" and why: ``"a FIFO (named
@@ -356,7 +425,7 @@ def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, PurePath | Non
     delete's edit goes to, below the scope's folder (None: no index there, or a link to
     nothing, nothing to prune): ``MEMORY.md``, or, for a symlink, the file
     it resolved to when checked (``INDEX.txt``, ``sub/MEMORY.md``), reached by
-    :func:`_held_index`. A link is resolved once: one swapped meanwhile for a link out of the
+    :func:`held_index`. A link is resolved once: one swapped meanwhile for a link out of the
     root (or to another scope) never has the edit go where it now points (A-7; review rv-sync69
     found the edit resolving it again). A few ``lstat``/``stat`` calls; nothing is read."""
     lexical = scope / layout.INDEX_FILE
@@ -378,9 +447,9 @@ def _index_to_prune(root: Path, scope: Path) -> tuple[str | None, PurePath | Non
 
 
 @contextmanager
-def _held_index(scope: Path, below: PurePath) -> Iterator[Path]:
-    """The path a delete's edit of the index file ``below`` the held ``scope`` folder
-    (:func:`_index_to_prune`) goes through: in the scope's folder itself, ``scope / below``;
+def held_index(scope: Path, below: PurePath) -> Iterator[Path]:
+    """The path a delete's (or a restore's) edit of the index file ``below`` the held ``scope``
+    folder (:func:`_index_to_prune`) goes through: in the scope's folder itself, ``scope / below``;
     in a sub-folder, that file in its folder held open from ``scope`` one name at a time, no
     symlink followed (:func:`~memory_api.store.containment.held_folder`): a folder on the way
     renamed and replaced by a link out of the root meanwhile is never where the edit lands

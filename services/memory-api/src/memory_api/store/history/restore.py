@@ -46,13 +46,15 @@ Blocking: run it in a worker thread holding the scope's lock.
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import stat
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from memory_core import layout
 from memory_core.decoding import decode_exact, name_spellings, shown_lines
@@ -81,7 +83,7 @@ from memory_api.store.history.reading import check_version, content_at
 from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
 from memory_api.store.history.repo import blob_id, log, read_head
 from memory_api.store.history.snapshot import linked_index
-from memory_api.store.pruning import PRUNE_READ_CAP, twin_names
+from memory_api.store.pruning import PRUNE_READ_CAP, held_index, twin_names
 from memory_api.store.wiki_notes import index_notes
 
 __all__ = ["restore_file"]
@@ -346,6 +348,8 @@ def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
         edited = edit_file(target, edit, read_cap=PRUNE_READ_CAP)
     except FileKeptChanging:
         raise Conflict(changed) from None
+    except FileNotFoundError:  # moved or removed between the edit's read and its write
+        raise Conflict(f"{plan.name!r} was deleted while it was restored; try again") from None
     except NamedElsewhereError:
         raise Conflict(f"{plan.name!r} is {HARD_LINKED}; it was not replaced") from None
     except (FileTooLarge, NotRegularFileError):
@@ -441,6 +445,12 @@ def _codec_of(index: bytes | None) -> str | None:
     return None if exact is None else exact.codec
 
 
+_MERGE_LOOKS = 3
+"""How many times a restore looks at the scope's index when it changed between the look and
+the edit (moved, removed, swapped for a symlink), as the push writer does, before answering
+409 "restore again" (A-6, V-2)."""
+
+
 def _merge_into_index(
     root: Path,
     scope: Path,
@@ -453,18 +463,62 @@ def _merge_into_index(
     """Merge ``lines`` into the scope's index (created when missing), each where it stood in
     ``places`` (the version's index, written in ``codec``: an index all ASCII now takes them
     back in it): the lines added, or why the index was left as it was.
-    ``scope`` may be a folder held open (through which the index is edited, unless it is a
-    link); ``shown`` is then the real folder, which the logs name."""
+
+    Each try looks at ``MEMORY.md`` and edits the file it is, or the file its symlink names
+    inside the memory root, through folders held open one name at a time, no symlink followed
+    (:func:`~memory_api.store.pruning.held_index`): a folder on the way swapped for a link out
+    of the root meanwhile is never where a line is written (A-7). An index found changed at
+    the edit (moved, removed, a symlink where the look saw a file, a link's target gone, or
+    the link pointing elsewhere after the edit) is looked at again, never created at a target
+    resolved before, never said to hold a line no index holds; after :data:`_MERGE_LOOKS`
+    tries: :class:`Conflict` (409), the file restored, "restore again". A link to nothing (a
+    file or folder that is not there) takes no line: the answer says so, with the lines to add
+    by hand. ``scope`` is a folder held open; ``shown`` is then the real folder, which the
+    logs name."""
+    earlier: list[str] = []  # the lines a try added to a file the index no longer was after
+    for _ in range(_MERGE_LOOKS):
+        merged = _merge_once(root, scope, lines, (places, codec), shown or scope, earlier)
+        if merged is not None:
+            return merged
+    raise Conflict(
+        "the file is restored; MEMORY.md kept changing (moved, removed or replaced) while its "
+        "lines were merged, so they were not: restore again"
+    )
+
+
+def _merge_once(
+    root: Path,
+    scope: Path,
+    lines: str,
+    version: tuple[str | None, str | None],
+    shown: Path,
+    earlier: list[str],
+) -> _IndexMerge | None:
+    """One try of :func:`_merge_into_index` (``version``: the places and the codec); None when
+    the index changed between its look and its edit (look again). ``earlier``: the lines an
+    earlier try added to the file the index then was, which moved on: found all there now (the
+    index is that file, moved), they are the lines this restore added."""
+    places, codec = version
     lexical = scope / layout.INDEX_FILE
-    path = real_path(lexical)
-    if not is_within(root, path):
-        return _not_merged(shown or scope, lines, "MEMORY.md links outside the memory root")
-    if not lexical.is_symlink():
-        path = lexical  # through the folder as given: a held one stays where it was checked
-    scope = shown or scope
+    linked = lexical.is_symlink()
+    target = real_path(lexical)
+    if linked and not is_within(root, target):
+        return _not_merged(shown, lines, "MEMORY.md links outside the memory root")
+    try:
+        os.stat(lexical)  # noqa: PTH116 - followed, as the look at what the link names
+        there = True
+    except FileNotFoundError:  # none, or a link to nothing
+        there = False
+    except OSError as error:  # a link loop, no permission: no index the edit may reach
+        return _not_merged(shown, lines, f"MEMORY.md cannot be rewritten: {error.strerror}")
+    base, below = scope, PurePath(layout.INDEX_FILE)
+    if linked:
+        folder = real_path(scope)
+        base = scope if is_within(folder, target) else root
+        below = PurePath(os.path.relpath(target, folder if base is scope else root))
     merges: list[list[str]] = []
     refusals: list[str] = []
-    twins = twin_names(lexical.parent)  # each twin's lines are its own, never the other's
+    twins = twin_names(scope)  # each twin's lines are its own, never the other's
 
     def edit(raw: bytes) -> bytes | None:
         try:  # the form the delete pruned it in (A-6): kept as written
@@ -478,28 +532,60 @@ def _merge_into_index(
         return merged.data
 
     try:
-        edited = edit_file(path, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
+        with held_index(base, below) as path:
+            try:
+                edited = edit_file(
+                    path, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP, must_exist=True
+                )
+            except FileNotFoundError:
+                if there:
+                    return None  # moved or removed since the look: look again
+                return _created(path, lines, twins, lambda: _still(lexical, target, linked))
+    except (FolderSwapped, FileNotFoundError, NotADirectoryError):
+        if there:
+            return None  # a folder on the way moved or replaced since the look: look again
+        return _not_merged(
+            shown, lines, f"MEMORY.md is a symlink to {below.as_posix()}, which is not there"
+        )
     except FileKeptChanging:
         raise Conflict(
             "the file is restored; MEMORY.md kept changing, so its lines were not: restore again"
         ) from None
     except FileTooLarge:
-        return _not_merged(scope, lines, f"MEMORY.md is larger than {PRUNE_READ_CAP} bytes")
+        return _not_merged(shown, lines, f"MEMORY.md is larger than {PRUNE_READ_CAP} bytes")
     except NamedElsewhereError:
-        return _not_merged(scope, lines, f"MEMORY.md is {HARD_LINKED}; not read")
+        return _not_merged(shown, lines, f"MEMORY.md is {HARD_LINKED}; not read")
     except NotRegularFileError:
-        return _not_merged(scope, lines, "MEMORY.md is not a regular file")
+        return _not_merged(shown, lines, "MEMORY.md is not a regular file")
     except OSError as error:
-        return _not_merged(scope, lines, f"MEMORY.md cannot be rewritten: {error.strerror}")
+        if error.errno == errno.ELOOP:  # a link the look resolved, or none: made since
+            return None  # a symlink now where the look saw a file, or nothing: look again
+        return _not_merged(shown, lines, f"MEMORY.md cannot be rewritten: {error.strerror}")
+    if not _still(lexical, target, linked):
+        if edited is not None and merges:
+            earlier[:] = merges[0]
+        return None  # MEMORY.md leads to another file now: the lines go where it leads
     if edited is not None:
         return _IndexMerge(merges[0] if merges else [])
     if refusals:
-        return _not_merged(scope, lines, refusals[0])
-    if path.exists():
-        return _IndexMerge([])
+        return _not_merged(shown, lines, refusals[0])
+    return _IndexMerge(list(earlier))  # read, every line there (put by an earlier try, or not)
+
+
+def _created(
+    path: Path, lines: str, twins: frozenset[str], still: Callable[[], bool]
+) -> _IndexMerge | None:
+    """The index made at ``path`` (its held folder) with ``lines``, where the look found none;
+    None when something stands at its name by then (made meanwhile, or the index moved away
+    and a link put back), or the scope's ``MEMORY.md`` no longer reaches it (``still``): look
+    again."""
     merge = merge_index(None, lines, {}, twins=twins)
-    if create_new_bytes(path, merge.text.encode("utf-8")):
+    if create_new_bytes(path, merge.text.encode("utf-8")) and still():
         return _IndexMerge(merge.added)
-    return _merge_into_index(  # made meanwhile
-        root, lexical.parent, lines, places, shown=scope, codec=codec
-    )
+    return None
+
+
+def _still(lexical: Path, target: Path, linked: bool) -> bool:
+    """Whether the scope's ``MEMORY.md`` (``lexical``) is still what the look saw: a regular
+    file's name, or a symlink leading to ``target``."""
+    return lexical.is_symlink() == linked and (not linked or real_path(lexical) == target)
