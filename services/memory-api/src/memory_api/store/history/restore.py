@@ -356,8 +356,8 @@ def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
         target = path.parent / resolved.name
     try:
         edited = edit_file(target, edit, read_cap=PRUNE_READ_CAP)
-    except FileKeptChanging:
-        raise Conflict(changed) from None
+    except FileKeptChanging as error:  # its words name a file of the agent's kept beside
+        raise Conflict(f"{changed} ({error})") from None
     except FileNotFoundError:  # moved or removed between the edit's read and its write
         raise Conflict(f"{plan.name!r} was deleted while it was restored; try again") from None
     except NamedElsewhereError:
@@ -554,6 +554,9 @@ def _merge_once(
                 if there:
                     return None  # moved or removed since the look: look again
                 return _created(path, lines, twins, lambda made: _still(lexical, root, made))
+            # the file edited, or read and left as it was: while its folder is held (``path``
+            # may name it through that folder's descriptor, closed once the block ends)
+            written = edited.written if edited is not None else _identity(path)
     except (FolderSwapped, FileNotFoundError, NotADirectoryError):
         if there:
             return None  # a folder on the way moved or replaced since the look: look again
@@ -575,7 +578,6 @@ def _merge_once(
         if error.errno == errno.ELOOP:  # a link the look resolved, or none: made since
             return None  # a symlink now where the look saw a file, or nothing: look again
         return _not_merged(shown, lines, f"MEMORY.md cannot be rewritten: {error.strerror}")
-    written = edited.written if edited is not None else _identity(path)
     if not _still(lexical, root, written):
         if edited is not None and merges:
             earlier[:] = merges[0]
