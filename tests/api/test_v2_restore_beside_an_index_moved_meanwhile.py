@@ -155,3 +155,33 @@ async def test_v2_an_index_that_keeps_moving_is_looked_at_three_times_then_resto
     assert "kept changing" in problem["detail"]
     assert moves[0] == 3
     assert (agent.user / "f.md").exists()
+
+
+async def test_v2_a_restore_answered_restore_again_is_recorded_and_the_next_one_adds_the_line(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After the 409 "restore again" (the index kept moving), the file restored is in its
+    history as a restore, and restoring again adds the line, as a version of its own (review
+    rv-fix70d: it was left unrecorded, and the next restore answered no version)."""
+    write_topic(agent.user, "f.md")
+    index = agent.user / layout.INDEX_FILE
+    index.write_text(INDEX, encoding="utf-8")
+    version = await _deleted(client, agent)
+    moves = [0]
+
+    def moved_and_linked_back() -> None:
+        moves[0] += 1
+        target = agent.user / f"INDEX-{moves[0]}.txt"
+        index.resolve().rename(target)
+        index.unlink(missing_ok=True)
+        index.symlink_to(target.name)
+
+    _at_each_edit(monkeypatch, moved_and_linked_back, times=3)
+    await expect_problem(await _restore(client, version), 409, "restore again")
+    history = await ok_json(await client.get(f"{file_url('user', 'f.md')}/history"))
+    again = await ok_json(await _restore(client, version))
+
+    assert history["unrecorded"] is False
+    assert history["versions"][0]["author"]["source"] == "restore"
+    assert again["indexLinesAdded"] == [LINE]
+    assert LINE in index.read_text(encoding="utf-8")

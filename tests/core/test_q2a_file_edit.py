@@ -352,3 +352,64 @@ def test_q2a_a_file_swapped_for_a_dangling_link_before_its_write_is_changed_not_
 
     assert not isinstance(raised.value, file_edit.NotWritableHere)
     assert (tmp_path / "INDEX.txt").read_bytes() == b"- a.md\n- b.md\n"
+
+
+def _agent_at_the_exchange(
+    monkeypatch: pytest.MonkeyPatch, index: Path, after_swap_back: Callable[[], None]
+) -> None:
+    """The agent around the edit's first exchange: ``mv MEMORY.md idx.md; ln -s idx.md
+    MEMORY.md`` just before it, ``mv idx.md MEMORY.md`` right after it (over the edit's copy);
+    ``after_swap_back`` right after the edit's second exchange (its swap back)."""
+    exchange = swap.exchange
+    calls = [0]
+    moved = index.parent / "idx.md"
+
+    def raced(first: Path, second: Path) -> bool:
+        calls[0] += 1
+        if calls[0] == 1:
+            index.rename(moved)
+            index.symlink_to(moved.name)
+            done = exchange(first, second)
+            moved.rename(index)
+            return done
+        done = exchange(first, second)
+        if calls[0] == 2:
+            after_swap_back()
+        return done
+
+    monkeypatch.setattr(file_edit, "exchange", raced)
+
+
+def test_q2a_an_index_moved_over_the_edit_s_copy_is_never_unlinked_by_the_swap_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The swap back takes the agent's own index to the edit's temp name (the agent moved it
+    over the edit's copy): it is kept beside, unchanged, and the error says where."""
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- [G](g.md) the agent's index\n")
+    _agent_at_the_exchange(monkeypatch, index, lambda: None)
+
+    with pytest.raises(FileKeptChanging, match=r"kept as MEMORY\.md\.not-edited-") as raised:
+        edit_file(index, lambda raw: raw + b"- [F](f.md) restored\n", must_exist=True)
+
+    kept = [path for path in tmp_path.iterdir() if path.name.startswith("MEMORY.md.not-edited-")]
+    assert [path.name for path in kept] == [str(raised.value).split("kept as ")[1].split()[0]]
+    assert kept[0].read_bytes() == b"- [G](g.md) the agent's index\n"
+    assert index.is_symlink()
+    assert leftovers(tmp_path) == []
+
+
+def test_q2a_an_index_the_swap_back_took_goes_back_to_its_name_when_that_is_free(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As above, and the agent removes the link the swap back put at ``MEMORY.md``: its index
+    goes back to its name, and the edit is applied to it."""
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- [G](g.md) the agent's index\n")
+    _agent_at_the_exchange(monkeypatch, index, index.unlink)
+
+    edited = edit_file(index, lambda raw: raw + b"- [F](f.md) restored\n", must_exist=True)
+
+    assert edited is not None
+    assert index.read_bytes() == b"- [G](g.md) the agent's index\n- [F](f.md) restored\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["MEMORY.md"]

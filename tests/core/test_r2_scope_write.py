@@ -433,3 +433,32 @@ def test_r2_lines_kept_in_a_file_moved_away_before_their_write_are_kept_in_anoth
     held = b"".join(path.read_bytes() for path in named if path.is_file())
     assert b"- [C](c.md)\n" in held, outcome
     assert (tmp_path / "moved.md").read_bytes() == b"- [B](b.md)\n"
+
+
+def test_r2_lines_of_kept_files_go_into_an_index_removed_and_written_anew_while_added(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer adds the index lines of the files a race kept to ``MEMORY.md``; the agent
+    removes it right after the writer's read and writes it anew after the writer's second
+    read found none: the writer looks again and adds them there, never lets the edit's
+    "moved or removed" escape after the topic files were written (review rv-fix70d)."""
+    from memory_core import file_edit, scope_write
+
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- [G](g.md)\n")
+    read = file_edit._read
+    reads = [0]
+
+    def raced(path: Path, *args: object, **kwargs: object) -> object:
+        reads[0] += 1
+        found = read(path, *args, **kwargs)  # type: ignore[arg-type]
+        if reads[0] == 1:
+            index.unlink()
+        elif reads[0] == 2:
+            index.write_bytes(b"- [H](h.md)\n")
+        return found
+
+    monkeypatch.setattr(file_edit, "_read", raced)
+    scope_write._merged_into_index(index, ["- [K](k.md) kept\n"])
+
+    assert index.read_bytes() == b"- [H](h.md)\n- [K](k.md) kept\n"

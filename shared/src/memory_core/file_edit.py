@@ -24,6 +24,12 @@ One attempt (blocking, on the local filesystem):
    would), a whole rewrite of it is merged in with ``merge`` (or kept aside, see below); then
    start over from a fresh read, so the edit is re-applied to the new content.
 
+The edit never unlinks a file but its own temp copy and the file it swapped out and read in
+step 3. A file another program moved to the path while the edit's copy stood there (``mv
+idx.md MEMORY.md`` right after the swap) is taken to the temp name by the swap back: it goes
+back to the path when that name is free, else it is kept beside as
+``<name>.not-edited-<random>`` and :class:`~memory_core.errors.FileKeptChanging` says where.
+
 After :data:`EDIT_ATTEMPTS` attempts that each met a concurrent write, or when a writer keeps
 the file open longer than :data:`IDLE_TIMEOUT`, :class:`~memory_core.errors.FileKeptChanging`
 is raised (the service answers 409); the file then holds everyone's writes, without the edit.
@@ -66,7 +72,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_core.atomic import fsync_directory, write_temp_beside
@@ -88,6 +94,7 @@ __all__ = [
     "IDLE_TIMEOUT",
     "Edit",
     "Edited",
+    "FileId",
     "FileTooLarge",
     "Merge",
     "NotWritableHere",
@@ -179,12 +186,28 @@ def _keep_owner(fd: int, name: str, read: IdleRead) -> None:
     )
 
 
+FileId = tuple[int, int]
+"""A file's identity: its ``(st_dev, st_ino)``."""
+
+
 @dataclass(frozen=True)
 class Edited:
-    """A successful edit: ``before``, the bytes it was applied to, and ``after``, its result."""
+    """A successful edit: ``before``, the bytes it was applied to, and ``after``, its result;
+    ``written``, the identity (``st_dev``, ``st_ino``) of the file the edit put at the path,
+    so a caller can tell whether a name still leads to it (V-2)."""
 
     before: bytes
     after: bytes
+    written: FileId | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class _Installed:
+    """What :func:`_replace_if_unchanged` put at the path: the bytes appended meanwhile and
+    carried over (``tail``), and the file's identity (``written``)."""
+
+    tail: bytes
+    written: FileId
 
 
 def _warn_once(key: str, message: str, *args: object) -> None:
@@ -274,16 +297,50 @@ def _carry_late_writes(
         _keep_aside(path, temp)
 
 
-def _replace_plainly(
-    path: Path, temp: Path, expected: bytes, cap: int, *, memory: bool
-) -> bytes | None:
+def _replace_plainly(path: Path, temp: Path, expected: bytes, cap: int, *, memory: bool) -> bool:
     """No exchange here: re-read, and rename over only when nothing changed (a tiny window)."""
     _warn_once("exchange", "no atomic exchange on %s; concurrent writes have a small window", path)
     current = _read(path, cap, memory=memory)
     if current is None or current.data != expected:
-        return None
+        return False
     temp.replace(path)
-    return b""
+    return True
+
+
+def _identity(path: Path) -> FileId | None:
+    """The ``(st_dev, st_ino)`` of what stands at ``path`` (never followed); None: nothing."""
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _rescue(path: Path, temp: Path) -> Path | None:
+    """Give back a file that is not the edit's own but stands at its ``temp`` name (another
+    program moved it to ``path`` while the edit's swap back was under way, which took it
+    there): at ``path`` again when that name is free, else kept beside it as
+    ``<name>.not-edited-<random>`` (returned, and logged; a folder stays at ``temp``). Never
+    unlinked (Q-2a)."""
+    if not os.path.lexists(path):
+        with contextlib.suppress(OSError):
+            os.link(temp, path, follow_symlinks=False)
+            temp.unlink()
+            return None
+    fd, kept = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.not-edited-")
+    os.close(fd)
+    try:
+        temp.replace(kept)
+    except OSError:  # a folder cannot replace the file made for its name: left where it is
+        Path(kept).unlink()
+        kept = str(temp)
+    logger.error(
+        "another program put its own %s at the path while an edit was undone; the edit took "
+        "it aside, and it is kept as %s (the path holds another file now)",
+        path.name,
+        kept,
+    )
+    return Path(kept)
 
 
 def _swapped_out(path: Path, temp: Path, cap: int) -> IdleRead | None:
@@ -307,16 +364,24 @@ def _replace_if_unchanged(
     depth: int = 0,
     *,
     memory: bool = True,
-) -> bytes | None:
+) -> _Installed | None:
     """Put ``new`` at ``path`` if it still holds ``expected``, or ``expected`` plus appends.
 
-    Returns the bytes that were appended to ``expected`` meanwhile and have been appended after
-    ``new`` (``b""`` for none), or None when something else changed: then their file stands at
-    the path again, with every write. Raises :class:`FileKeptChanging` when a writer holds the
-    replaced file open for longer than :data:`IDLE_TIMEOUT` (their file is put back first).
+    Returns what was installed (:class:`_Installed`: the bytes that were appended to
+    ``expected`` meanwhile and have been appended after ``new``, ``b""`` for none, and the
+    file's identity), or None when something else changed: then their file stands at the path
+    again, with every write. Raises :class:`FileKeptChanging` when a writer holds the
+    replaced file open for longer than :data:`IDLE_TIMEOUT` (their file is put back first), or
+    when the swap back brought another program's file to the temp name (one it moved to the
+    path meanwhile): the edit never unlinks a file but its own temp file and the one it
+    swapped out and read; that file goes back to the path when the name is free, else it is
+    kept beside (:func:`_rescue`) and the error says where.
     """
     temp = write_temp_beside(path, new, mode=read.mode)
     fd = os.open(temp, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)
+    info = os.fstat(fd)
+    ours: FileId = (info.st_dev, info.st_ino)
+    disposable = {ours}  # what the temp name may hold when it is unlinked
     # Until the appends are carried over, nobody may read our copy (a rewriter would take it,
     # without them, for the file) or write it: their open() waits for the lease to go.
     leased = hold_exclusive_lease(fd)
@@ -324,20 +389,26 @@ def _replace_if_unchanged(
         _keep_owner(fd, path.name, read)
         try:
             if not exchange(temp, path):
-                return _replace_plainly(path, temp, expected, cap, memory=memory)
+                plain = _replace_plainly(path, temp, expected, cap, memory=memory)
+                return _Installed(b"", ours) if plain else None
         except FileNotFoundError:
             return None  # the file was removed meanwhile: the caller reads again
+        swapped = _identity(temp)
         found = _swapped_out(path, temp, cap)
         if found is not None and found.idle and found.data.startswith(expected):
+            if swapped is not None and _identity(temp) == swapped:
+                disposable.add(swapped)  # the file replaced, as read: unlinked as a rename would
             tail = found.data[len(expected) :]
             if tail:  # only appended to, the agent's usual write: carry it over
                 os.write(fd, tail)
                 os.fsync(fd)
-            return tail
+            return _Installed(tail, ours)
         try:
             exchange(temp, path)  # theirs back at the path, exactly as they left it
         except FileNotFoundError:
-            return None  # our copy was removed after the swap: that removal is the latest word
+            return None  # our copy removed after the swap: theirs goes back to the path (finally)
+        if _identity(temp) != ours:  # moved to the path after the swap: never ours to carry
+            return None
         waiting = leased and release_lease(fd)
         leased = False
         os.close(fd)  # ours open for writing would look like a writer still at work
@@ -355,9 +426,28 @@ def _replace_if_unchanged(
             release_lease(fd)
         if fd >= 0:
             os.close(fd)
+        kept = _dispose(path, temp, disposable)
+        fsync_directory(path.parent)
+        if kept is not None:
+            raise FileKeptChanging(
+                f"{path.name} was replaced by another program while this edit was undone; "
+                f"the file it put there is kept as {kept.name} beside it, unchanged: look at "
+                "it, then try again"
+            )
+
+
+def _dispose(path: Path, temp: Path, disposable: set[FileId]) -> Path | None:
+    """Unlink the edit's ``temp`` name when it holds one of the ``disposable`` files (the
+    edit's own copy, the file it swapped out and read); a file of another program found there
+    is given back (:func:`_rescue`): where it is kept, or None."""
+    found = _identity(temp)
+    if found is None:
+        return None
+    if found in disposable:
         with contextlib.suppress(FileNotFoundError):
             temp.unlink()
-        fsync_directory(path.parent)
+        return None
+    return _rescue(path, temp)
 
 
 def edit_file(
@@ -412,12 +502,15 @@ def edit_file(
             _check_writable(path)
         except FileNotFoundError:
             continue  # moved, removed or made a link since the read: read it again
-        tail = _replace_if_unchanged(path, before, after, current, read_cap, merge, memory=memory)
-        if tail is None:
+        installed = _replace_if_unchanged(
+            path, before, after, current, read_cap, merge, memory=memory
+        )
+        if installed is None:
             continue
+        tail = installed.tail
         if not tail or edit(before + tail) in (None, after + tail):
             # the appended lines needed no edit (the usual case): the file is as edited
-            return Edited(before=before + tail, after=after + tail)
+            return Edited(before=before + tail, after=after + tail, written=installed.written)
         # the appended lines need the edit too (e.g. a new link to the deleted file): again
     raise FileKeptChanging(
         f"{path.name} kept changing while it was being edited ({attempts} attempts); "

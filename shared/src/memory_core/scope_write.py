@@ -41,7 +41,6 @@ Blocking: run it in a worker thread.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import logging
 import os
@@ -183,18 +182,25 @@ def _merged_into_index(index: Path, lines: list[str]) -> None:
     """Merge ``lines`` into the regular file ``index`` as it is now, nothing twice, in its own
     form (:func:`~memory_core.scope_merge.with_index_lines`: its encoding, byte order mark and
     line ends); left as it is when it cannot take them keeping its other bytes, would grow
-    over :data:`INDEX_CAP`, or is no regular file of its own."""
-    if not _regular(index):
-        return
+    over :data:`INDEX_CAP`, or is no regular file of its own. An index moved or removed
+    between the edit's read and its write is looked at again (three looks, as
+    :func:`_write_index`), never an error escaping after the topic files were written."""
 
     def add(raw: bytes) -> bytes | None:
         data = with_index_lines(raw, lines)
         return data if data is not None and len(data) <= INDEX_CAP else None
 
-    with contextlib.suppress(
-        FileKeptChanging, FileTooLarge, NamedElsewhereError, NotRegularFileError
-    ):
-        edit_file(index, add, read_cap=INDEX_CAP)
+    for _ in range(3):
+        if not _regular(index):
+            return
+        try:
+            edit_file(index, add, read_cap=INDEX_CAP)
+        except (FileKeptChanging, FileTooLarge, NamedElsewhereError, NotRegularFileError):
+            return
+        except FileNotFoundError:
+            continue  # moved or removed since its read: look again
+        return
+    logger.warning("%s kept moving; the index lines of the files kept are not added", index)
 
 
 def _nfc_keys(renamed: dict[str, str]) -> dict[str, str]:

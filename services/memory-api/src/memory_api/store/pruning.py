@@ -227,8 +227,8 @@ def _put_back(pruned: Pruned, file_name: str, where: tuple[Path, Path], error: O
 def _plainly(error: OSError | FileKeptChanging) -> str:
     """Why an index could not be put back, as a sentence for a ``detail``: never the raw
     exception, whose path may be the held folder's ``/proc/self/fd/<n>``."""
-    if isinstance(error, FileKeptChanging):
-        return "the index kept changing"
+    if isinstance(error, FileKeptChanging):  # its words name files by their names alone
+        return str(error)
     if isinstance(error, (FileNotFoundError, FolderSwapped)):
         return "the index was moved or removed since the pruning"
     return error.strerror or type(error).__name__

@@ -22,7 +22,8 @@ scope's lock, through :meth:`~.recorder.ScopeHistories.around`:
    line when the index still holds it), again through ``edit_file``; an index that does not
    exist is created with them. Restoring ``MEMORY.md`` itself merges that version's lines the
    same way: lines lost since come back, none written since is dropped;
-4. the result is recorded (``restore``, ``Restored-From:``).
+4. the result is recorded (``restore``, ``Restored-From:``), also when step 3 answers 409
+   "restore again" (the index kept changing): the file written is never left unrecorded.
 
 Restoring a deleted file is the undo of a delete: its lines go back into the index in the form
 the delete pruned it in (UTF-8, UTF-16 or UTF-32, Windows-1252 or Latin-1; its BOM and line
@@ -46,6 +47,7 @@ Blocking: run it in a worker thread holding the scope's lock.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -57,9 +59,10 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from memory_core import layout
+from memory_core.atomic import fsync_directory, write_temp_beside
 from memory_core.decoding import decode_exact, name_spellings, shown_lines
 from memory_core.errors import FileKeptChanging, NotRegularFileError
-from memory_core.file_edit import FileTooLarge, edit_file
+from memory_core.file_edit import FileId, FileTooLarge, edit_file
 from memory_core.file_kind import file_kind
 from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
 from memory_core.index import index_lines_linking
@@ -186,6 +189,8 @@ def restore_file(
         """The lines as a person reads them: an index's in Shift-JIS…, never as mojibake."""
         return lines if old_index is None else shown_lines(old_index, lines)
 
+    if merged.conflict is not None:  # the file restored and recorded, its lines not merged
+        raise merged.conflict
     unrecorded = recorded.why if isinstance(recorded, NotRecorded) else None
     return RestoreResult(
         file=name,
@@ -209,11 +214,13 @@ def _recorded_blob(histories: ScopeHistories, repository: Path, name: str) -> st
 @dataclass(frozen=True, slots=True)
 class _IndexMerge:
     """What merging a restore's lines into ``MEMORY.md`` did: the lines added, or, when the
-    index could not take them, why (``problem``) and the lines to add by hand."""
+    index could not take them, why (``problem``) and the lines to add by hand; or the 409 to
+    answer once what was written is recorded (``conflict``: the index kept changing)."""
 
     added: list[str]
     not_added: list[str] = field(default_factory=list)
     problem: str | None = None
+    conflict: Conflict | None = None
 
 
 def _apply(
@@ -265,9 +272,12 @@ def _apply_in(
         # only a file a delete by the service took lines of since the version may miss them
         problem = _index_not_recorded(root, held, plan.name) if plan.pruned else None
         return _IndexMerge([], problem=problem)
-    return _merge_into_index(
-        root, held, plan.index_lines, plan.places, shown=real, codec=plan.codec
-    )
+    try:
+        return _merge_into_index(
+            root, held, plan.index_lines, plan.places, shown=real, codec=plan.codec
+        )
+    except Conflict as kept_changing:  # the file is written: recorded first, then the 409
+        return _IndexMerge([], conflict=kept_changing)
 
 
 def _index_not_recorded(root: Path, scope: Path, name: str) -> str | None:
@@ -346,8 +356,8 @@ def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
         target = path.parent / resolved.name
     try:
         edited = edit_file(target, edit, read_cap=PRUNE_READ_CAP)
-    except FileKeptChanging:
-        raise Conflict(changed) from None
+    except FileKeptChanging as error:  # its words name a file of the agent's kept beside
+        raise Conflict(f"{changed} ({error})") from None
     except FileNotFoundError:  # moved or removed between the edit's read and its write
         raise Conflict(f"{plan.name!r} was deleted while it was restored; try again") from None
     except NamedElsewhereError:
@@ -468,13 +478,16 @@ def _merge_into_index(
     inside the memory root, through folders held open one name at a time, no symlink followed
     (:func:`~memory_api.store.pruning.held_index`): a folder on the way swapped for a link out
     of the root meanwhile is never where a line is written (A-7). An index found changed at
-    the edit (moved, removed, a symlink where the look saw a file, a link's target gone, or
-    the link pointing elsewhere after the edit) is looked at again, never created at a target
-    resolved before, never said to hold a line no index holds; after :data:`_MERGE_LOOKS`
-    tries: :class:`Conflict` (409), the file restored, "restore again". A link to nothing (a
-    file or folder that is not there) takes no line: the answer says so, with the lines to add
-    by hand. ``scope`` is a folder held open; ``shown`` is then the real folder, which the
-    logs name."""
+    the edit (moved, removed, a symlink where the look saw a file, a link's target gone) is
+    looked at again, never created at a target resolved before; so is one that no longer
+    leads to the very file the edit wrote or read (its device and inode: :func:`_still`)
+    after the edit: ``MEMORY.md`` moved away, its link's file moved away or the link pointing
+    elsewhere, a new file at its name. No line is said added that no index holds. After
+    :data:`_MERGE_LOOKS` tries: :class:`Conflict` (409), the file restored, "restore again".
+    No ``MEMORY.md`` makes one with the lines; a symlink to a file that is not there, in a
+    folder that is, makes that file with them (the index the link names); a link into a folder
+    that is not there takes no line: the answer says so, with the lines to add by hand.
+    ``scope`` is a folder held open; ``shown`` is then the real folder, which the logs name."""
     earlier: list[str] = []  # the lines a try added to a file the index no longer was after
     for _ in range(_MERGE_LOOKS):
         merged = _merge_once(root, scope, lines, (places, codec), shown or scope, earlier)
@@ -540,16 +553,20 @@ def _merge_once(
             except FileNotFoundError:
                 if there:
                     return None  # moved or removed since the look: look again
-                return _created(path, lines, twins, lambda: _still(lexical, target, linked))
+                return _created(path, lines, twins, lambda made: _still(lexical, root, made))
+            # the file edited, or read and left as it was: while its folder is held (``path``
+            # may name it through that folder's descriptor, closed once the block ends)
+            written = edited.written if edited is not None else _identity(path)
     except (FolderSwapped, FileNotFoundError, NotADirectoryError):
         if there:
             return None  # a folder on the way moved or replaced since the look: look again
         return _not_merged(
             shown, lines, f"MEMORY.md is a symlink to {below.as_posix()}, which is not there"
         )
-    except FileKeptChanging:
+    except FileKeptChanging as error:  # its words name a file of the agent's kept beside
         raise Conflict(
-            "the file is restored; MEMORY.md kept changing, so its lines were not: restore again"
+            f"the file is restored; its lines were not merged into MEMORY.md ({error}): "
+            "restore again"
         ) from None
     except FileTooLarge:
         return _not_merged(shown, lines, f"MEMORY.md is larger than {PRUNE_READ_CAP} bytes")
@@ -561,10 +578,10 @@ def _merge_once(
         if error.errno == errno.ELOOP:  # a link the look resolved, or none: made since
             return None  # a symlink now where the look saw a file, or nothing: look again
         return _not_merged(shown, lines, f"MEMORY.md cannot be rewritten: {error.strerror}")
-    if not _still(lexical, target, linked):
+    if not _still(lexical, root, written):
         if edited is not None and merges:
             earlier[:] = merges[0]
-        return None  # MEMORY.md leads to another file now: the lines go where it leads
+        return None  # MEMORY.md leads to another file now (or none): look again
     if edited is not None:
         return _IndexMerge(merges[0] if merges else [])
     if refusals:
@@ -573,19 +590,46 @@ def _merge_once(
 
 
 def _created(
-    path: Path, lines: str, twins: frozenset[str], still: Callable[[], bool]
+    path: Path, lines: str, twins: frozenset[str], still: Callable[[FileId | None], bool]
 ) -> _IndexMerge | None:
     """The index made at ``path`` (its held folder) with ``lines``, where the look found none;
     None when something stands at its name by then (made meanwhile, or the index moved away
-    and a link put back), or the scope's ``MEMORY.md`` no longer reaches it (``still``): look
-    again."""
+    and a link put back), or the scope's ``MEMORY.md`` no longer leads to the file made
+    (``still``, given its identity): look again."""
     merge = merge_index(None, lines, {}, twins=twins)
-    if create_new_bytes(path, merge.text.encode("utf-8")) and still():
-        return _IndexMerge(merge.added)
-    return None
+    temp = write_temp_beside(path, merge.text.encode("utf-8"))
+    try:
+        made = _identity(temp)
+        os.link(temp, path)  # never over anything: a name taken meanwhile is FileExistsError
+    except FileExistsError:
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+    fsync_directory(path.parent)
+    return _IndexMerge(merge.added) if still(made) else None
 
 
-def _still(lexical: Path, target: Path, linked: bool) -> bool:
-    """Whether the scope's ``MEMORY.md`` (``lexical``) is still what the look saw: a regular
-    file's name, or a symlink leading to ``target``."""
-    return lexical.is_symlink() == linked and (not linked or real_path(lexical) == target)
+def _identity(path: Path) -> FileId | None:
+    """The ``(st_dev, st_ino)`` of the file at ``path`` (never followed); None: none there."""
+    try:
+        info = path.lstat()
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _still(lexical: Path, root: Path, written: FileId | None) -> bool:
+    """Whether the scope's ``MEMORY.md`` (``lexical``) still leads to the very file the edit
+    wrote or read (``written``, its identity): there, the file itself or a symlink to it
+    inside the memory ``root``. A ``MEMORY.md`` moved away, a link whose file was moved away
+    or now names another, a new file at the name: False (the lines are in no index)."""
+    if written is None:
+        return False
+    try:
+        info = os.stat(lexical)  # noqa: PTH116 - followed: the file the index is
+    except OSError:
+        return False
+    if (info.st_dev, info.st_ino) != written:
+        return False
+    return not lexical.is_symlink() or is_within(root, real_path(lexical))
