@@ -14,6 +14,7 @@ it now is; a line that could not be put back is said so.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -317,3 +318,34 @@ async def test_a6_refusals_say_plain_sentences_never_a_raw_error_or_a_held_folde
     assert "[Errno" not in refused["detail"]
     assert "/proc/" not in refused["detail"]
     assert "moved or removed since the pruning" in refused["detail"]
+
+
+@pytest.mark.parametrize("below", ["MEMORY.md", "notes/idx.md"])
+async def test_a6_lines_not_put_back_say_why_in_the_edit_s_own_words(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch, below: str
+) -> None:
+    """The file's removal refused after the pruning, and the index held open for writing by
+    another program while its lines are put back: the detail says that, naming the index file
+    by its name (never the held folder's ``/proc/self/fd`` path), and what to do."""
+    monkeypatch.setattr(file_edit, "IDLE_TIMEOUT", 0.05)  # the wait for the writer, shortened
+    write_topic(agent.user, "f.md")
+    index = agent.user / below
+    index.parent.mkdir(exist_ok=True)
+    index.write_text(INDEX, encoding="utf-8")
+    if below != layout.INDEX_FILE:
+        (agent.user / layout.INDEX_FILE).symlink_to(below)
+    writers: list[int] = []
+    refuse_unlink(
+        monkeypatch, "f.md", then=lambda: writers.append(os.open(index, os.O_WRONLY | os.O_APPEND))
+    )
+    try:
+        problem = await expect_problem(await client.delete(file_url("user", "f.md")), 503, CHANGED)
+    finally:
+        for fd in writers:
+            os.close(fd)
+
+    detail = problem["detail"]
+    assert f"could not be put back ({index.name} is held open for writing by another" in detail
+    assert "add it to MEMORY.md again" in detail
+    assert "/proc" not in detail
+    assert (agent.user / "f.md").exists()

@@ -114,14 +114,15 @@ async def test_v2_a_new_index_written_after_the_edit_has_the_line_said_added_onl
     assert NEW in _index_text(agent)
 
 
-@pytest.mark.parametrize("below", ["idx.md", "notes/idx.md"])
+@pytest.mark.parametrize("below", ["idx.md", "notes/idx.md", "../elsewhere/idx.md"])
 async def test_v2_an_index_linked_that_holds_the_line_already_is_no_change(
     client: Client, agent: AgentHome, below: str
 ) -> None:
-    """``MEMORY.md`` a link to a file of the scope (in a subfolder too) that holds the line
-    already: the restore adds none and says so (200), at every restore; nothing changed, so
-    nothing is looked at again (the file's identity was once taken after its folder, held for
-    the edit, was let go: a "kept changing" 409 at every try)."""
+    """``MEMORY.md`` a link to a file of the scope (in a subfolder too), or of another folder
+    of the memory root, that holds the line already: the restore adds none and says so (200),
+    at every restore; nothing changed, so nothing is looked at again (the file's identity was
+    once taken after its folder, held for the edit, was let go: a "kept changing" 409 at every
+    try)."""
     write_topic(agent.user, "f.md")
     index = agent.user / layout.INDEX_FILE
     index.write_text(f"{LINE}\n{OTHER}\n", encoding="utf-8")

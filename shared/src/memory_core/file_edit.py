@@ -99,6 +99,7 @@ __all__ = [
     "Merge",
     "NotWritableHere",
     "edit_file",
+    "identity",
 ]
 
 logger = logging.getLogger(__name__)
@@ -307,8 +308,10 @@ def _replace_plainly(path: Path, temp: Path, expected: bytes, cap: int, *, memor
     return True
 
 
-def _identity(path: Path) -> FileId | None:
-    """The ``(st_dev, st_ino)`` of what stands at ``path`` (never followed); None: nothing."""
+def identity(path: Path) -> FileId | None:
+    """The identity (``st_dev``, ``st_ino``) of what stands at ``path``, never followed (the
+    file an edit put there, :attr:`Edited.written`, or another); None when nothing does.
+    Raises ``OSError`` other than ``FileNotFoundError`` (the path cannot be looked at)."""
     try:
         info = path.lstat()
     except FileNotFoundError:
@@ -334,11 +337,12 @@ def _rescue(path: Path, temp: Path) -> Path | None:
     except OSError:  # a folder cannot replace the file made for its name: left where it is
         Path(kept).unlink()
         kept = str(temp)
-    logger.error(
+    logger.error(  # the real folder: a held one's /proc/self/fd/<n> is gone once it is let go
         "another program put its own %s at the path while an edit was undone; the edit took "
-        "it aside, and it is kept as %s (the path holds another file now)",
+        "it aside, and it is kept as %s in %s (the path holds another file now)",
         path.name,
-        kept,
+        Path(kept).name,
+        os.path.realpath(path.parent),
     )
     return Path(kept)
 
@@ -393,10 +397,10 @@ def _replace_if_unchanged(
                 return _Installed(b"", ours) if plain else None
         except FileNotFoundError:
             return None  # the file was removed meanwhile: the caller reads again
-        swapped = _identity(temp)
+        swapped = identity(temp)
         found = _swapped_out(path, temp, cap)
         if found is not None and found.idle and found.data.startswith(expected):
-            if swapped is not None and _identity(temp) == swapped:
+            if swapped is not None and identity(temp) == swapped:
                 disposable.add(swapped)  # the file replaced, as read: unlinked as a rename would
             tail = found.data[len(expected) :]
             if tail:  # only appended to, the agent's usual write: carry it over
@@ -407,7 +411,7 @@ def _replace_if_unchanged(
             exchange(temp, path)  # theirs back at the path, exactly as they left it
         except FileNotFoundError:
             return None  # our copy removed after the swap: theirs goes back to the path (finally)
-        if _identity(temp) != ours:  # moved to the path after the swap: never ours to carry
+        if identity(temp) != ours:  # moved to the path after the swap: never ours to carry
             return None
         waiting = leased and release_lease(fd)
         leased = False
@@ -440,7 +444,7 @@ def _dispose(path: Path, temp: Path, disposable: set[FileId]) -> Path | None:
     """Unlink the edit's ``temp`` name when it holds one of the ``disposable`` files (the
     edit's own copy, the file it swapped out and read); a file of another program found there
     is given back (:func:`_rescue`): where it is kept, or None."""
-    found = _identity(temp)
+    found = identity(temp)
     if found is None:
         return None
     if found in disposable:

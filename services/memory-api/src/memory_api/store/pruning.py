@@ -329,9 +329,8 @@ def prune_index_file(
         raise _changed_meanwhile(file_name, str(error)) from None
     except (FolderSwapped, FileNotFoundError):
         why = f"{_named(below)} was moved or removed while the delete pruned it"
-        raise _changed_meanwhile(
-            file_name, why if reached else "its index link's folder changed"
-        ) from None
+        why = why if reached else "its index link's folder changed"
+        raise _changed_meanwhile(file_name, why) from None
     except _NotRewritable as error:
         logger.warning("index %s not pruned: %s", lexical, error)
         raise Conflict(
@@ -345,13 +344,7 @@ def prune_index_file(
         raise _left_as_it_is(file_name, _never_read(root, scope)) from None
     except FileTooLarge:
         logger.warning("index %s is larger than %d bytes; not pruned", lexical, PRUNE_READ_CAP)
-        raise Conflict(
-            _refusal(
-                file_name,
-                f"is larger than {PRUNE_READ_CAP // (1024 * 1024)} MiB, which the service "
-                "never rewrites from a partial read; shorten it and try again",
-            )
-        ) from None
+        raise _too_large(file_name) from None
     except OSError as error:
         if error.errno == errno.ELOOP and (resolved or _looks_otherwise(root, scope, below)):
             # a symlink where the look saw a file (MEMORY.md moved, a link to it put back)
@@ -359,14 +352,7 @@ def prune_index_file(
             why = f"{_named(below)} was replaced (by a symlink) while the delete pruned it"
             raise _changed_meanwhile(file_name, why) from None
         logger.error("index %s cannot be pruned: %s", lexical, error)
-        reason = error.strerror or type(error).__name__
-        raise Unavailable(
-            _refusal(
-                file_name,
-                f"could not be read or replaced ({reason}): {write_fix(error, _ACCESS)}, "
-                "then try again",
-            )
-        ) from None
+        raise _not_replaced(file_name, error) from None
     if edited is None:
         return Pruned([])
     if last and last[0][0] == edited.before:
@@ -374,6 +360,30 @@ def prune_index_file(
     pruned = _pruned(edited.before, file_name, exact=exact, files=files, here=here)
     removed = [] if pruned is None else shown_lines(edited.before, pruned[1])
     return Pruned(removed, edited, below)
+
+
+def _too_large(file_name: str) -> Conflict:
+    """The refusal (409) of a delete whose index is over :data:`PRUNE_READ_CAP`."""
+    return Conflict(
+        _refusal(
+            file_name,
+            f"is larger than {PRUNE_READ_CAP // (1024 * 1024)} MiB, which the service "
+            "never rewrites from a partial read; shorten it and try again",
+        )
+    )
+
+
+def _not_replaced(file_name: str, error: OSError) -> Unavailable:
+    """The refusal (503) of a delete whose index the operating system would not let the
+    service read or replace (``error``): what an operator must change, then try again."""
+    reason = error.strerror or type(error).__name__
+    return Unavailable(
+        _refusal(
+            file_name,
+            f"could not be read or replaced ({reason}): {write_fix(error, _ACCESS)}, "
+            "then try again",
+        )
+    )
 
 
 def _changed_meanwhile(file_name: str, why: str) -> Conflict:

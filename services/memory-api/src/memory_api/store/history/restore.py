@@ -62,7 +62,7 @@ from memory_core import layout
 from memory_core.atomic import fsync_directory, write_temp_beside
 from memory_core.decoding import decode_exact, name_spellings, shown_lines
 from memory_core.errors import FileKeptChanging, NotRegularFileError
-from memory_core.file_edit import FileId, FileTooLarge, edit_file
+from memory_core.file_edit import FileId, FileTooLarge, edit_file, identity
 from memory_core.file_kind import file_kind
 from memory_core.hard_links import HARD_LINKED, NamedElsewhereError
 from memory_core.index import index_lines_linking
@@ -513,22 +513,10 @@ def _merge_once(
     index is that file, moved), they are the lines this restore added."""
     places, codec = version
     lexical = scope / layout.INDEX_FILE
-    linked = lexical.is_symlink()
-    target = real_path(lexical)
-    if linked and not is_within(root, target):
-        return _not_merged(shown, lines, "MEMORY.md links outside the memory root")
-    try:
-        os.stat(lexical)  # noqa: PTH116 - followed, as the look at what the link names
-        there = True
-    except FileNotFoundError:  # none, or a link to nothing
-        there = False
-    except OSError as error:  # a link loop, no permission: no index the edit may reach
-        return _not_merged(shown, lines, f"MEMORY.md cannot be rewritten: {error.strerror}")
-    base, below = scope, PurePath(layout.INDEX_FILE)
-    if linked:
-        folder = real_path(scope)
-        base = scope if is_within(folder, target) else root
-        below = PurePath(os.path.relpath(target, folder if base is scope else root))
+    look = _looked_at(root, scope)
+    if isinstance(look, str):
+        return _not_merged(shown, lines, look)
+    there, base, below = look
     merges: list[list[str]] = []
     refusals: list[str] = []
     twins = twin_names(scope)  # each twin's lines are its own, never the other's
@@ -556,7 +544,7 @@ def _merge_once(
                 return _created(path, lines, twins, lambda made: _still(lexical, root, made))
             # the file edited, or read and left as it was: while its folder is held (``path``
             # may name it through that folder's descriptor, closed once the block ends)
-            written = edited.written if edited is not None else _identity(path)
+            written = edited.written if edited is not None else identity(path)
     except (FolderSwapped, FileNotFoundError, NotADirectoryError):
         if there:
             return None  # a folder on the way moved or replaced since the look: look again
@@ -589,6 +577,31 @@ def _merge_once(
     return _IndexMerge(list(earlier))  # read, every line there (put by an earlier try, or not)
 
 
+def _looked_at(root: Path, scope: Path) -> tuple[bool, Path, PurePath] | str:
+    """The restore's look at the scope's ``MEMORY.md``: whether it leads to a file (``there``),
+    and the folder and the path below it through which its edit goes (:func:`held_index`): the
+    scope's folder and ``MEMORY.md``, or for a symlink the file it names, below the scope's
+    folder when it lies there, else below the memory ``root``. Or why no line may go into it
+    (a link out of the root, a link loop, no permission): the answer's ``indexProblem``."""
+    lexical = scope / layout.INDEX_FILE
+    linked = lexical.is_symlink()
+    target = real_path(lexical)
+    if linked and not is_within(root, target):
+        return "MEMORY.md links outside the memory root"
+    try:
+        os.stat(lexical)  # noqa: PTH116 - followed, as the look at what the link names
+        there = True
+    except FileNotFoundError:  # none, or a link to nothing
+        there = False
+    except OSError as error:  # a link loop, no permission: no index the edit may reach
+        return f"MEMORY.md cannot be rewritten: {error.strerror}"
+    if not linked:
+        return there, scope, PurePath(layout.INDEX_FILE)
+    folder = real_path(scope)
+    base = scope if is_within(folder, target) else root
+    return there, base, PurePath(os.path.relpath(target, folder if base is scope else root))
+
+
 def _created(
     path: Path, lines: str, twins: frozenset[str], still: Callable[[FileId | None], bool]
 ) -> _IndexMerge | None:
@@ -599,7 +612,7 @@ def _created(
     merge = merge_index(None, lines, {}, twins=twins)
     temp = write_temp_beside(path, merge.text.encode("utf-8"))
     try:
-        made = _identity(temp)
+        made = identity(temp)
         os.link(temp, path)  # never over anything: a name taken meanwhile is FileExistsError
     except FileExistsError:
         return None
@@ -608,15 +621,6 @@ def _created(
             temp.unlink()
     fsync_directory(path.parent)
     return _IndexMerge(merge.added) if still(made) else None
-
-
-def _identity(path: Path) -> FileId | None:
-    """The ``(st_dev, st_ino)`` of the file at ``path`` (never followed); None: none there."""
-    try:
-        info = path.lstat()
-    except OSError:
-        return None
-    return info.st_dev, info.st_ino
 
 
 def _still(lexical: Path, root: Path, written: FileId | None) -> bool:
