@@ -70,11 +70,16 @@ from memory_core.scope_merge import (
     with_index_lines,
 )
 
-__all__ = ["HalfDeleteRefused", "apply_scope", "index_unwritable"]
+__all__ = ["INDEX_LOOKS", "HalfDeleteRefused", "apply_scope", "index_unwritable"]
 
 logger = logging.getLogger(__name__)
 
 _LINE_RE = re.compile(rb"[^\n]*\n|[^\n]+")
+
+INDEX_LOOKS = 3
+"""How many times a writer of a scope's ``MEMORY.md`` (a push's, a restore's merge) looks at it
+again when it changed between its look and its edit (moved, removed, a link swapped in) before
+it gives up on it."""
 
 
 class HalfDeleteRefused(Exception):
@@ -183,14 +188,14 @@ def _merged_into_index(index: Path, lines: list[str]) -> None:
     form (:func:`~memory_core.scope_merge.with_index_lines`: its encoding, byte order mark and
     line ends); left as it is when it cannot take them keeping its other bytes, would grow
     over :data:`INDEX_CAP`, or is no regular file of its own. An index moved or removed
-    between the edit's read and its write is looked at again (three looks, as
+    between the edit's read and its write is looked at again (:data:`INDEX_LOOKS` looks, as
     :func:`_write_index`), never an error escaping after the topic files were written."""
 
     def add(raw: bytes) -> bytes | None:
         data = with_index_lines(raw, lines)
         return data if data is not None and len(data) <= INDEX_CAP else None
 
-    for _ in range(3):
+    for _ in range(INDEX_LOOKS):
         if not _regular(index):
             return
         try:
@@ -334,7 +339,7 @@ def _write_index(path: Path, before: str | None, after: str | None, content: Con
         """The change merged as lines into the index as it is now (:func:`merge_lines`)."""
         return merge_lines(base, new, raw)
 
-    for _ in range(3):
+    for _ in range(INDEX_LOOKS):
         if _regular(path) is None:
             if create_new_bytes(path, new, sync_parent=False):
                 return None

@@ -70,6 +70,7 @@ from memory_core.index_merge import merge_index
 from memory_core.index_rewrite import IndexNotRewritable, merge_index_bytes
 from memory_core.line_merge import merge_lines
 from memory_core.markdown import line_texts
+from memory_core.scope_write import INDEX_LOOKS
 from memory_core.topics import decode_text
 from memory_core.wire import RestoreResult
 
@@ -455,12 +456,6 @@ def _codec_of(index: bytes | None) -> str | None:
     return None if exact is None else exact.codec
 
 
-_MERGE_LOOKS = 3
-"""How many times a restore looks at the scope's index when it changed between the look and
-the edit (moved, removed, swapped for a symlink), as the push writer does, before answering
-409 "restore again" (A-6, V-2)."""
-
-
 def _merge_into_index(
     root: Path,
     scope: Path,
@@ -483,13 +478,14 @@ def _merge_into_index(
     leads to the very file the edit wrote or read (its device and inode: :func:`_still`)
     after the edit: ``MEMORY.md`` moved away, its link's file moved away or the link pointing
     elsewhere, a new file at its name. No line is said added that no index holds. After
-    :data:`_MERGE_LOOKS` tries: :class:`Conflict` (409), the file restored, "restore again".
+    :data:`~memory_core.scope_write.INDEX_LOOKS` tries: :class:`Conflict` (409), the file
+    restored, "restore again".
     No ``MEMORY.md`` makes one with the lines; a symlink to a file that is not there, in a
     folder that is, makes that file with them (the index the link names); a link into a folder
     that is not there takes no line: the answer says so, with the lines to add by hand.
     ``scope`` is a folder held open; ``shown`` is then the real folder, which the logs name."""
     earlier: list[str] = []  # the lines a try added to a file the index no longer was after
-    for _ in range(_MERGE_LOOKS):
+    for _ in range(INDEX_LOOKS):
         merged = _merge_once(root, scope, lines, (places, codec), shown or scope, earlier)
         if merged is not None:
             return merged
